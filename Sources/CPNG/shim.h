@@ -1,0 +1,2 @@
+// Headers of the system's libpng (libpng-dev).
+#include <png.h>

@@ -1,0 +1,186 @@
+/// A rectangle in a tree of layers, with Core Animation's model of geometry and appearance
+/// (CALayer without the prefix). Layers hold model values only; `RenderList(layer:…)` flattens a
+/// tree into draw operations, and a `Renderer` turns those into pixels.
+///
+/// Geometry follows Core Animation: `bounds` is the layer's own coordinate space, `position` is
+/// where its `anchorPoint` (a unit point of the bounds) sits in the superlayer's bounds space,
+/// `transform` is applied about the anchor point, and `sublayerTransform` is applied to the
+/// sublayers about the same point. Each layer flattens its sublayers into its own plane, as
+/// CALayer does (there is no depth buffer between layers); siblings draw in order of
+/// `zPosition`, then insertion.
+///
+/// Not thread-safe: build and change a tree on one thread.
+open class Layer {
+  /// A name for messages and debugging (`name` in CALayer).
+  public var name: String?
+
+  // MARK: Geometry
+
+  /// The layer's own coordinate space: its origin is the top-left corner of the layer's content.
+  public var bounds: Rect = .zero
+  /// Where the anchor point sits, in the superlayer's bounds space.
+  public var position: Point = .zero
+  /// The point of the bounds, in unit coordinates, that `position` places and transforms pivot on.
+  public var anchorPoint = Point(x: 0.5, y: 0.5)
+  /// Position on the z axis, in the superlayer's space; also orders siblings (higher draws later).
+  public var zPosition: Double = 0
+  /// Applied to the layer about its anchor point.
+  public var transform: Transform3D = .identity
+  /// Applied to every sublayer, about this layer's anchor point (perspective goes here).
+  public var sublayerTransform: Transform3D = .identity
+
+  /// The layer's rectangle in its superlayer's space, derived from bounds, anchorPoint, position
+  /// and transform as Core Animation derives it: the bounding box of the transformed bounds
+  /// (perspective ignored). Setting it sets `position` and `bounds.size`; like CALayer's, the
+  /// setter is meaningful only while `transform` is the identity.
+  public var frame: Rect {
+    get {
+      let a = anchorOffset
+      var minX = Double.infinity
+      var minY = Double.infinity
+      var maxX = -Double.infinity
+      var maxY = -Double.infinity
+      let t = transform
+      for (x, y) in [(0.0, 0.0), (bounds.size.width, 0), (0, bounds.size.height), (bounds.size.width, bounds.size.height)] {
+        let lx = x - a.x
+        let ly = y - a.y
+        let px = lx * t.m11 + ly * t.m21 + t.m41 + position.x
+        let py = lx * t.m12 + ly * t.m22 + t.m42 + position.y
+        minX = min(minX, px)
+        minY = min(minY, py)
+        maxX = max(maxX, px)
+        maxY = max(maxY, py)
+      }
+      return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+    set {
+      bounds.size = newValue.size
+      position = Point(
+        x: newValue.origin.x + anchorPoint.x * newValue.size.width,
+        y: newValue.origin.y + anchorPoint.y * newValue.size.height)
+    }
+  }
+
+  /// The anchor point in points, relative to the bounds' top-left corner.
+  var anchorOffset: Point {
+    Point(x: anchorPoint.x * bounds.size.width, y: anchorPoint.y * bounds.size.height)
+  }
+
+  // MARK: Appearance
+
+  /// Opacity of the layer and its subtree, applied to the subtree as one group (CALayer's
+  /// default `allowsGroupOpacity`). 0 hides the layer.
+  public var opacity: Double = 1
+  public var isHidden = false
+  /// Filled first, inside the (rounded) bounds. nil draws nothing.
+  public var backgroundColor: Color?
+  /// The image drawn above the background, placed by `contentsGravity`.
+  public var contents: Image?
+  /// The part of the contents image to draw, in unit coordinates of the image.
+  public var contentsRect: Rect = .unit
+  public var contentsGravity: ContentsGravity = .resize
+  /// Pixels of the contents image per point, for the natural size that non-resizing gravities use.
+  public var contentsScale: Double = 1
+  /// Rounds the background and border; the contents and sublayers too when `masksToBounds`.
+  public var cornerRadius: Double = 0
+  /// Drawn inset from the bounds, above the contents and the sublayers.
+  public var borderWidth: Double = 0
+  public var borderColor: Color = .black
+  /// Clips the contents and sublayers to the bounds (rounded by `cornerRadius`).
+  public var masksToBounds = false
+  /// When false, the layer and its subtree are not drawn while it faces away from the viewer.
+  public var isDoubleSided = true
+
+  // MARK: The tree
+
+  public private(set) weak var superlayer: Layer?
+  public private(set) var sublayerList: [Layer] = []
+
+  public init() {}
+
+  /// A layer with the given bounds size and frame origin, for brevity in scenes and tests.
+  public convenience init(frame: Rect) {
+    self.init()
+    self.frame = frame
+  }
+
+  /// The sublayers, back to front before `zPosition` ordering. Setting replaces them all.
+  public var sublayers: [Layer] {
+    get { sublayerList }
+    set {
+      for layer in sublayerList { layer.superlayer = nil }
+      sublayerList = []
+      for layer in newValue { addSublayer(layer) }
+    }
+  }
+
+  /// Appends `layer`, removing it from its current superlayer first. Adding the layer itself or
+  /// one of its ancestors would make a cycle, and is refused (returns false).
+  @discardableResult
+  public func addSublayer(_ layer: Layer) -> Bool {
+    insertSublayer(layer, at: sublayerList.count)
+  }
+
+  /// Inserts `layer` at `index` (clamped to the valid range). Returns false for a cycle.
+  @discardableResult
+  public func insertSublayer(_ layer: Layer, at index: Int) -> Bool {
+    guard !isDescendant(of: layer) else { return false }
+    layer.removeFromSuperlayer()
+    let i = min(max(index, 0), sublayerList.count)
+    sublayerList.insert(layer, at: i)
+    layer.superlayer = self
+    return true
+  }
+
+  /// Inserts `layer` just above `sibling` (at the end when `sibling` is not a sublayer).
+  @discardableResult
+  public func insertSublayer(_ layer: Layer, above sibling: Layer?) -> Bool {
+    guard layer !== sibling else { return false }
+    guard let sibling, let i = sublayerList.firstIndex(where: { $0 === sibling }) else {
+      return addSublayer(layer)
+    }
+    let wasBefore = sublayerList.firstIndex(where: { $0 === layer }).map { $0 < i } ?? false
+    return insertSublayer(layer, at: wasBefore ? i : i + 1)
+  }
+
+  /// Inserts `layer` just below `sibling` (at the start when `sibling` is not a sublayer).
+  @discardableResult
+  public func insertSublayer(_ layer: Layer, below sibling: Layer?) -> Bool {
+    guard layer !== sibling else { return false }
+    guard let sibling, let i = sublayerList.firstIndex(where: { $0 === sibling }) else {
+      return insertSublayer(layer, at: 0)
+    }
+    let wasBefore = sublayerList.firstIndex(where: { $0 === layer }).map { $0 < i } ?? false
+    return insertSublayer(layer, at: wasBefore ? i - 1 : i)
+  }
+
+  /// Puts `newLayer` where `oldLayer` is. Does nothing when `oldLayer` is not a sublayer.
+  @discardableResult
+  public func replaceSublayer(_ oldLayer: Layer, with newLayer: Layer) -> Bool {
+    guard oldLayer !== newLayer, let i = sublayerList.firstIndex(where: { $0 === oldLayer }),
+      !isDescendant(of: newLayer)
+    else { return false }
+    oldLayer.removeFromSuperlayer()
+    return insertSublayer(newLayer, at: i)
+  }
+
+  /// Detaches the layer from its superlayer.
+  public func removeFromSuperlayer() {
+    guard let parent = superlayer else { return }
+    parent.sublayerList.removeAll { $0 === self }
+    superlayer = nil
+  }
+
+  /// Whether `self` is `layer` or lies in its subtree.
+  public func isDescendant(of layer: Layer) -> Bool {
+    var node: Layer? = self
+    while let n = node {
+      if n === layer { return true }
+      node = n.superlayer
+    }
+    return false
+  }
+
+  /// The name used in error messages.
+  var debugName: String { name ?? "<unnamed \(ObjectIdentifier(self).hashValue & 0xFFFF)>" }
+}

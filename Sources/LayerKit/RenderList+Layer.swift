@@ -1,0 +1,323 @@
+// Flattening a layer tree into a RenderList: the only place that knows both Layer and RenderOp.
+//
+// Matrices are CATransform3D-style row-vector transforms in Double. A point of a layer's bounds
+// space reaches the target through:
+//   local(L)  = T(−anchor in bounds space) · L.transform · T(L.position, L.zPosition)
+//   toTarget(L) = local(L) · parent(L)
+//   parent(child of L) = T(−anchor) · L.sublayerTransform · T(anchor) · Flatten · toTarget(L)
+//   parent(root) = Flatten · S(scale)
+// where Flatten sets z to 0: every layer renders its sublayers into its own plane, as CALayer
+// does. The plane z = 0 then maps to target pixels by a 3×3 homography made of rows/columns
+// 1, 2 and 4 of toTarget.
+
+extension RenderList {
+  /// Flattens `layer` and its subtree, at their model values, into a RenderList.
+  /// - Parameters:
+  ///   - layer: the root; its frame is placed in the target's point space (points × `scale`).
+  ///   - width: target width in pixels.
+  ///   - height: target height in pixels.
+  ///   - scale: pixels per point.
+  ///   - background: the colour every target pixel starts with.
+  /// - Throws: `RenderError` for a bad target size or scale, and for a layer property that is not
+  ///   finite or is negative where it must not be (the error names the layer and the property).
+  public init(
+    layer: Layer, width: Int, height: Int, scale: Double = 1, background: Color = .clear
+  ) throws(RenderError) {
+    try RenderList.validateTarget(width: width, height: height)
+    guard scale.isFinite, scale > 0 else { throw .invalidScale(scale) }
+    guard background.isFinite else { throw .nonFiniteValue(layer: "<target>", property: "background") }
+    var builder = RenderListBuilder(width: width, height: height)
+    let root = Transform3D.flatten.concatenating(Transform3D(scaleX: scale, y: scale))
+    let ops = try builder.subtree(layer, parent: root, clips: [], region: builder.target)
+    self.init(
+      width: width, height: height, clearColor: background.premultiplied, images: builder.images,
+      ops: ops)
+  }
+}
+
+extension Transform3D {
+  /// Sets z to 0 (the projection of a sublayer onto its superlayer's plane).
+  static let flatten: Transform3D = {
+    var t = Transform3D.identity
+    t.m33 = 0
+    return t
+  }()
+
+  /// The homography from the plane z = 0 to (X, Y, W), in Double, as rows.
+  var planeHomography: [[Double]] {
+    [[m11, m21, m41], [m12, m22, m42], [m14, m24, m44]]
+  }
+}
+
+/// A clip in force, with the target pixels it can leave visible.
+struct ClipEntry {
+  var clip: Clip
+  var bounds: PixelRect
+}
+
+struct RenderListBuilder {
+  let target: PixelRect
+  private(set) var images: [Image] = []
+  private var imageIndex: [UInt64: Int] = [:]
+  private var nextGroup = 0
+  private var visiting = Set<ObjectIdentifier>()
+
+  init(width: Int, height: Int) {
+    target = PixelRect(x: 0, y: 0, width: width, height: height)
+  }
+
+  /// The ops for `layer` and its subtree. `parent` maps the superlayer's sublayer space to the
+  /// target; `clips` are the clips in force (at most `RenderList.maxClips`); `region` bounds every
+  /// pixel this subtree may touch.
+  mutating func subtree(
+    _ layer: Layer, parent: Transform3D, clips: [ClipEntry], region: PixelRect
+  ) throws(RenderError) -> [RenderOp] {
+    try validate(layer)
+    guard !layer.isHidden, layer.opacity > 0, !region.isEmpty else { return [] }
+    guard visiting.insert(ObjectIdentifier(layer)).inserted else {
+      throw .layerCycle(layer: layer.debugName)
+    }
+    defer { visiting.remove(ObjectIdentifier(layer)) }
+
+    let anchor = Point(
+      x: layer.bounds.origin.x + layer.anchorOffset.x, y: layer.bounds.origin.y + layer.anchorOffset.y)
+    let local = Transform3D(translationX: -anchor.x, y: -anchor.y)
+      .concatenating(layer.transform)
+      .concatenating(Transform3D(translationX: layer.position.x, y: layer.position.y, z: layer.zPosition))
+    let toTarget = local.concatenating(parent)
+    // An edge-on plane covers no pixel, and neither does anything flattened into it.
+    guard let (mapping, det) = PlaneMapping.make(toTarget.planeHomography) else { return [] }
+    if !layer.isDoubleSided && det < 0 { return [] }
+
+    let opacity = Float(min(layer.opacity, 1))
+    if opacity >= 1 {
+      return try content(layer, mapping: mapping, toTarget: toTarget, anchor: anchor, clips: clips, region: region)
+    }
+    // Group opacity: the subtree is composited as one image. A subtree of one draw needs no group.
+    let inner = try content(layer, mapping: mapping, toTarget: toTarget, anchor: anchor, clips: [], region: region)
+    if inner.count == 1, case .draw(var d) = inner[0], d.clips.count + clips.count <= RenderList.maxClips {
+      d.opacity *= opacity
+      d.clips = clips.map(\.clip) + d.clips
+      d.pixelBounds = clips.reduce(d.pixelBounds) { $0.intersection($1.bounds) }
+      return d.pixelBounds.isEmpty ? [] : [.draw(d)]
+    }
+    return wrapInGroup(inner, opacity: opacity, clips: clips)
+  }
+
+  /// The layer's own draws (background, contents, sublayers, border), without its opacity.
+  private mutating func content(
+    _ layer: Layer, mapping: PlaneMapping, toTarget: Transform3D, anchor: Point,
+    clips: [ClipEntry], region: PixelRect
+  ) throws(RenderError) -> [RenderOp] {
+    var ops: [RenderOp] = []
+    let b = layer.bounds
+    let boundsRect = RoundedRect(
+      bounds: SIMD4(Float(b.minX), Float(b.minY), Float(b.maxX), Float(b.maxY)),
+      cornerRadius: Float(layer.cornerRadius))
+
+    if let bg = layer.backgroundColor, bg.alpha > 0 {
+      append(&ops, Draw.make(mapping, Shape(rect: boundsRect), .color(bg.premultiplied), clips, region))
+    }
+
+    // Contents and sublayers are what masksToBounds clips.
+    var ownClip: ClipEntry?
+    var innerRegion = region
+    if layer.masksToBounds {
+      let bounds = mapping.pixelBounds(of: boundsRect.bounds, within: target)
+      ownClip = ClipEntry(clip: Clip(mapping: mapping, rect: boundsRect), bounds: bounds)
+      innerRegion = region.intersection(bounds)
+    }
+    // When the clip stack is full, the clipped part becomes a group that restarts it.
+    let isolate = ownClip != nil && clips.count >= RenderList.maxClips
+    let innerClips = isolate ? [ownClip!] : clips + (ownClip.map { [$0] } ?? [])
+
+    var clipped: [RenderOp] = []
+    if !innerRegion.isEmpty {
+      if let image = layer.contents {
+        append(&clipped, contentsDraw(layer, image: image, mapping: mapping, clips: innerClips, region: innerRegion))
+      }
+      if !layer.sublayerList.isEmpty {
+        let childParent = Transform3D(translationX: -anchor.x, y: -anchor.y)
+          .concatenating(layer.sublayerTransform)
+          .concatenating(Transform3D(translationX: anchor.x, y: anchor.y))
+          .concatenating(.flatten)
+          .concatenating(toTarget)
+        // Siblings draw by zPosition, then in insertion order.
+        let ordered = layer.sublayerList.enumerated().sorted {
+          ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset)
+        }
+        for (_, child) in ordered {
+          clipped += try subtree(child, parent: childParent, clips: innerClips, region: innerRegion)
+        }
+      }
+    }
+    ops += isolate ? wrapInGroup(clipped, opacity: 1, clips: clips) : clipped
+
+    if layer.borderWidth > 0, layer.borderColor.alpha > 0 {
+      let shape = Shape(rect: boundsRect, borderWidth: Float(layer.borderWidth))
+      append(&ops, Draw.make(mapping, shape, .color(layer.borderColor.premultiplied), clips, region))
+    }
+    return ops
+  }
+
+  private mutating func contentsDraw(
+    _ layer: Layer, image: Image, mapping: PlaneMapping, clips: [ClipEntry], region: PixelRect
+  ) -> Draw? {
+    let cr = layer.contentsRect
+    let natural = Size(
+      width: Double(image.width) * abs(cr.size.width) / layer.contentsScale,
+      height: Double(image.height) * abs(cr.size.height) / layer.contentsScale)
+    let g = layer.contentsGravity.rect(in: layer.bounds, imageSize: natural)
+    guard g.size.width != 0, g.size.height != 0, cr.size.width != 0, cr.size.height != 0 else { return nil }
+    // uv = cr.origin + (q − g.origin) / g.size × cr.size
+    let scale = SIMD2(cr.size.width / g.size.width, cr.size.height / g.size.height)
+    let offset = SIMD2(cr.origin.x - g.origin.x * scale.x, cr.origin.y - g.origin.y * scale.y)
+    let transform = TextureTransform(
+      scale: SIMD2(Float(scale.x), Float(scale.y)), offset: SIMD2(Float(offset.x), Float(offset.y)))
+    let rect = RoundedRect(bounds: SIMD4(Float(g.minX), Float(g.minY), Float(g.maxX), Float(g.maxY)))
+    let index: Int
+    if let i = imageIndex[image.id] {
+      index = i
+    } else {
+      index = images.count
+      images.append(image)
+      imageIndex[image.id] = index
+    }
+    return Draw.make(mapping, Shape(rect: rect), .texture(.image(index), transform), clips, region)
+  }
+
+  /// Draws `inner` into a new group and composites it with `opacity` under `clips`.
+  private mutating func wrapInGroup(_ inner: [RenderOp], opacity: Float, clips: [ClipEntry]) -> [RenderOp] {
+    var bounds = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    for op in inner { if case .draw(let d) = op { bounds = bounds.union(d.pixelBounds) } }
+    bounds = clips.reduce(bounds) { $0.intersection($1.bounds) }
+    guard !bounds.isEmpty else { return [] }
+    let id = nextGroup
+    nextGroup += 1
+    let size = SIMD2(Float(target.width), Float(target.height))
+    let composite = Draw(
+      pixelBounds: bounds, mapping: .identity,
+      shape: Shape(rect: RoundedRect(bounds: SIMD4(0, 0, size.x, size.y))),
+      paint: .texture(.group(id), TextureTransform(scale: 1 / size, offset: .zero)),
+      opacity: opacity, clips: clips.map(\.clip))
+    return [.pushGroup(id)] + inner + [.popGroup(id), .draw(composite)]
+  }
+
+  private func append(_ ops: inout [RenderOp], _ draw: Draw?) {
+    if let draw { ops.append(.draw(draw)) }
+  }
+
+  private func validate(_ layer: Layer) throws(RenderError) {
+    let name = layer.debugName
+    func finite(_ ok: Bool, _ property: String) throws(RenderError) {
+      if !ok { throw .nonFiniteValue(layer: name, property: property) }
+    }
+    func nonNegative(_ v: Double, _ property: String) throws(RenderError) {
+      if v < 0 { throw .negativeValue(layer: name, property: property, value: v) }
+    }
+    try finite(layer.bounds.isFinite, "bounds")
+    try finite(layer.position.isFinite, "position")
+    try finite(layer.anchorPoint.isFinite, "anchorPoint")
+    try finite(layer.zPosition.isFinite, "zPosition")
+    try finite(layer.transform.isFinite, "transform")
+    try finite(layer.sublayerTransform.isFinite, "sublayerTransform")
+    try finite(layer.opacity.isFinite, "opacity")
+    try finite(layer.cornerRadius.isFinite, "cornerRadius")
+    try finite(layer.borderWidth.isFinite, "borderWidth")
+    try finite(layer.contentsRect.isFinite, "contentsRect")
+    try finite(layer.contentsScale.isFinite, "contentsScale")
+    try finite(layer.backgroundColor?.isFinite ?? true, "backgroundColor")
+    try finite(layer.borderColor.isFinite, "borderColor")
+    try nonNegative(layer.bounds.size.width, "bounds.size.width")
+    try nonNegative(layer.bounds.size.height, "bounds.size.height")
+    try nonNegative(layer.cornerRadius, "cornerRadius")
+    try nonNegative(layer.borderWidth, "borderWidth")
+    if !(layer.contentsScale > 0) {
+      throw .negativeValue(layer: name, property: "contentsScale", value: layer.contentsScale)
+    }
+  }
+}
+
+extension Draw {
+  /// A draw of `shape` clipped to the target region and the clips in force; nil when it would
+  /// touch no pixel.
+  fileprivate static func make(
+    _ mapping: PlaneMapping, _ shape: Shape, _ paint: Paint, _ clips: [ClipEntry], _ region: PixelRect
+  ) -> Draw? {
+    var bounds = mapping.pixelBounds(of: shape.rect.bounds, within: region)
+    bounds = clips.reduce(bounds) { $0.intersection($1.bounds) }
+    guard !bounds.isEmpty else { return nil }
+    return Draw(pixelBounds: bounds, mapping: mapping, shape: shape, paint: paint, clips: clips.map(\.clip))
+  }
+}
+
+extension PlaneMapping {
+  /// The mapping for homography `h` (rows) and the sign of its determinant; nil when `h` is
+  /// singular or not finite (a plane seen edge-on).
+  static func make(_ h: [[Double]]) -> (PlaneMapping, Double)? {
+    let (a, b, c) = (h[0][0], h[0][1], h[0][2])
+    let (d, e, f) = (h[1][0], h[1][1], h[1][2])
+    let (g, hh, i) = (h[2][0], h[2][1], h[2][2])
+    let det = a * (e * i - f * hh) - b * (d * i - f * g) + c * (d * hh - e * g)
+    let norm = h.joined().reduce(0) { max($0, abs($1)) }
+    guard det.isFinite, norm > 0, abs(det) > 1e-12 * norm * norm * norm else { return nil }
+    let inv: [[Double]] = [
+      [(e * i - f * hh) / det, (c * hh - b * i) / det, (b * f - c * e) / det],
+      [(f * g - d * i) / det, (a * i - c * g) / det, (c * d - a * f) / det],
+      [(d * hh - e * g) / det, (b * g - a * hh) / det, (a * e - b * d) / det],
+    ]
+    func m(_ r: [[Double]]) -> Matrix3 {
+      Matrix3(
+        row0: SIMD3(Float(r[0][0]), Float(r[0][1]), Float(r[0][2])),
+        row1: SIMD3(Float(r[1][0]), Float(r[1][1]), Float(r[1][2])),
+        row2: SIMD3(Float(r[2][0]), Float(r[2][1]), Float(r[2][2])))
+    }
+    return (PlaneMapping(toTarget: m(h), fromTarget: m(inv)), det)
+  }
+
+  /// Whole pixels that the local rectangle `r` (minX, minY, maxX, maxY) can touch, with one pixel
+  /// of margin for the antialiasing ramp, inside `region`. The part of the rectangle behind the
+  /// eye (W ≤ 1e-6) is cut away first, so a plane that passes the eye still gets finite bounds.
+  func pixelBounds(of r: SIMD4<Float>, within region: PixelRect) -> PixelRect {
+    let h = toTarget
+    let corners: [SIMD3<Double>] = [
+      SIMD2(r.x, r.y), SIMD2(r.z, r.y), SIMD2(r.z, r.w), SIMD2(r.x, r.w),
+    ].map { q in
+      let v = SIMD3(Double(q.x), Double(q.y), 1)
+      func dot(_ row: SIMD3<Float>) -> Double {
+        Double(row.x) * v.x + Double(row.y) * v.y + Double(row.z) * v.z
+      }
+      return SIMD3(dot(h.row0), dot(h.row1), dot(h.row2))
+    }
+    // Sutherland–Hodgman against W ≥ eps.
+    let eps = 1e-6
+    var poly: [SIMD3<Double>] = []
+    for k in 0..<4 {
+      let p = corners[k]
+      let n = corners[(k + 1) % 4]
+      let pIn = p.z >= eps
+      let nIn = n.z >= eps
+      if pIn { poly.append(p) }
+      if pIn != nIn {
+        let t = (eps - p.z) / (n.z - p.z)
+        poly.append(p + (n - p) * t)
+      }
+    }
+    guard !poly.isEmpty else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+    var lo = SIMD2(Double.infinity, Double.infinity)
+    var hi = -lo
+    for p in poly {
+      let s = SIMD2(p.x / p.z, p.y / p.z)
+      lo = pointwiseMin(lo, s)
+      hi = pointwiseMax(hi, s)
+    }
+    // Clamp before converting: a plane close to the eye projects arbitrarily far.
+    let limit = 1e9
+    func clamp(_ v: Double) -> Int { Int(min(max(v, -limit), limit)) }
+    let x0 = clamp((lo.x - 1).rounded(.down))
+    let y0 = clamp((lo.y - 1).rounded(.down))
+    let x1 = clamp((hi.x + 1).rounded(.up))
+    let y1 = clamp((hi.y + 1).rounded(.up))
+    return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(region)
+  }
+}

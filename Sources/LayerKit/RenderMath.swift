@@ -1,0 +1,143 @@
+// The per-pixel rules of the parity contract, written once. The CPU backend calls these functions;
+// Shaders/layer/layer_quad.frag is their line-by-line GLSL twin. Change one, change the other, and
+// the parity tests will say if they drifted apart.
+//
+// All arithmetic is Float (IEEE binary32), as GLSL ES `highp float` is.
+
+/// The shared per-pixel math of both backends.
+public enum RenderMath {
+  /// A pixel centre mapped into a local plane, with the derivatives of the local point with
+  /// respect to the pixel's x and y (the Jacobian's columns), which turn local distances into
+  /// pixel distances for the 1-pixel antialiasing ramp.
+  public struct LocalPoint: Sendable {
+    public var q: SIMD2<Float>
+    public var dqdx: SIMD2<Float>
+    public var dqdy: SIMD2<Float>
+
+    @inlinable public init(q: SIMD2<Float>, dqdx: SIMD2<Float>, dqdy: SIMD2<Float>) {
+      self.q = q
+      self.dqdx = dqdx
+      self.dqdy = dqdy
+    }
+  }
+
+  /// Maps the target pixel position `p` into the local plane of `m`. Returns nil where the plane
+  /// is not visible at `p`: the homogeneous divisor is zero, or the local point lies behind the
+  /// eye (its forward W is not positive).
+  @inlinable
+  public static func unproject(_ p: SIMD2<Float>, _ m: PlaneMapping) -> LocalPoint? {
+    let inv = m.fromTarget
+    let h = inv.apply(SIMD3(p.x, p.y, 1))
+    if abs(h.z) < 1e-20 { return nil }
+    let q = SIMD2(h.x / h.z, h.y / h.z)
+    let w = (m.toTarget.row2 * SIMD3(q.x, q.y, 1)).sum()
+    if !(w > 1e-6) { return nil }
+    // d(q)/d(p) of q = (A p~) / (c · p~): (A_col − q c_col) / (c · p~).
+    let dqdx = (SIMD2(inv.row0.x, inv.row1.x) - q * inv.row2.x) / h.z
+    let dqdy = (SIMD2(inv.row0.y, inv.row1.y) - q * inv.row2.y) / h.z
+    return LocalPoint(q: q, dqdx: dqdx, dqdy: dqdy)
+  }
+
+  /// Signed distance from `q` to the rounded rectangle (negative inside), in local units, and the
+  /// unit gradient of that distance. The radius is clamped to [0, half the shorter side].
+  /// sign(0) counts as +1 here (GLSL's sign() would give 0, so the shader spells it out).
+  @inlinable
+  public static func signedDistance(_ q: SIMD2<Float>, _ r: RoundedRect) -> (
+    distance: Float, normal: SIMD2<Float>
+  ) {
+    let lo = SIMD2(r.bounds.x, r.bounds.y)
+    let hi = SIMD2(r.bounds.z, r.bounds.w)
+    let center = (lo + hi) * 0.5
+    let half = (hi - lo) * 0.5
+    let radius = min(max(r.cornerRadius, 0), min(half.x, half.y))
+    let rel = q - center
+    let s = SIMD2<Float>(rel.x >= 0 ? 1 : -1, rel.y >= 0 ? 1 : -1)
+    let d = SIMD2(abs(rel.x), abs(rel.y)) - (half - radius)
+    if d.x > 0 && d.y > 0 {
+      let len = (d.x * d.x + d.y * d.y).squareRoot()
+      return (len - radius, (d / len) * s)
+    }
+    if d.x >= d.y {
+      return (d.x - radius, SIMD2(s.x, 0))
+    }
+    return (d.y - radius, SIMD2(0, s.y))
+  }
+
+  /// Coverage of the pixel at `lp` by the rounded rectangle: the signed distance converted to
+  /// pixels through the Jacobian, then the 1-pixel ramp clamp(0.5 − d, 0, 1).
+  @inlinable
+  public static func coverage(_ lp: LocalPoint, _ r: RoundedRect) -> Float {
+    let (sd, n) = signedDistance(lp.q, r)
+    let g = SIMD2((n * lp.dqdx).sum(), (n * lp.dqdy).sum())
+    let len = max((g.x * g.x + g.y * g.y).squareRoot(), 1e-8)
+    return min(max(0.5 - sd / len, 0), 1)
+  }
+
+  /// Coverage by a draw's shape: the filled rounded rectangle, or the ring of a border.
+  @inlinable
+  public static func coverage(_ lp: LocalPoint, _ shape: Shape) -> Float {
+    let outer = coverage(lp, shape.rect)
+    let bw = shape.borderWidth
+    if !(bw > 0) { return outer }
+    let b = shape.rect.bounds
+    let inner = RoundedRect(
+      bounds: SIMD4(b.x + bw, b.y + bw, b.z - bw, b.w - bw),
+      cornerRadius: max(shape.rect.cornerRadius - bw, 0))
+    if !(inner.bounds.z > inner.bounds.x && inner.bounds.w > inner.bounds.y) { return outer }
+    return outer * (1 - coverage(lp, inner))
+  }
+
+  /// Coverage of target pixel centre `p` by a clip.
+  @inlinable
+  public static func coverage(_ p: SIMD2<Float>, _ clip: Clip) -> Float {
+    guard let lp = unproject(p, clip.mapping) else { return 0 }
+    return coverage(lp, clip.rect)
+  }
+
+  /// Bilinear sample of premultiplied RGBA8 texels (rows top-down) at normalized `uv`, with
+  /// clamp-to-edge: texel centres at (i + 0.5) / size, weights from the fractional position, and
+  /// `a + (b − a) × t` as the interpolation (the shader fetches the same four texels).
+  @inlinable
+  public static func sampleBilinear(
+    _ texels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, uv: SIMD2<Float>
+  ) -> SIMD4<Float> {
+    let t = uv * SIMD2(Float(width), Float(height)) - 0.5
+    let fx0 = t.x.rounded(.down)
+    let fy0 = t.y.rounded(.down)
+    let f = SIMD2(t.x - fx0, t.y - fy0)
+    // Clamp in Float first: uv may be far outside [0, 1] (or huge) where contents overhang.
+    let x0 = Int(min(max(fx0, 0), Float(width - 1)))
+    let x1 = Int(min(max(fx0 + 1, 0), Float(width - 1)))
+    let y0 = Int(min(max(fy0, 0), Float(height - 1)))
+    let y1 = Int(min(max(fy0 + 1, 0), Float(height - 1)))
+    @inline(__always) func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
+      let i = (y * width + x) * 4
+      return SIMD4(Float(texels[i]), Float(texels[i + 1]), Float(texels[i + 2]), Float(texels[i + 3]))
+        / 255
+    }
+    let c00 = texel(x0, y0)
+    let c10 = texel(x1, y0)
+    let c01 = texel(x0, y1)
+    let c11 = texel(x1, y1)
+    let top = c00 + (c10 - c00) * f.x
+    let bottom = c01 + (c11 - c01) * f.x
+    return top + (bottom - top) * f.y
+  }
+
+  /// Source-over of a premultiplied colour onto a stored RGBA8 pixel, then Float→unorm8 with
+  /// round-to-nearest and clamping: what a GL blend unit does with
+  /// glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA) on an RGBA8 target.
+  @inlinable
+  public static func blend(_ src: SIMD4<Float>, over dst: SIMD4<UInt8>) -> SIMD4<UInt8> {
+    let d = SIMD4(Float(dst.x), Float(dst.y), Float(dst.z), Float(dst.w)) / 255
+    return unorm8(src + d * (1 - src.w))
+  }
+
+  /// Float→unorm8: round to nearest, clamp to [0, 255].
+  @inlinable
+  public static func unorm8(_ c: SIMD4<Float>) -> SIMD4<UInt8> {
+    let v = (c * 255).rounded(.toNearestOrAwayFromZero)
+    let clamped = v.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
+    return SIMD4(UInt8(clamped.x), UInt8(clamped.y), UInt8(clamped.z), UInt8(clamped.w))
+  }
+}

@@ -1,0 +1,63 @@
+/// A backend: executes a RenderList and returns the target's pixels. The GPU backend
+/// (LayerKitGL) and the CPU reference (LayerKitReference) both conform; they must produce the same
+/// pixels within the parity tolerance of DESIGN.md.
+///
+/// Renderers are not thread-safe: use one from one thread at a time.
+public protocol Renderer: AnyObject {
+  /// A short name for messages and reports ("gpu", "cpu").
+  var name: String { get }
+
+  /// Executes `list`.
+  /// - Returns: the target, RGBA8 premultiplied, rows top-down.
+  /// - Throws: `RenderError` for a list the backend cannot execute (for example a target larger
+  ///   than the backend allows).
+  func render(_ list: RenderList) throws -> Image
+}
+
+extension Renderer {
+  /// Flattens `layer` at its current model values and renders it.
+  /// - Parameters:
+  ///   - layer: the root of the tree; its frame is placed in the target's point space.
+  ///   - width: target width in pixels.
+  ///   - height: target height in pixels.
+  ///   - scale: pixels per point.
+  ///   - background: the colour behind the tree.
+  public func render(
+    _ layer: Layer, width: Int, height: Int, scale: Double = 1, background: Color = .clear
+  ) throws -> Image {
+    try render(RenderList(layer: layer, width: width, height: height, scale: scale, background: background))
+  }
+}
+
+/// Why a RenderList could not be built or executed.
+public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The target has a side that is not positive.
+  case invalidTargetSize(width: Int, height: Int)
+  /// The target exceeds `limit` pixels a side (or the pixel-count bound of `Image`).
+  case targetTooLarge(width: Int, height: Int, limit: Int)
+  /// A layer property holds NaN or infinity.
+  case nonFiniteValue(layer: String, property: String)
+  /// A layer property that must not be negative is negative.
+  case negativeValue(layer: String, property: String, value: Double)
+  /// The render scale is not a positive finite number.
+  case invalidScale(Double)
+  /// A layer tree that contains itself.
+  case layerCycle(layer: String)
+  /// A hand-built RenderList that breaks the contract.
+  case malformedList(index: Int, reason: String)
+  /// A backend could not execute a list (GL error, out of memory); the text says which.
+  case backendFailure(String)
+
+  public var description: String {
+    switch self {
+    case .invalidTargetSize(let w, let h): "invalid target size \(w)×\(h): both sides must be positive"
+    case .targetTooLarge(let w, let h, let l): "target \(w)×\(h) is too large: at most \(l) pixels a side"
+    case .nonFiniteValue(let l, let p): "layer \(l): \(p) is not a finite number"
+    case .negativeValue(let l, let p, let v): "layer \(l): \(p) is negative (\(v))"
+    case .invalidScale(let s): "render scale \(s) must be a positive finite number"
+    case .layerCycle(let l): "layer \(l) is its own ancestor"
+    case .malformedList(let i, let r): "render list op \(i): \(r)"
+    case .backendFailure(let m): m
+    }
+  }
+}
