@@ -1,0 +1,246 @@
+import LayerKit
+import LayerKitReference
+import XCTest
+
+/// Exact tests of the CPU backend on scenes small enough to compute by hand. Each pixel value is
+/// derived in the comment from the parity contract: coverage = clamp(0.5 − d, 0, 1) with d the
+/// signed distance in pixels from the pixel centre, bilinear sampling at texel centres
+/// (i + 0.5) / size, source-over on premultiplied values, round to nearest.
+final class ReferenceRendererTests: XCTestCase {
+  let cpu = ReferenceRenderer(threadCount: 2)
+
+  func render(_ layer: Layer, _ w: Int, _ h: Int, background: Color = .clear) throws -> Image {
+    try cpu.render(layer, width: w, height: h, background: background)
+  }
+
+  /// A root layer that spans the target with nothing drawn, to hang sublayers on.
+  func canvas(_ w: Double, _ h: Double) -> Layer {
+    Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
+  }
+
+  func testAxisAlignedRectangleCoversExactlyItsPixels() throws {
+    let layer = Layer(frame: Rect(x: 2, y: 1, width: 4, height: 3))
+    layer.backgroundColor = .red
+    let image = try render(layer, 8, 6)
+    for y in 0..<6 {
+      for x in 0..<8 {
+        let inside = (2..<6).contains(x) && (1..<4).contains(y)
+        XCTAssertEqual(image.pixel(x: x, y: y), inside ? [255, 0, 0, 255] : [0, 0, 0, 0], "(\(x), \(y))")
+      }
+    }
+  }
+
+  func testEdgeThroughPixelCentreCoversHalf() throws {
+    // Left edge at x = 2.5 passes through the centre of column 2: d = 0, coverage 0.5, and
+    // 0.5 × 255 = 127.5 rounds to 128.
+    let layer = Layer(frame: Rect(x: 2.5, y: 0, width: 3, height: 2))
+    layer.backgroundColor = .white
+    let image = try render(layer, 8, 2)
+    XCTAssertEqual(image.pixel(x: 1, y: 0), [0, 0, 0, 0])
+    XCTAssertEqual(image.pixel(x: 2, y: 0), [128, 128, 128, 128])
+    XCTAssertEqual(image.pixel(x: 3, y: 0), [255, 255, 255, 255])
+    XCTAssertEqual(image.pixel(x: 5, y: 1), [128, 128, 128, 128])  // right edge at 5.5
+    XCTAssertEqual(image.pixel(x: 6, y: 1), [0, 0, 0, 0])
+  }
+
+  func testBackgroundColourOfTargetIsBlendedUnder() throws {
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: 1, height: 1))
+    layer.backgroundColor = Color(red: 1, green: 0, blue: 0, alpha: 0.5)
+    // (0.5, 0, 0, 0.5) over opaque blue (0, 0, 1, 1): (0.5, 0, 0.5, 1) → (128, 0, 128, 255).
+    let image = try render(layer, 2, 1, background: .blue)
+    XCTAssertEqual(image.pixel(x: 0, y: 0), [128, 0, 128, 255])
+    XCTAssertEqual(image.pixel(x: 1, y: 0), [0, 0, 255, 255])
+  }
+
+  func testGroupOpacityCompositesSubtreeOnce() throws {
+    // Two opaque overlapping children in a parent of opacity 0.5. As a group, the overlap shows
+    // only the top child at half strength: (0, 0, 0.5, 0.5) → (0, 0, 128, 128). Blending each
+    // child at 0.5 would give red showing through.
+    let parent = canvas(4, 1)
+    parent.opacity = 0.5
+    let red = Layer(frame: Rect(x: 0, y: 0, width: 3, height: 1))
+    red.backgroundColor = .red
+    let blue = Layer(frame: Rect(x: 1, y: 0, width: 3, height: 1))
+    blue.backgroundColor = .blue
+    parent.addSublayer(red)
+    parent.addSublayer(blue)
+    let image = try render(parent, 4, 1)
+    XCTAssertEqual(image.pixel(x: 0, y: 0), [128, 0, 0, 128])
+    XCTAssertEqual(image.pixel(x: 1, y: 0), [0, 0, 128, 128])
+    XCTAssertEqual(image.pixel(x: 3, y: 0), [0, 0, 128, 128])
+  }
+
+  func testBorderIsInsetAndDrawnAboveSublayers() throws {
+    let layer = canvas(6, 6)
+    layer.backgroundColor = .white
+    layer.borderWidth = 1
+    layer.borderColor = .black
+    let child = Layer(frame: Rect(x: 0, y: 0, width: 6, height: 6))
+    child.backgroundColor = .green
+    layer.addSublayer(child)
+    let image = try render(layer, 6, 6)
+    XCTAssertEqual(image.pixel(x: 0, y: 0), [0, 0, 0, 255])  // border over the child
+    XCTAssertEqual(image.pixel(x: 5, y: 3), [0, 0, 0, 255])
+    XCTAssertEqual(image.pixel(x: 1, y: 1), [0, 255, 0, 255])  // child inside the border
+  }
+
+  func testContentsDrawnOneToOneReproduceTheImage() throws {
+    var bytes: [UInt8] = []
+    for i in 0..<16 { bytes += [UInt8(i * 16), UInt8(255 - i * 16), UInt8(i * 7), 255] }
+    let image = try Image(width: 4, height: 4, pixels: bytes)
+    let layer = Layer(frame: Rect(x: 1, y: 2, width: 4, height: 4))
+    layer.contents = image
+    let out = try render(layer, 6, 7)
+    for y in 0..<4 {
+      for x in 0..<4 {
+        XCTAssertEqual(out.pixel(x: x + 1, y: y + 2), image.pixel(x: x, y: y))
+      }
+    }
+    XCTAssertEqual(out.pixel(x: 0, y: 0), [0, 0, 0, 0])
+  }
+
+  func testBilinearMagnificationSamplesBetweenTexelCentres() throws {
+    // A 2×1 image [black, white] stretched to 4×1: texel positions t = (i + 0.5)/2 − 0.5 are
+    // −0.25, 0.25, 0.75, 1.25 → clamped weights 0, 0.25, 0.75, 1 → 0, 64 (63.75), 191 (191.25), 255.
+    let image = try Image(width: 2, height: 1, pixels: [0, 0, 0, 255, 255, 255, 255, 255])
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: 4, height: 1))
+    layer.contents = image
+    let out = try render(layer, 4, 1)
+    XCTAssertEqual((0..<4).map { out.pixel(x: $0, y: 0).x }, [0, 64, 191, 255])
+  }
+
+  func testContentsGravityTopLeftKeepsNaturalSize() throws {
+    let image = try Image(width: 2, height: 2, color: .red)
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: 4, height: 4))
+    layer.contents = image
+    layer.contentsGravity = .bottomRight
+    let out = try render(layer, 4, 4)
+    XCTAssertEqual(out.pixel(x: 3, y: 3), [255, 0, 0, 255])
+    XCTAssertEqual(out.pixel(x: 2, y: 2), [255, 0, 0, 255])
+    XCTAssertEqual(out.pixel(x: 1, y: 3), [0, 0, 0, 0])
+    XCTAssertEqual(out.pixel(x: 3, y: 1), [0, 0, 0, 0])
+  }
+
+  func testMasksToBoundsClipsSublayers() throws {
+    let parent = Layer(frame: Rect(x: 1, y: 1, width: 2, height: 2))
+    parent.masksToBounds = true
+    let child = Layer(frame: Rect(x: -1, y: -1, width: 10, height: 10))
+    child.backgroundColor = .blue
+    parent.addSublayer(child)
+    let out = try render(parent, 4, 4)
+    for y in 0..<4 {
+      for x in 0..<4 {
+        let inside = (1..<3).contains(x) && (1..<3).contains(y)
+        XCTAssertEqual(out.pixel(x: x, y: y), inside ? [0, 0, 255, 255] : [0, 0, 0, 0], "(\(x), \(y))")
+      }
+    }
+  }
+
+  func testZPositionOrdersSiblings() throws {
+    let root = canvas(2, 1)
+    let a = Layer(frame: Rect(x: 0, y: 0, width: 2, height: 1))
+    a.backgroundColor = .red
+    a.zPosition = 1
+    let b = Layer(frame: Rect(x: 0, y: 0, width: 2, height: 1))
+    b.backgroundColor = .green
+    root.addSublayer(a)
+    root.addSublayer(b)
+    XCTAssertEqual(try render(root, 2, 1).pixel(x: 0, y: 0), [255, 0, 0, 255])  // a is in front
+    a.zPosition = 0
+    XCTAssertEqual(try render(root, 2, 1).pixel(x: 0, y: 0), [0, 255, 0, 255])  // insertion order
+  }
+
+  func testHiddenAndTransparentLayersDrawNothing() throws {
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: 2, height: 2))
+    layer.backgroundColor = .red
+    layer.isHidden = true
+    XCTAssertEqual(try render(layer, 2, 2).pixels, [UInt8](repeating: 0, count: 16))
+    layer.isHidden = false
+    layer.opacity = 0
+    XCTAssertEqual(try render(layer, 2, 2).pixels, [UInt8](repeating: 0, count: 16))
+  }
+
+  func testRotationAboutYShowsTheBackMirroredUnlessSingleSided() throws {
+    // [red, green] turned π about the vertical axis through its centre: the back face shows
+    // [green, red]. With isDoubleSided false the back face is not drawn.
+    let image = try Image(width: 2, height: 1, pixels: [255, 0, 0, 255, 0, 255, 0, 255])
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: 2, height: 1))
+    layer.contents = image
+    layer.transform = Transform3D(rotationAngle: .pi, x: 0, y: 1, z: 0)
+    let out = try render(layer, 2, 1)
+    XCTAssertEqual(out.pixel(x: 0, y: 0), [0, 255, 0, 255])
+    XCTAssertEqual(out.pixel(x: 1, y: 0), [255, 0, 0, 255])
+    layer.isDoubleSided = false
+    XCTAssertEqual(try render(layer, 2, 1).pixels, [UInt8](repeating: 0, count: 8))
+  }
+
+  func testQuarterTurnPermutesPixels() throws {
+    // 2×1 [red, green] turned +90° about z (clockwise on screen, y down) about its centre (1, 0.5)
+    // becomes a 1×2 column with red on top.
+    let image = try Image(width: 2, height: 1, pixels: [255, 0, 0, 255, 0, 255, 0, 255])
+    let layer = Layer()
+    layer.bounds = Rect(x: 0, y: 0, width: 2, height: 1)
+    layer.position = Point(x: 1.5, y: 1)
+    layer.contents = image
+    layer.transform = Transform3D(rotationAngle: .pi / 2, x: 0, y: 0, z: 1)
+    let out = try render(layer, 3, 2)
+    XCTAssertEqual(out.pixel(x: 1, y: 0), [255, 0, 0, 255])
+    XCTAssertEqual(out.pixel(x: 1, y: 1), [0, 255, 0, 255])
+    XCTAssertEqual(out.pixel(x: 0, y: 0), [0, 0, 0, 0])
+    XCTAssertEqual(out.pixel(x: 2, y: 1), [0, 0, 0, 0])
+  }
+
+  func testPerspectiveMakesTheFarEdgeShorter() throws {
+    // A square turned 40° about y under m34 = −1/200: the right half recedes, so the right column
+    // of the drawn shape is shorter than the left one.
+    let root = canvas(100, 100)
+    root.sublayerTransform = .perspective(eyeDistance: 200)
+    let card = Layer(frame: Rect(x: 20, y: 20, width: 60, height: 60))
+    card.backgroundColor = .white
+    card.transform = Transform3D(rotationAngle: 40 * .pi / 180, x: 0, y: 1, z: 0)
+    root.addSublayer(card)
+    let out = try render(root, 100, 100)
+    func columnHeight(_ x: Int) -> Int { (0..<100).filter { out.pixel(x: x, y: $0).w > 128 }.count }
+    let columns = (0..<100).filter { columnHeight($0) > 0 }
+    let left = try XCTUnwrap(columns.first)
+    let right = try XCTUnwrap(columns.last)
+    XCTAssertGreaterThan(columnHeight(left + 1), columnHeight(right - 1) + 5)
+  }
+
+  func testRoundedCornersLeaveTheCornerEmpty() throws {
+    // Radius 5 on a 20×20 square: the top-left arc is centred at (5, 5).
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: 20, height: 20))
+    layer.backgroundColor = .white
+    layer.cornerRadius = 5
+    let out = try render(layer, 20, 20)
+    // (0.5, 0.5) is 4.5·√2 − 5 ≈ 1.36 px outside the arc: empty.
+    XCTAssertEqual(out.pixel(x: 0, y: 0), [0, 0, 0, 0])
+    // (1.5, 1.5) is 3.5·√2 − 5 ≈ −0.050 px: coverage 0.550, 0.550 × 255 ≈ 140.3 → 140.
+    XCTAssertEqual(out.pixel(x: 1, y: 1), [140, 140, 140, 140])
+    // (2.5, 2.5) is 2.5·√2 − 5 ≈ −1.46 px inside: full.
+    XCTAssertEqual(out.pixel(x: 2, y: 2), [255, 255, 255, 255])
+    // The middle of the top edge is a straight edge, 0.5 px inside: full.
+    XCTAssertEqual(out.pixel(x: 10, y: 0), [255, 255, 255, 255])
+  }
+
+  func testOutputDoesNotDependOnThreadCount() throws {
+    let root = canvas(64, 64)
+    root.sublayerTransform = .perspective(eyeDistance: 150)
+    let card = Layer(frame: Rect(x: 8, y: 8, width: 48, height: 48))
+    card.backgroundColor = Color(red: 0.2, green: 0.6, blue: 0.9, alpha: 0.8)
+    card.cornerRadius = 9
+    card.transform = Transform3D(rotationAngle: 0.6, x: 1, y: 1, z: 0)
+    root.addSublayer(card)
+    let one = try ReferenceRenderer(threadCount: 1).render(root, width: 64, height: 64)
+    let many = try ReferenceRenderer(threadCount: 4).render(root, width: 64, height: 64)
+    XCTAssertEqual(one.pixels, many.pixels)
+  }
+
+  func testMalformedListIsRejected() {
+    var list = RenderList(width: 4, height: 4)
+    list.ops = [.popGroup(0)]
+    XCTAssertThrowsError(try cpu.render(list)) { error in
+      guard case RenderError.malformedList = error else { return XCTFail("\(error)") }
+    }
+  }
+}
