@@ -1,0 +1,104 @@
+import Foundation
+
+/// Ready-made layer trees: the CLI's sample render, the parity suites and the benchmarks use them,
+/// so every one of those exercises the same scene. Pure functions of their arguments.
+public enum SampleScene {
+  /// A procedural test image: a soft diagonal gradient with a checker overlay and a dark frame, so
+  /// orientation, scaling and filtering are all visible. Opaque.
+  /// - Parameters:
+  ///   - width: pixels across.
+  ///   - height: pixels down.
+  ///   - hue: 0…1, shifts the gradient's colours.
+  public static func testImage(width: Int, height: Int, hue: Double = 0) throws -> Image {
+    var bytes = [UInt8](repeating: 255, count: width * height * 4)
+    let cell = max(1, min(width, height) / 8)
+    for y in 0..<height {
+      for x in 0..<width {
+        let u = Double(x) / Double(max(width - 1, 1))
+        let v = Double(y) / Double(max(height - 1, 1))
+        var r = 0.5 + 0.5 * cos(2 * .pi * (u * 0.8 + hue))
+        var g = 0.5 + 0.5 * cos(2 * .pi * (v * 0.8 + hue + 1 / 3))
+        var b = 0.5 + 0.5 * cos(2 * .pi * ((u + v) * 0.4 + hue + 2 / 3))
+        if ((x / cell) + (y / cell)) % 2 == 0 {
+          r *= 0.8
+          g *= 0.8
+          b *= 0.8
+        }
+        if x < 2 || y < 2 || x >= width - 2 || y >= height - 2 { (r, g, b) = (0.1, 0.1, 0.12) }
+        let i = (y * width + x) * 4
+        bytes[i] = UInt8((r * 255).rounded())
+        bytes[i + 1] = UInt8((g * 255).rounded())
+        bytes[i + 2] = UInt8((b * 255).rounded())
+      }
+    }
+    return try Image(width: width, height: height, pixels: bytes)
+  }
+
+  /// Ten layers in a width × height point space: a backdrop, a perspective stage holding three
+  /// rounded, bordered image cards turned in 3D, a clipping panel with two sublayers, and a
+  /// translucent badge holding a rotated icon (a group-opacity subtree).
+  public static func cards(width: Double = 1920, height: Double = 1080) throws -> Layer {
+    let s = min(width / 1920, height / 1080)
+    let root = Layer(frame: Rect(x: 0, y: 0, width: width, height: height))
+    root.name = "backdrop"
+    root.backgroundColor = Color(red: 0.08, green: 0.09, blue: 0.12)
+
+    let stage = Layer(frame: Rect(x: 0, y: 0, width: width, height: height * 0.7))
+    stage.name = "stage"
+    stage.sublayerTransform = .perspective(eyeDistance: 1200 * s)
+    root.addSublayer(stage)
+
+    let image = try testImage(width: 320, height: 200)
+    let angles: [Double] = [35, 0, -35]
+    for (i, angle) in angles.enumerated() {
+      let card = Layer()
+      card.name = "card\(i)"
+      card.bounds = Rect(x: 0, y: 0, width: 480 * s, height: 300 * s)
+      card.position = Point(x: width * (0.22 + 0.28 * Double(i)), y: height * 0.36)
+      card.zPosition = i == 1 ? 40 * s : 0
+      card.transform = Transform3D(rotationAngle: angle * .pi / 180, x: 0, y: 1, z: 0)
+      card.contents = image
+      card.contentsGravity = .resizeAspectFill
+      card.masksToBounds = true
+      card.cornerRadius = 24 * s
+      card.borderWidth = 4 * s
+      card.borderColor = Color(white: 1, alpha: 0.85)
+      card.backgroundColor = .black
+      stage.addSublayer(card)
+    }
+
+    let panel = Layer(frame: Rect(x: width * 0.1, y: height * 0.74, width: width * 0.5, height: height * 0.2))
+    panel.name = "panel"
+    panel.backgroundColor = Color(red: 0.16, green: 0.18, blue: 0.24)
+    panel.cornerRadius = 28 * s
+    panel.masksToBounds = true
+    root.addSublayer(panel)
+    let stripe = Layer(frame: Rect(x: -40 * s, y: 40 * s, width: width * 0.6, height: 60 * s))
+    stripe.name = "stripe"
+    stripe.backgroundColor = Color(red: 0.95, green: 0.55, blue: 0.2)
+    stripe.transform = Transform3D(rotationAngle: -0.12, x: 0, y: 0, z: 1)
+    panel.addSublayer(stripe)
+    let dot = Layer(frame: Rect(x: width * 0.42, y: 30 * s, width: 140 * s, height: 140 * s))
+    dot.name = "dot"
+    dot.backgroundColor = Color(red: 0.3, green: 0.8, blue: 0.6)
+    dot.cornerRadius = 70 * s
+    panel.addSublayer(dot)
+
+    let badge = Layer(frame: Rect(x: width * 0.66, y: height * 0.76, width: width * 0.26, height: height * 0.16))
+    badge.name = "badge"
+    badge.backgroundColor = Color(red: 0.35, green: 0.45, blue: 0.95)
+    badge.cornerRadius = 20 * s
+    badge.borderWidth = 6 * s
+    badge.borderColor = .white
+    badge.opacity = 0.75
+    root.addSublayer(badge)
+    let icon = Layer(frame: Rect(x: 30 * s, y: 30 * s, width: 112 * s, height: 112 * s))
+    icon.name = "icon"
+    icon.contents = try testImage(width: 64, height: 64, hue: 0.4)
+    icon.cornerRadius = 16 * s
+    icon.masksToBounds = true
+    icon.transform = Transform3D(rotationAngle: 0.2, x: 0, y: 0, z: 1)
+    badge.addSublayer(icon)
+    return root
+  }
+}
