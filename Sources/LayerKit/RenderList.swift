@@ -12,13 +12,17 @@
 // Execution:
 // 1. The target starts as `clearColor` (premultiplied) in every pixel.
 // 2. Each `.draw` covers exactly the pixels of its `pixelBounds`. For each pixel centre p it
-//    computes a premultiplied colour (RenderMath.shade) and blends it source-over onto the current
+//    computes a premultiplied colour (below) and blends it source-over onto the current
 //    target: dst = src + dst × (1 − src.a), then stores round(dst × 255) clamped to [0, 255].
 // 3. `.pushGroup(id)` makes a new target of the same size, cleared to transparent, the current
 //    one; `.popGroup(id)` returns to the previous target. From then on until the end of the list,
 //    a paint may sample the group's pixels through `TextureSource.group(id)`.
 //
-// Draw colour (premultiplied): paint(q) × coverage(shape, q) × Π coverage(clip) × opacity.
+// Draw colour (premultiplied), evaluated in exactly this order of Float operations:
+//   coverage = coverage(shape) × coverage(clip 0) × coverage(clip 1) × …   (left to right)
+//   colour   = paint(q) × (coverage × opacity)
+// where q is the pixel centre mapped into the draw's local plane (RenderMath.unproject); a pixel
+// whose centre does not map (behind the eye) gets colour 0.
 
 /// A whole-pixel rectangle in target pixels.
 public struct PixelRect: Hashable, Sendable, CustomStringConvertible {

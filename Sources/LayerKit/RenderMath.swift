@@ -30,6 +30,8 @@ public enum RenderMath {
     let h = inv.apply(SIMD3(p.x, p.y, 1))
     if abs(h.z) < 1e-20 { return nil }
     let q = SIMD2(h.x / h.z, h.y / h.z)
+    // Near the horizon q overflows: such a point is no pixel's business (NaN fails the test too).
+    if !(abs(q.x) < 1e30 && abs(q.y) < 1e30) { return nil }
     let w = (m.toTarget.row2 * SIMD3(q.x, q.y, 1)).sum()
     if !(w > 1e-6) { return nil }
     // d(q)/d(p) of q = (A p~) / (c · p~): (A_col − q c_col) / (c · p~).
@@ -101,6 +103,8 @@ public enum RenderMath {
   public static func sampleBilinear(
     _ texels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, uv: SIMD2<Float>
   ) -> SIMD4<Float> {
+    // Non-finite coordinates sample nothing (the clamps below would not survive a NaN).
+    if !(abs(uv.x) < 1e30 && abs(uv.y) < 1e30) { return .zero }
     let t = uv * SIMD2(Float(width), Float(height)) - 0.5
     let fx0 = t.x.rounded(.down)
     let fy0 = t.y.rounded(.down)

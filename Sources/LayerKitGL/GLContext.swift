@@ -1,0 +1,291 @@
+// The one place GL state lives: the EGL context of one renderer, the GL state it last set (so
+// redundant binds are skipped), and the create/delete pairs for every GL object.
+//
+// Contexts are bound to threads, so the renderer makes this context current at the start of each
+// render and releases it at the end; a renderer may then move between threads between renders.
+
+import CEGL
+import LayerKit
+
+final class GLContext {
+  let connection: EGLDisplayConnection
+  private let context: EGLContext
+  /// A 1×1 pbuffer, only when the display lacks EGL_KHR_surfaceless_context.
+  private let surface: EGLSurface?
+  let info: GLInfo
+
+  // The state last set through this object.
+  private var currentProgram: GLuint = 0
+  private var boundTexture: GLuint = 0
+  private var boundFramebuffer: GLuint = 0
+  private var viewportSize: (Int, Int) = (0, 0)
+
+  init(connection: EGLDisplayConnection) throws(GLError) {
+    self.connection = connection
+    let display = connection.display
+    guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGLBoolean(EGL_TRUE) else {
+      throw .contextCreation("eglBindAPI(EGL_OPENGL_ES_API) failed (\(eglErrorName()))")
+    }
+    let extensions = eglString(display, EGL_EXTENSIONS) ?? []
+    let surfaceless = extensions.contains("EGL_KHR_surfaceless_context")
+
+    let configAttributes: [EGLint] = [
+      EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT,
+      EGL_SURFACE_TYPE, surfaceless ? -1 /* EGL_DONT_CARE */ : EGL_PBUFFER_BIT,
+      EGL_NONE,
+    ]
+    var config: EGLConfig?
+    var configCount: EGLint = 0
+    guard eglChooseConfig(display, configAttributes, &config, 1, &configCount) == EGLBoolean(EGL_TRUE),
+      configCount > 0, let config
+    else {
+      throw .contextCreation(
+        "no EGL config with EGL_OPENGL_ES3_BIT on the \(connection.platform.rawValue) display (\(eglErrorName()))"
+      )
+    }
+    let contextAttributes: [EGLint] = [
+      EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE,
+    ]
+    guard let context = eglCreateContext(display, config, nil, contextAttributes) else {
+      throw .contextCreation("eglCreateContext(OpenGL ES 3.0) failed (\(eglErrorName()))")
+    }
+    var surface: EGLSurface?
+    if !surfaceless {
+      let pbufferAttributes: [EGLint] = [EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE]
+      surface = eglCreatePbufferSurface(display, config, pbufferAttributes)
+      if surface == nil {
+        let why = eglErrorName()
+        eglDestroyContext(display, context)
+        throw .contextCreation(
+          "no EGL_KHR_surfaceless_context and eglCreatePbufferSurface failed (\(why))")
+      }
+    }
+    guard eglMakeCurrent(display, surface, surface, context) == EGLBoolean(EGL_TRUE) else {
+      let why = eglErrorName()
+      if let surface { eglDestroySurface(display, surface) }
+      eglDestroyContext(display, context)
+      throw .contextCreation("eglMakeCurrent failed (\(why))")
+    }
+    self.context = context
+    self.surface = surface
+
+    var major: GLint = 0
+    glGetIntegerv(GLenum(GL_MAJOR_VERSION), &major)
+    var maxTextureSize: GLint = 0
+    glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &maxTextureSize)
+    info = GLInfo(
+      platform: connection.platform.rawValue,
+      eglVendor: eglText(display, EGL_VENDOR),
+      eglVersion: eglText(display, EGL_VERSION),
+      renderer: GLContext.glString(GL_RENDERER),
+      version: GLContext.glString(GL_VERSION),
+      shadingLanguageVersion: GLContext.glString(GL_SHADING_LANGUAGE_VERSION),
+      maxTextureSize: Int(maxTextureSize),
+      device: connection.deviceName)
+    guard major >= 3 else {
+      releaseCurrent()
+      throw .unsupported("OpenGL ES 3.0 or later is needed, the context is \(info.version)")
+    }
+
+    // Fixed state for every pass: premultiplied source-over, no depth, no dithering.
+    glDisable(GLenum(GL_DITHER))
+    glDisable(GLenum(GL_DEPTH_TEST))
+    glDisable(GLenum(GL_STENCIL_TEST))
+    glDisable(GLenum(GL_SCISSOR_TEST))
+    glDisable(GLenum(GL_CULL_FACE))
+    glEnable(GLenum(GL_BLEND))
+    glBlendEquation(GLenum(GL_FUNC_ADD))
+    glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+    glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+    glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+    glActiveTexture(GLenum(GL_TEXTURE0))
+    do {
+      try check("initial GL state")
+    } catch {
+      releaseCurrent()
+      throw error
+    }
+  }
+
+  deinit {
+    let display = connection.display
+    eglMakeCurrent(display, nil, nil, nil)
+    if let surface { eglDestroySurface(display, surface) }
+    eglDestroyContext(display, context)
+  }
+
+  /// Makes this context current on the calling thread.
+  func makeCurrent() throws(GLError) {
+    // The bound API is per thread; OpenGL ES is the default, but say so for threads that changed it.
+    eglBindAPI(EGLenum(EGL_OPENGL_ES_API))
+    guard eglMakeCurrent(connection.display, surface, surface, context) == EGLBoolean(EGL_TRUE) else {
+      throw .contextCreation("eglMakeCurrent failed (\(eglErrorName()))")
+    }
+  }
+
+  /// Detaches the context from the calling thread, so the next render may run on another one.
+  func releaseCurrent() {
+    eglMakeCurrent(connection.display, nil, nil, nil)
+  }
+
+  private static func glString(_ name: Int32) -> String {
+    glGetString(GLenum(name)).map { String(cString: $0) } ?? "unknown"
+  }
+
+  /// In debug builds, throws the first pending GL error, naming the call that raised it.
+  @inline(__always)
+  func check(_ call: @autoclosure () -> String) throws(GLError) {
+    #if DEBUG
+      let code = glGetError()
+      if code != GLenum(GL_NO_ERROR) {
+        while glGetError() != GLenum(GL_NO_ERROR) {}
+        throw .glError(call: call(), code: Int(code))
+      }
+    #endif
+  }
+
+  // MARK: - Cached binds
+
+  func useProgram(_ program: ProgramHandle) throws(GLError) {
+    guard currentProgram != program.name else { return }
+    glUseProgram(program.name)
+    try check("glUseProgram")
+    currentProgram = program.name
+  }
+
+  func bindTexture(_ texture: TextureHandle?) throws(GLError) {
+    let name = texture?.name ?? 0
+    guard boundTexture != name else { return }
+    glBindTexture(GLenum(GL_TEXTURE_2D), name)
+    try check("glBindTexture")
+    boundTexture = name
+  }
+
+  /// Draws into `target` from now on, with a viewport covering it.
+  func bindTarget(_ target: RenderTarget) throws(GLError) {
+    if boundFramebuffer != target.framebuffer.name {
+      glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.framebuffer.name)
+      try check("glBindFramebuffer")
+      boundFramebuffer = target.framebuffer.name
+    }
+    if viewportSize != (target.width, target.height) {
+      glViewport(0, 0, GLsizei(target.width), GLsizei(target.height))
+      try check("glViewport")
+      viewportSize = (target.width, target.height)
+    }
+  }
+
+  /// Fills the bound target with `rgba` (already quantized to 8-bit steps, so no rounding rule
+  /// of the driver's clear path comes into play).
+  func clear(_ rgba: SIMD4<Float>) throws(GLError) {
+    glClearColor(rgba.x, rgba.y, rgba.z, rgba.w)
+    glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+    try check("glClear")
+  }
+
+  // MARK: - Create / delete pairs
+
+  /// An RGBA8 texture, filled with `pixels` (rows top-down: row 0 lands at t = 0) or undefined.
+  /// Filtering is NEAREST so the texture is complete; the shader only uses texelFetch.
+  func makeTexture(width: Int, height: Int, pixels: [UInt8]?) throws(GLError) -> TextureHandle {
+    var name: GLuint = 0
+    glGenTextures(1, &name)
+    let texture = TextureHandle(name: name, width: width, height: height)
+    do {
+      try bindTexture(texture)
+      glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+      glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+      glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+      glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+      glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+      try check("glTexStorage2D")
+      if let pixels {
+        pixels.withUnsafeBytes { bytes in
+          glTexSubImage2D(
+            GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA),
+            GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+        }
+        try check("glTexSubImage2D")
+      }
+    } catch {
+      delete(texture)
+      throw error
+    }
+    return texture
+  }
+
+  func delete(_ texture: TextureHandle) {
+    if boundTexture == texture.name { boundTexture = 0 }
+    var name = texture.name
+    glDeleteTextures(1, &name)
+  }
+
+  /// A texture of `width × height` with a complete framebuffer drawing into it.
+  func makeRenderTarget(width: Int, height: Int) throws(GLError) -> RenderTarget {
+    let texture = try makeTexture(width: width, height: height, pixels: nil)
+    var name: GLuint = 0
+    glGenFramebuffers(1, &name)
+    let target = RenderTarget(texture: texture, framebuffer: FramebufferHandle(name: name))
+    do throws(GLError) {
+      glBindFramebuffer(GLenum(GL_FRAMEBUFFER), name)
+      boundFramebuffer = name
+      glFramebufferTexture2D(
+        GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture.name, 0)
+      try check("glFramebufferTexture2D")
+      let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
+      guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
+        throw GLError.framebufferIncomplete(status: Int(status))
+      }
+    } catch {
+      delete(target)
+      throw error
+    }
+    return target
+  }
+
+  func delete(_ target: RenderTarget) {
+    if boundFramebuffer == target.framebuffer.name {
+      glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
+      boundFramebuffer = 0
+    }
+    var name = target.framebuffer.name
+    glDeleteFramebuffers(1, &name)
+    delete(target.texture)
+  }
+
+  func makeVertexArray() throws(GLError) -> VertexArrayHandle {
+    var name: GLuint = 0
+    glGenVertexArrays(1, &name)
+    glBindVertexArray(name)
+    try check("glBindVertexArray")
+    return VertexArrayHandle(name: name)
+  }
+
+  func delete(_ vertexArray: VertexArrayHandle) {
+    var name = vertexArray.name
+    glDeleteVertexArrays(1, &name)
+  }
+
+  func delete(_ program: ProgramHandle) {
+    if currentProgram == program.name {
+      glUseProgram(0)
+      currentProgram = 0
+    }
+    glDeleteProgram(program.name)
+  }
+
+  /// The pixels of `target`, RGBA8, rows in GL row order, which is target row order (no flip:
+  /// the vertex shader maps target row j to GL row j).
+  func readPixels(_ target: RenderTarget) throws(GLError) -> [UInt8] {
+    try bindTarget(target)
+    let count = target.width * target.height * 4
+    var pixels = [UInt8](repeating: 0, count: count)
+    pixels.withUnsafeMutableBytes { bytes in
+      glReadPixels(
+        0, 0, GLsizei(target.width), GLsizei(target.height), GLenum(GL_RGBA),
+        GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+    }
+    try check("glReadPixels")
+    return pixels
+  }
+}

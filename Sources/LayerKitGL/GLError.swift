@@ -1,0 +1,61 @@
+// Every way the GPU backend can fail, one case each, so callers and tests match on the case and
+// never on message text. `description` is the one-line (or, for shader errors, numbered-source)
+// text a person reads.
+
+/// A shader stage, as named in compile errors.
+public enum ShaderStage: String, Sendable, Equatable {
+  case vertex
+  case fragment
+}
+
+/// Why the GPU backend could not start or run.
+public enum GLError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// No EGL display could be made on any platform; the text says what was tried and the fix.
+  case noDisplay(String)
+  /// An EGL display exists but no OpenGL ES 3 config or context could be made on it.
+  case contextCreation(String)
+  /// A shader did not compile.
+  /// - `file`: the shader file (its path under `Shaders/`, or the path of a file URL);
+  /// - `line`: the line in that file, when the driver's log names one;
+  /// - `excerpt`: the numbered source lines around `line`.
+  case shaderCompile(file: String, stage: ShaderStage, line: Int?, message: String, excerpt: String)
+  /// Two compiled shaders did not link into a program.
+  case programLink(files: [String], message: String)
+  /// A framebuffer is not complete (`status` is the glCheckFramebufferStatus value).
+  case framebufferIncomplete(status: Int)
+  /// A GL call raised an error (debug builds check after every call).
+  case glError(call: String, code: Int)
+  /// A shader file is not in the bundle (or the file URL does not exist).
+  case resourceMissing(String)
+  /// The driver lacks something the backend needs (for example OpenGL ES 3).
+  case unsupported(String)
+
+  public var description: String {
+    switch self {
+    case .noDisplay(let why): why
+    case .contextCreation(let why): "could not create an OpenGL ES 3 context: \(why)"
+    case .shaderCompile(let file, let stage, let line, let message, let excerpt):
+      "\(file):\(line.map(String.init) ?? "?"): \(stage.rawValue) shader: \(message)"
+        + (excerpt.isEmpty ? "" : "\n" + excerpt)
+    case .programLink(let files, let message):
+      "could not link \(files.joined(separator: " + ")): \(message)"
+    case .framebufferIncomplete(let status):
+      "framebuffer incomplete: status 0x\(String(status, radix: 16, uppercase: true))"
+    case .glError(let call, let code):
+      "\(call) raised \(GLError.name(ofGLError: code)) (0x\(String(code, radix: 16, uppercase: true)))"
+    case .resourceMissing(let path): "shader file not found: \(path)"
+    case .unsupported(let what): "unsupported GL driver: \(what)"
+    }
+  }
+
+  static func name(ofGLError code: Int) -> String {
+    switch code {
+    case 0x0500: "GL_INVALID_ENUM"
+    case 0x0501: "GL_INVALID_VALUE"
+    case 0x0502: "GL_INVALID_OPERATION"
+    case 0x0505: "GL_OUT_OF_MEMORY"
+    case 0x0506: "GL_INVALID_FRAMEBUFFER_OPERATION"
+    default: "GL error"
+    }
+  }
+}

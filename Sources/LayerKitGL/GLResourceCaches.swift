@@ -1,0 +1,79 @@
+// The GPU memory a renderer keeps between renders, and the rules that bound it:
+// - image textures, keyed by Image.id, dropped when the last `keepRenders` renders did not use
+//   them (a long video render that brings new images every frame stays flat);
+// - render targets (the main target and groups), pooled by size, trimmed at the end of each
+//   render to the number that render used, and of its size.
+
+import LayerKit
+
+/// RGBA8 textures of `RenderList.images`, uploaded once per `Image.id`.
+struct ImageTextureCache {
+  /// Entries not used by this many most recent renders are deleted.
+  static let keepRenders = 3
+
+  private var entries: [UInt64: (texture: TextureHandle, lastUsed: Int)] = [:]
+
+  var count: Int { entries.count }
+
+  /// The texture of `image`, uploading it on first use.
+  mutating func texture(for image: Image, render: Int, context: GLContext) throws(GLError)
+    -> TextureHandle
+  {
+    if let entry = entries[image.id] {
+      entries[image.id]?.lastUsed = render
+      return entry.texture
+    }
+    let texture = try context.makeTexture(
+      width: image.width, height: image.height, pixels: image.pixels)
+    entries[image.id] = (texture, render)
+    return texture
+  }
+
+  /// Deletes the textures that the renders after `render - keepRenders` did not use.
+  mutating func evict(after render: Int, context: GLContext) {
+    let oldest = render - Self.keepRenders
+    for (id, entry) in entries where entry.lastUsed <= oldest {
+      context.delete(entry.texture)
+      entries[id] = nil
+    }
+  }
+
+  mutating func removeAll(context: GLContext) {
+    for entry in entries.values { context.delete(entry.texture) }
+    entries = [:]
+  }
+}
+
+/// Target-sized render targets, reused across renders.
+struct RenderTargetPool {
+  private var free: [RenderTarget] = []
+  private var inUse: [RenderTarget] = []
+
+  var count: Int { free.count + inUse.count }
+
+  /// A target of the given size, from the pool or new. Its contents are undefined.
+  mutating func take(width: Int, height: Int, context: GLContext) throws(GLError) -> RenderTarget {
+    let target: RenderTarget
+    if let index = free.firstIndex(where: { $0.width == width && $0.height == height }) {
+      target = free.remove(at: index)
+    } else {
+      target = try context.makeRenderTarget(width: width, height: height)
+    }
+    inUse.append(target)
+    return target
+  }
+
+  /// Returns every target taken since the last call to the pool and deletes the free ones this
+  /// render did not need, so the pool holds what the last render used and no more.
+  mutating func endRender(context: GLContext) {
+    for target in free { context.delete(target) }
+    free = inUse
+    inUse = []
+  }
+
+  mutating func removeAll(context: GLContext) {
+    for target in free + inUse { context.delete(target) }
+    free = []
+    inUse = []
+  }
+}
