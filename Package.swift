@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "LayerKitMedia", targets: ["LayerKitMedia"]),
     .library(name: "LayerKitTesting", targets: ["LayerKitTesting"]),
     .executable(name: "layerkit", targets: ["layerkit"]),
+    .executable(name: "layerkit-bench", targets: ["layerkit-bench"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -56,6 +57,14 @@ let package = Package(
       ],
       path: "Tools/layerkit"
     ),
+    .executableTarget(
+      name: "layerkit-bench",
+      dependencies: [
+        "LayerKit", "LayerKitGL", "LayerKitReference",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Tools/layerkit-bench"
+    ),
 
     .testTarget(name: "LayerKitTests", dependencies: ["LayerKit"]),
     .testTarget(
@@ -67,7 +76,7 @@ let package = Package(
       name: "LayerKitGLTests",
       dependencies: ["LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia", "LayerKitTesting"],
       resources: [.copy("Fixtures")]),
-    .testTarget(name: "LayerKitToolTests", dependencies: ["LayerKitMedia", "LayerKit"]),
+    .testTarget(name: "LayerKitToolTests", dependencies: ["LayerKitMedia", "LayerKit", "layerkit"]),
   ],
   swiftLanguageModes: [.v6]
 )

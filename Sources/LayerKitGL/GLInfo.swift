@@ -35,15 +35,15 @@ public struct GLInfo: Sendable, Equatable, CustomStringConvertible {
   /// The fields as (key, value) pairs, in the order `description` prints them.
   public var lines: [(String, String)] {
     var lines = [
-      ("platform", platform),
-      ("egl vendor", eglVendor),
-      ("egl version", eglVersion),
-      ("gl renderer", renderer),
-      ("gl version", version),
-      ("glsl version", shadingLanguageVersion),
-      ("max texture size", String(maxTextureSize)),
+      ("EGL platform", platform),
+      ("EGL vendor", eglVendor),
+      ("EGL version", eglVersion),
+      ("GL_RENDERER", renderer),
+      ("GL_VERSION", version),
+      ("GL_SHADING_LANGUAGE_VERSION", shadingLanguageVersion),
+      ("GL_MAX_TEXTURE_SIZE", String(maxTextureSize)),
     ]
-    if let device { lines.append(("device", device)) }
+    if let device { lines.append(("EGL device", device)) }
     return lines
   }
 

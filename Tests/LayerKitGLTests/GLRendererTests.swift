@@ -69,8 +69,8 @@ final class GLRendererTests: XCTestCase {
     XCTAssertTrue(["surfaceless", "device", "gbm"].contains(info.platform), info.platform)
     XCTAssertFalse(info.renderer.isEmpty)
     XCTAssertFalse(info.eglVendor.isEmpty)
-    XCTAssertTrue(info.description.contains("gl version: \(info.version)"), info.description)
-    XCTAssertEqual(info.lines.first?.0, "platform")
+    XCTAssertTrue(info.description.contains("GL_VERSION: \(info.version)"), info.description)
+    XCTAssertEqual(info.lines.first?.0, "EGL platform")
   }
 
   func testForcedDevicePlatformWorks() {

@@ -1,0 +1,129 @@
+// LayerKitTesting: GPU-against-CPU checks for users' tests and LayerKit's own. Renders one layer
+// tree (or RenderList) on both backends, compares the images under a tolerance, and on failure
+// writes expected (CPU) / actual (GPU) / diff PNGs where a person can look at them.
+//
+// It does not own a GPU context of its own: callers pass the renderers, so a test suite can make
+// one GLRenderer and reuse it for every scene.
+import Foundation
+import LayerKit
+import LayerKitGL
+import LayerKitMedia
+import LayerKitReference
+import XCTest
+
+/// The outcome of one parity check.
+public struct ParityReport: Sendable {
+  public var name: String
+  /// The CPU reference image.
+  public var expected: Image
+  /// The GPU image.
+  public var actual: Image
+  public var comparison: ImageComparison
+  public var tolerance: Tolerance
+  /// Where the three images were written, when the check failed.
+  public var artifacts: [URL]
+
+  public var passed: Bool { comparison.passes(tolerance) }
+
+  /// One line for logs and failure messages.
+  public var message: String {
+    let head = "parity '\(name)' \(passed ? "passed" : "FAILED"): \(comparison.summary(tolerance))"
+    if artifacts.isEmpty { return head }
+    return head + "; images: " + artifacts.map(\.path).joined(separator: ", ")
+  }
+}
+
+/// Renders on both backends and compares.
+public struct ParityChecker {
+  public let gpu: Renderer
+  public let cpu: Renderer
+  /// Where failing checks write their images.
+  public var artifactsDirectory: URL
+
+  /// The default artifacts folder: `$LAYERKIT_ARTIFACTS` if set, else `artifacts/parity` under the
+  /// current directory (the package root under `swift test`).
+  public static var defaultArtifactsDirectory: URL {
+    if let dir = ProcessInfo.processInfo.environment["LAYERKIT_ARTIFACTS"], !dir.isEmpty {
+      return URL(fileURLWithPath: dir, isDirectory: true)
+    }
+    return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+      .appendingPathComponent("artifacts/parity", isDirectory: true)
+  }
+
+  /// - Parameters:
+  ///   - gpu: the backend under test, usually a `GLRenderer`.
+  ///   - cpu: the reference, usually a `ReferenceRenderer`.
+  ///   - artifactsDirectory: where to write images of failing checks.
+  public init(gpu: Renderer, cpu: Renderer, artifactsDirectory: URL = ParityChecker.defaultArtifactsDirectory) {
+    self.gpu = gpu
+    self.cpu = cpu
+    self.artifactsDirectory = artifactsDirectory
+  }
+
+  /// Makes a `GLRenderer` and a `ReferenceRenderer`.
+  /// - Throws: the GL backend's error (for example no EGL display), unchanged.
+  public init() throws {
+    self.init(gpu: try GLRenderer(), cpu: ReferenceRenderer())
+  }
+
+  /// Renders `list` on both backends and compares; writes the images when the check fails.
+  public func check(_ list: RenderList, name: String, tolerance: Tolerance = .parity) throws -> ParityReport {
+    let expected = try cpu.render(list)
+    let actual = try gpu.render(list)
+    let comparison = try ImageComparison(expected: expected, actual: actual)
+    var report = ParityReport(
+      name: name, expected: expected, actual: actual, comparison: comparison, tolerance: tolerance,
+      artifacts: [])
+    if !report.passed {
+      report.artifacts = try writeArtifacts(report)
+    }
+    return report
+  }
+
+  /// Flattens `layer` and checks the resulting list.
+  public func check(
+    _ layer: Layer, width: Int, height: Int, scale: Double = 1, background: Color = .clear,
+    name: String, tolerance: Tolerance = .parity
+  ) throws -> ParityReport {
+    let list = try RenderList(layer: layer, width: width, height: height, scale: scale, background: background)
+    return try check(list, name: name, tolerance: tolerance)
+  }
+
+  private func writeArtifacts(_ report: ParityReport) throws -> [URL] {
+    do {
+      try FileManager.default.createDirectory(at: artifactsDirectory, withIntermediateDirectories: true)
+    } catch {
+      throw MediaError.writeFailed(path: artifactsDirectory.path, reason: "\(error)")
+    }
+    let safe = String(report.name.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
+    let files: [(String, Image)] = [
+      ("expected", report.expected), ("actual", report.actual), ("diff", report.comparison.diffImage()),
+    ]
+    return try files.map { suffix, image in
+      let url = artifactsDirectory.appendingPathComponent("\(safe).\(suffix).png")
+      try ImageFile.writePNG(image, to: url)
+      return url
+    }
+  }
+}
+
+/// XCTest assertion: fails with the report's message (and the images on disk) when the GPU and CPU
+/// renderings of `layer` differ beyond `tolerance`.
+/// - Returns: the report, for further assertions; nil when rendering itself threw (also a failure).
+@discardableResult
+public func XCTAssertParity(
+  _ checker: ParityChecker, _ layer: Layer, width: Int, height: Int, scale: Double = 1,
+  background: Color = .clear, name: String, tolerance: Tolerance = .parity,
+  file: StaticString = #filePath, line: UInt = #line
+) -> ParityReport? {
+  do {
+    let report = try checker.check(
+      layer, width: width, height: height, scale: scale, background: background, name: name,
+      tolerance: tolerance)
+    if !report.passed { XCTFail(report.message, file: file, line: line) }
+    return report
+  } catch {
+    XCTFail("parity '\(name)': rendering failed: \(error)", file: file, line: line)
+    return nil
+  }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import LayerKit
+import LayerKitMedia
+import XCTest
+
+/// The `layerkit` binary, run as a user runs it: exact output lines and exit codes.
+final class CommandLineTests: XCTestCase {
+  struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+  }
+
+  var tmp: URL!
+
+  override func setUpWithError() throws {
+    tmp = FileManager.default.temporaryDirectory.appendingPathComponent("layerkit-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: tmp)
+  }
+
+  /// The built `layerkit` next to the test bundle (SwiftPM puts every product in one folder).
+  func binary() throws -> URL {
+    var dir = Bundle(for: Self.self).bundleURL
+    for _ in 0..<3 {
+      let candidate = dir.appendingPathComponent("layerkit")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      dir = dir.deletingLastPathComponent()
+    }
+    XCTFail("layerkit binary not found next to \(Bundle(for: Self.self).bundleURL.path)")
+    throw CocoaError(.fileNoSuchFile)
+  }
+
+  func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    let process = Process()
+    process.executableURL = try binary()
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+      stderr: String(decoding: e, as: UTF8.self))
+  }
+
+  func write(_ image: Image, _ name: String) throws -> String {
+    let url = tmp.appendingPathComponent(name)
+    try ImageFile.writePNG(image, to: url)
+    return url.path
+  }
+
+  /// 10×10 grey; `changed` pixels (from the top-left, row by row) get +delta on red.
+  func greyImage(changed: Int = 0, delta: Int = 0) throws -> Image {
+    var px = [UInt8](repeating: 0, count: 400)
+    for i in 0..<100 {
+      px[i * 4] = 100 + (i < changed ? UInt8(delta) : 0)
+      px[i * 4 + 1] = 100
+      px[i * 4 + 2] = 100
+      px[i * 4 + 3] = 255
+    }
+    return try Image(width: 10, height: 10, pixels: px)
+  }
+
+  // MARK: info
+
+  func testInfoReportsTheGLStack() throws {
+    let r = try run(["info"])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    XCTAssertTrue(r.stdout.contains("OpenGL ES 3"), r.stdout)
+    for key in ["platform", "GL_RENDERER", "GL_VERSION", "GL_MAX_TEXTURE_SIZE"] {
+      XCTAssertTrue(r.stdout.contains(key), "missing \(key) in:\n\(r.stdout)")
+    }
+  }
+
+  func testInfoWithoutADisplayFailsInOneLine() throws {
+    // GBM needs a /dev/dri render node; on machines without one, forcing it must fail cleanly.
+    guard !FileManager.default.fileExists(atPath: "/dev/dri") else {
+      throw XCTSkip("this machine has /dev/dri, so GBM may work here")
+    }
+    let r = try run(["info"], environment: ["LAYERKIT_EGL_PLATFORM": "gbm"])
+    XCTAssertEqual(r.status, 1)
+    let lines = r.stderr.split(separator: "\n").filter { $0.hasPrefix("layerkit") }
+    XCTAssertEqual(lines.count, 1, r.stderr)
+    XCTAssertTrue(r.stderr.contains("CPU"), r.stderr)
+  }
+
+  // MARK: compare
+
+  func testCompareIdenticalImages() throws {
+    let a = try write(greyImage(), "a.png")
+    let r = try run(["compare", a, a])
+    XCTAssertEqual(r.status, 0)
+    XCTAssertEqual(r.lines, [
+      "max channel delta: 0",
+      "pixels beyond 2: 0.0000% (0 of 100)",
+      "psnr: inf dB",
+      "result: within tolerance",
+    ])
+  }
+
+  func testCompareOutsideTolerance() throws {
+    // 5 of 100 pixels off by 10 in one channel: MSE = 5·100 / 400 = 1.25,
+    // PSNR = 10·log10(255² / 1.25) = 47.16 dB; 5 % of pixels beyond 2 → outside.
+    let a = try write(greyImage(), "a.png")
+    let b = try write(greyImage(changed: 5, delta: 10), "b.png")
+    let diff = tmp.appendingPathComponent("diff.png").path
+    let r = try run(["compare", a, b, "--diff", diff])
+    XCTAssertEqual(r.status, 1)
+    XCTAssertEqual(r.lines, [
+      "max channel delta: 10",
+      "pixels beyond 2: 5.0000% (5 of 100)",
+      "psnr: 47.16 dB",
+      "diff: \(diff)",
+      "result: outside tolerance",
+    ])
+    let d = try ImageFile.read(URL(fileURLWithPath: diff))
+    XCTAssertEqual(d.width, 10)
+    XCTAssertEqual(d.height, 10)
+  }
+
+  func testCompareWithLooserTolerancePasses() throws {
+    let a = try write(greyImage(), "a.png")
+    let b = try write(greyImage(changed: 5, delta: 10), "b.png")
+    let r = try run(["compare", a, b, "--max-delta", "10", "--min-psnr", "40"])
+    XCTAssertEqual(r.status, 0, r.stdout)
+    XCTAssertEqual(r.lines.last, "result: within tolerance")
+  }
+
+  func testCompareSizeMismatchAndUnreadableFiles() throws {
+    let a = try write(greyImage(), "a.png")
+    let b = try write(try Image(width: 4, height: 4, color: .red), "b.png")
+    let r = try run(["compare", a, b])
+    XCTAssertEqual(r.status, 1)
+    XCTAssertEqual(r.lines.first, "images differ in size: 10×10 and 4×4")
+
+    let missing = tmp.appendingPathComponent("missing.png").path
+    let m = try run(["compare", a, missing])
+    XCTAssertEqual(m.status, 2)
+    XCTAssertTrue(m.stderr.contains("missing.png"), m.stderr)
+
+    let junk = tmp.appendingPathComponent("junk.png")
+    try Data("not an image".utf8).write(to: junk)
+    let j = try run(["compare", junk.path, a])
+    XCTAssertEqual(j.status, 2)
+    XCTAssertTrue(j.stderr.contains("junk.png"), j.stderr)
+  }
+
+  // MARK: render
+
+  func testRenderSampleOnBothBackends() throws {
+    for backend in ["cpu", "gpu"] {
+      let out = tmp.appendingPathComponent("sample-\(backend).png")
+      let r = try run(["render", "--sample", "-o", out.path, "--renderer", backend, "--size", "160x90"])
+      XCTAssertEqual(r.status, 0, r.stderr)
+      XCTAssertTrue(r.stdout.hasPrefix("wrote \(out.path) (160×90, \(backend),"), r.stdout)
+      let image = try ImageFile.read(out)
+      XCTAssertEqual(image.width, 160)
+      XCTAssertEqual(image.height, 90)
+    }
+    // The two renders agree under the parity tolerance.
+    let c = try run(["compare", tmp.appendingPathComponent("sample-cpu.png").path,
+                     tmp.appendingPathComponent("sample-gpu.png").path])
+    XCTAssertEqual(c.status, 0, c.stdout)
+  }
+
+  func testRenderToAnUnwritablePlaceLeavesNothing() throws {
+    let out = tmp.appendingPathComponent("no-such-dir/out.png")
+    let r = try run(["render", "--sample", "-o", out.path, "--renderer", "cpu", "--size", "32x18"])
+    XCTAssertEqual(r.status, 1)
+    XCTAssertTrue(r.stderr.contains("out.png"), r.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: out.path))
+  }
+
+  func testRenderRejectsBadArguments() throws {
+    let out = tmp.appendingPathComponent("x.png").path
+    XCTAssertEqual(try run(["render", "-o", out]).status, 64)  // nothing to render
+    XCTAssertEqual(try run(["render", "--sample", "-o", out, "--size", "0x10"]).status, 64)
+    XCTAssertEqual(try run(["render", "--sample", "-o", out, "--renderer", "metal"]).status, 64)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+  }
+}

@@ -1,0 +1,66 @@
+// layerkit-bench: times LayerKit's backends side by side on the same scene in one run, so the
+// figures are comparable on a shared, noisy machine: iterations alternate between backends, and
+// the report gives medians (and the spread) rather than means.
+import ArgumentParser
+import Foundation
+import LayerKit
+import LayerKitGL
+import LayerKitReference
+
+@main
+struct Bench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "layerkit-bench",
+    abstract: "Time one frame of the sample scene on the GPU and CPU backends, side by side.")
+
+  @Option(help: "Target size, WIDTHxHEIGHT.") var size: String = "1920x1080"
+  @Option(help: "Timed frames per backend (after one untimed warm-up frame).") var iterations: Int = 15
+  @Option(help: "gpu, cpu or both.") var renderer: String = "both"
+
+  func validate() throws {
+    guard iterations > 0 else { throw ValidationError("--iterations must be positive") }
+    guard ["gpu", "cpu", "both"].contains(renderer) else { throw ValidationError("--renderer: gpu, cpu or both") }
+    guard parsedSize != nil else { throw ValidationError("--size must look like 1920x1080") }
+  }
+
+  var parsedSize: (Int, Int)? {
+    let p = size.lowercased().split(separator: "x").compactMap { Int($0) }
+    return p.count == 2 && p[0] > 0 && p[1] > 0 ? (p[0], p[1]) : nil
+  }
+
+  func run() throws {
+    let (w, h) = parsedSize!
+    let scene = try SampleScene.cards(width: Double(w), height: Double(h))
+    var backends: [Renderer] = []
+    if renderer != "cpu" {
+      let gpu = try GLRenderer()
+      print("gpu: \(gpu.info.renderer)")
+      backends.append(gpu)
+    }
+    if renderer != "gpu" { backends.append(ReferenceRenderer()) }
+    print("scene: sample (10 layers), \(w)×\(h), \(iterations) frames per backend, interleaved")
+
+    // Building the list is part of a frame: flatten + render + read back.
+    var times: [String: [Double]] = [:]
+    for b in backends { _ = try b.render(scene, width: w, height: h) }  // warm-up: uploads, pools
+    for _ in 0..<iterations {
+      for b in backends {
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        _ = try b.render(scene, width: w, height: h)
+        let t1 = DispatchTime.now().uptimeNanoseconds
+        times[b.name, default: []].append(Double(t1 - t0) / 1e6)
+      }
+    }
+    for b in backends {
+      let s = times[b.name]!.sorted()
+      let median = s[s.count / 2]
+      print(
+        String(
+          format: "%@: median %.2f ms  min %.2f ms  p90 %.2f ms  (%.1f frames/s)", b.name, median, s[0],
+          s[min(s.count - 1, s.count * 9 / 10)], 1000 / median))
+    }
+    if let g = times["gpu"]?.sorted(), let c = times["cpu"]?.sorted() {
+      print(String(format: "cpu/gpu median ratio: %.2f", c[c.count / 2] / g[g.count / 2]))
+    }
+  }
+}

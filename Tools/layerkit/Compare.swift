@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import LayerKit
+import LayerKitMedia
+
+/// `layerkit compare a.png b.png`: how far apart two images are, and whether that is within a
+/// tolerance (exit 0) or not (exit 1). Unreadable input exits 2.
+struct Compare: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Compare two images: largest channel difference, pixels beyond the tolerance, PSNR.",
+    discussion: """
+      Exits 0 when the images are within the tolerance, 1 when they are not (or differ in size), \
+      2 when an image cannot be read. The default tolerance is LayerKit's GPU≡CPU contract: no \
+      more than 0.1 % of pixels with a channel off by more than 2, and PSNR ≥ 45 dB.
+      """)
+
+  @Argument(help: "The expected image (PNG or JPEG).") var expected: String
+  @Argument(help: "The actual image (PNG or JPEG).") var actual: String
+  @Option(help: "Write a diff image (PNG) here.") var diff: String?
+  @Option(help: "Largest channel difference a pixel may have and still count as equal.")
+  var maxDelta: Int = Tolerance.parity.maxChannelDelta
+  @Option(help: "Largest fraction (0…1) of pixels allowed beyond --max-delta.")
+  var maxFraction: Double = Tolerance.parity.maxDifferingFraction
+  @Option(help: "Smallest PSNR in dB.") var minPsnr: Double = Tolerance.parity.minPSNR
+
+  func validate() throws {
+    guard (0...255).contains(maxDelta) else { throw ValidationError("--max-delta must be in 0…255") }
+    guard (0...1).contains(maxFraction) else { throw ValidationError("--max-fraction must be in 0…1") }
+    guard !minPsnr.isNaN else { throw ValidationError("--min-psnr must be a number") }
+  }
+
+  func run() throws {
+    let a: LayerKit.Image
+    let b: LayerKit.Image
+    do {
+      a = try ImageFile.read(URL(fileURLWithPath: expected))
+      b = try ImageFile.read(URL(fileURLWithPath: actual))
+    } catch {
+      printError("layerkit compare: \(error)")
+      throw ExitCode(2)
+    }
+    let comparison: ImageComparison
+    do {
+      comparison = try ImageComparison(expected: a, actual: b)
+    } catch {
+      print("images differ in size: \(a.width)×\(a.height) and \(b.width)×\(b.height)")
+      print("result: outside tolerance")
+      throw ExitCode(1)
+    }
+    let tolerance = Tolerance(maxChannelDelta: maxDelta, maxDifferingFraction: maxFraction, minPSNR: minPsnr)
+    let fraction = comparison.differingFraction(over: maxDelta)
+    let count = comparison.differingPixels(over: maxDelta)
+    print("max channel delta: \(comparison.maxChannelDelta)")
+    print(
+      "pixels beyond \(maxDelta): \(String(format: "%.4f", fraction * 100))% (\(count) of \(a.width * a.height))")
+    print("psnr: \(comparison.psnr.isInfinite ? "inf" : String(format: "%.2f", comparison.psnr)) dB")
+    if let diff {
+      do {
+        try ImageFile.writePNG(comparison.diffImage(), to: URL(fileURLWithPath: diff))
+        print("diff: \(diff)")
+      } catch {
+        printError("layerkit compare: \(error)")
+        throw ExitCode(2)
+      }
+    }
+    let passed = comparison.passes(tolerance)
+    print("result: \(passed ? "within" : "outside") tolerance")
+    if !passed { throw ExitCode(1) }
+  }
+}

@@ -1,0 +1,36 @@
+// The `layerkit` command line: headless rendering of layer trees, GPU/CPU comparison of images,
+// and a report of the EGL/GL stack it runs on.
+import ArgumentParser
+import Foundation
+
+@main
+struct LayerKitCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "layerkit",
+    abstract: "Render Core Animation–style layer trees offscreen, on the GPU (headless EGL) or the CPU.",
+    subcommands: [Render.self, Compare.self, Info.self]
+  )
+}
+
+/// Prints one line to standard error.
+func printError(_ message: String) {
+  FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Which backend renders.
+enum Backend: String, ExpressibleByArgument, CaseIterable {
+  case gpu, cpu
+}
+
+/// "1920x1080" → (1920, 1080).
+struct PixelSize: ExpressibleByArgument {
+  var width: Int
+  var height: Int
+
+  init?(argument: String) {
+    let parts = argument.lowercased().split(separator: "x")
+    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+    width = w
+    height = h
+  }
+}
