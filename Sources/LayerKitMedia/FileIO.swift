@@ -1,0 +1,104 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// POSIX file reading and atomic writing, with errors mapped to `MediaError` from `errno` (which
+/// Foundation's file APIs blur together on Linux).
+enum FileIO {
+  /// The whole contents of a regular file.
+  static func readRegularFile(_ path: String, maxSize: Int) throws(MediaError) -> Data {
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. It has no effect
+    // on regular files, the only kind read below.
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    if fd < 0 {
+      let e = errno
+      if e == ENOENT || e == ENOTDIR { throw .fileNotFound(path: path) }
+      throw .unreadable(path: path, reason: errorString(e))
+    }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: errorString(errno)) }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw .unreadable(path: path, reason: "it is a directory")
+    default: throw .unreadable(path: path, reason: "not a regular file")
+    }
+    let size = Int(info.st_size)
+    guard size <= maxSize else {
+      throw .unreadable(path: path, reason: "the file is \(size) bytes, more than the \(maxSize) accepted")
+    }
+    var data = Data(count: size)
+    var done = 0
+    var failure: Int32 = 0
+    data.withUnsafeMutableBytes { buffer in
+      while done < size {
+        let n = read(fd, buffer.baseAddress! + done, size - done)
+        if n > 0 {
+          done += n
+        } else if n == 0 {
+          break  // the file shrank while we read it; what we have is what there is
+        } else if errno != EINTR {
+          failure = errno
+          break
+        }
+      }
+    }
+    if failure != 0 { throw .unreadable(path: path, reason: errorString(failure)) }
+    if done < size { data.removeSubrange(done..<size) }
+    return data
+  }
+
+  /// Writes `data` to a new temporary file next to `path`, then renames it over `path`.
+  /// On failure the temporary file is removed and `path` is untouched.
+  static func writeAtomically(_ data: Data, to path: String) throws(MediaError) {
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { String(path[...$0]) } ?? ""
+    let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    guard !base.isEmpty, base != ".", base != ".." else {
+      throw .writeFailed(path: path, reason: "the path names a folder, not a file")
+    }
+    // Created with O_EXCL and mode 0666 (less the umask, like any new file), so we never open a
+    // file someone else made; a dot-name so folder listings and frame globs skip it.
+    var fd: Int32 = -1
+    var temp = ""
+    for _ in 0..<16 {
+      temp = folder + "." + base + ".tmp-" + String(UInt64.random(in: .min ... .max), radix: 36)
+      fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+      if fd >= 0 || errno != EEXIST { break }
+    }
+    guard fd >= 0 else { throw .writeFailed(path: path, reason: errorString(errno)) }
+
+    var failure: Int32 = 0
+    data.withUnsafeBytes { buffer in
+      var done = 0
+      while done < buffer.count {
+        let n = write(fd, buffer.baseAddress! + done, buffer.count - done)
+        if n > 0 {
+          done += n
+        } else if n < 0 && errno == EINTR {
+          continue
+        } else {
+          failure = n < 0 ? errno : EIO
+          break
+        }
+      }
+    }
+    // close() can report a deferred write error (NFS, quota): it counts as a failure too.
+    if close(fd) != 0 && failure == 0 { failure = errno }
+    if failure == 0 && rename(temp, path) != 0 { failure = errno }
+    if failure != 0 {
+      unlink(temp)
+      throw .writeFailed(path: path, reason: errorString(failure))
+    }
+  }
+
+  static func errorString(_ code: Int32) -> String {
+    String(cString: strerror(code))
+  }
+}
