@@ -15,6 +15,26 @@ precision highp sampler2D;
 #define MAX_CLIPS 4
 #endif
 
+// Variants, compiled once each at start-up and chosen per draw, so a draw runs only the code it
+// needs (software rasterizers such as llvmpipe execute both sides of a branch across a SIMD
+// batch). Every variant computes bit-for-bit what the general path computes for such a draw.
+// HAS_TEXTURE: the paint samples a texture (else a colour). HAS_CLIPS: u_clipCount > 0.
+// HAS_BORDER: the shape is a ring. PROJECTIVE: the mapping has perspective (else row 2 of both
+// matrices is exactly (0, 0, 1), so h.z is exactly 1 and RenderMath.unproject's divisions and the
+// forward-W test are identities).
+#ifndef HAS_TEXTURE
+#define HAS_TEXTURE 1
+#endif
+#ifndef HAS_CLIPS
+#define HAS_CLIPS 1
+#endif
+#ifndef HAS_BORDER
+#define HAS_BORDER 1
+#endif
+#ifndef PROJECTIVE
+#define PROJECTIVE 1
+#endif
+
 // The draw's plane: target pixel -> local (fromTarget), and row 2 of local -> target (toTarget),
 // which gives the forward W.
 uniform mat3 u_fromTarget;
@@ -32,8 +52,6 @@ uniform vec3 u_clipToTargetRow2[MAX_CLIPS];
 uniform vec4 u_clipBounds[MAX_CLIPS];
 uniform float u_clipRadius[MAX_CLIPS];
 
-// Paint: 0 = colour, 1 = texture.
-uniform int u_paintKind;
 uniform vec4 u_color;
 uniform sampler2D u_texture;
 uniform vec2 u_texScale;
@@ -65,6 +83,13 @@ vec3 row(mat3 m, int i) {
 // Matrix3.apply.
 vec3 apply(mat3 m, vec3 v) {
   return vec3(sum3(row(m, 0) * v), sum3(row(m, 1) * v), sum3(row(m, 2) * v));
+}
+
+// RenderMath.unproject of an affine mapping (row 2 of both matrices exactly (0, 0, 1)): h.z is
+// exactly 1, so q = h.xy, W = 1, and the Jacobian's columns are the matrix's, all exactly.
+LocalPoint unprojectAffine(vec2 p, mat3 inv) {
+  vec3 h = apply(inv, vec3(p.x, p.y, 1.0));
+  return LocalPoint(h.xy, vec2(row(inv, 0).x, row(inv, 1).x), vec2(row(inv, 0).y, row(inv, 1).y));
 }
 
 // RenderMath.unproject: false where the plane is not visible at p.
@@ -119,6 +144,9 @@ float coverageRect(LocalPoint lp, vec4 bounds, float cornerRadius) {
 // RenderMath.coverage(LocalPoint, Shape): the filled rounded rectangle, or the ring of a border.
 float coverageShape(LocalPoint lp) {
   float outer = coverageRect(lp, u_shapeBounds, u_shapeRadius);
+#if !HAS_BORDER
+  return outer;
+#endif
   float bw = u_borderWidth;
   if (!(bw > 0.0)) return outer;
   vec4 b = u_shapeBounds;
@@ -161,26 +189,31 @@ vec4 sampleBilinear(vec2 uv) {
 void main() {
   // The target pixel centre (i + 0.5, j + 0.5): no y flip anywhere (see layer_quad.vert).
   vec2 p = gl_FragCoord.xy;
+#if PROJECTIVE
   LocalPoint lp;
   if (!unproject(p, u_fromTarget, u_toTargetRow2, lp)) {
     fragColor = vec4(0.0);
     return;
   }
+#else
+  LocalPoint lp = unprojectAffine(p, u_fromTarget);
+#endif
   float coverage = coverageShape(lp);
+#if HAS_CLIPS
   for (int i = 0; i < MAX_CLIPS; ++i) {
     if (i >= u_clipCount) break;
     coverage = coverage * coverageClip(p, i);
   }
+#endif
   if (coverage == 0.0) {
     fragColor = vec4(0.0);
     return;
   }
-  vec4 paint;
-  if (u_paintKind == 1) {
-    vec2 uv = lp.q * u_texScale + u_texOffset;
-    paint = sampleBilinear(uv);
-  } else {
-    paint = u_color;
-  }
+#if HAS_TEXTURE
+  vec2 uv = lp.q * u_texScale + u_texOffset;
+  vec4 paint = sampleBilinear(uv);
+#else
+  vec4 paint = u_color;
+#endif
   fragColor = paint * (coverage * u_opacity);
 }

@@ -101,6 +101,13 @@ public struct PlaneMapping: Hashable, Sendable {
 
   /// Local coordinates are target pixels.
   public static let identity = PlaneMapping(toTarget: .identity, fromTarget: .identity)
+
+  /// Whether both directions are affine: row 2 of each matrix is exactly (0, 0, 1), so the
+  /// homogeneous divisor is exactly 1 everywhere and backends may skip the division
+  /// (RenderMath.unproject does, bit-for-bit the same result).
+  @inlinable public var isAffine: Bool {
+    toTarget.row2 == SIMD3(0, 0, 1) && fromTarget.row2 == SIMD3(0, 0, 1)
+  }
 }
 
 /// A rectangle with rounded corners in a local plane; `bounds` is (minX, minY, maxX, maxY).

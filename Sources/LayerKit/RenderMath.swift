@@ -24,10 +24,16 @@ public enum RenderMath {
   /// Maps the target pixel position `p` into the local plane of `m`. Returns nil where the plane
   /// is not visible at `p`: the homogeneous divisor is zero, or the local point lies behind the
   /// eye (its forward W is not positive).
-  @inlinable
+  @inlinable @inline(__always)
   public static func unproject(_ p: SIMD2<Float>, _ m: PlaneMapping) -> LocalPoint? {
     let inv = m.fromTarget
     let h = inv.apply(SIMD3(p.x, p.y, 1))
+    if m.isAffine {
+      // h.z is exactly 1: q = h.xy, W = 1 and the Jacobian is the matrix's, exactly what the
+      // general path below computes, without its divisions (the shader's PROJECTIVE 0 variant).
+      return LocalPoint(
+        q: SIMD2(h.x, h.y), dqdx: SIMD2(inv.row0.x, inv.row1.x), dqdy: SIMD2(inv.row0.y, inv.row1.y))
+    }
     if abs(h.z) < 1e-20 { return nil }
     let q = SIMD2(h.x / h.z, h.y / h.z)
     // Near the horizon q overflows: such a point is no pixel's business (NaN fails the test too).
@@ -43,7 +49,7 @@ public enum RenderMath {
   /// Signed distance from `q` to the rounded rectangle (negative inside), in local units, and the
   /// unit gradient of that distance. The radius is clamped to [0, half the shorter side].
   /// sign(0) counts as +1 here (GLSL's sign() would give 0, so the shader spells it out).
-  @inlinable
+  @inlinable @inline(__always)
   public static func signedDistance(_ q: SIMD2<Float>, _ r: RoundedRect) -> (
     distance: Float, normal: SIMD2<Float>
   ) {
@@ -67,7 +73,7 @@ public enum RenderMath {
 
   /// Coverage of the pixel at `lp` by the rounded rectangle: the signed distance converted to
   /// pixels through the Jacobian, then the 1-pixel ramp clamp(0.5 − d, 0, 1).
-  @inlinable
+  @inlinable @inline(__always)
   public static func coverage(_ lp: LocalPoint, _ r: RoundedRect) -> Float {
     let (sd, n) = signedDistance(lp.q, r)
     let g = SIMD2((n * lp.dqdx).sum(), (n * lp.dqdy).sum())
@@ -76,7 +82,7 @@ public enum RenderMath {
   }
 
   /// Coverage by a draw's shape: the filled rounded rectangle, or the ring of a border.
-  @inlinable
+  @inlinable @inline(__always)
   public static func coverage(_ lp: LocalPoint, _ shape: Shape) -> Float {
     let outer = coverage(lp, shape.rect)
     let bw = shape.borderWidth
@@ -90,7 +96,7 @@ public enum RenderMath {
   }
 
   /// Coverage of target pixel centre `p` by a clip.
-  @inlinable
+  @inlinable @inline(__always)
   public static func coverage(_ p: SIMD2<Float>, _ clip: Clip) -> Float {
     guard let lp = unproject(p, clip.mapping) else { return 0 }
     return coverage(lp, clip.rect)
@@ -99,21 +105,20 @@ public enum RenderMath {
   /// Bilinear sample of premultiplied RGBA8 texels (rows top-down) at normalized `uv`, with
   /// clamp-to-edge: texel centres at (i + 0.5) / size, weights from the fractional position, and
   /// `a + (b − a) × t` as the interpolation (the shader fetches the same four texels).
-  @inlinable
+  @inlinable @inline(__always)
   public static func sampleBilinear(
     _ texels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, uv: SIMD2<Float>
   ) -> SIMD4<Float> {
     // Non-finite coordinates sample nothing (the clamps below would not survive a NaN).
     if !(abs(uv.x) < 1e30 && abs(uv.y) < 1e30) { return .zero }
     let t = uv * SIMD2(Float(width), Float(height)) - 0.5
-    let fx0 = t.x.rounded(.down)
-    let fy0 = t.y.rounded(.down)
+    let fx0 = floor(t.x, below: width)
+    let fy0 = floor(t.y, below: height)
     let f = SIMD2(t.x - fx0, t.y - fy0)
-    // Clamp in Float first: uv may be far outside [0, 1] (or huge) where contents overhang.
-    let x0 = Int(min(max(fx0, 0), Float(width - 1)))
-    let x1 = Int(min(max(fx0 + 1, 0), Float(width - 1)))
-    let y0 = Int(min(max(fy0, 0), Float(height - 1)))
-    let y1 = Int(min(max(fy0 + 1, 0), Float(height - 1)))
+    let x0 = min(max(Int(fx0), 0), width - 1)
+    let x1 = min(max(Int(fx0) + 1, 0), width - 1)
+    let y0 = min(max(Int(fy0), 0), height - 1)
+    let y1 = min(max(Int(fy0) + 1, 0), height - 1)
     @inline(__always) func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
       let i = (y * width + x) * 4
       return SIMD4(Float(texels[i]), Float(texels[i + 1]), Float(texels[i + 2]), Float(texels[i + 3]))
@@ -131,17 +136,32 @@ public enum RenderMath {
   /// Source-over of a premultiplied colour onto a stored RGBA8 pixel, then Float→unorm8 with
   /// round-to-nearest and clamping: what a GL blend unit does with
   /// glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA) on an RGBA8 target.
-  @inlinable
+  @inlinable @inline(__always)
   public static func blend(_ src: SIMD4<Float>, over dst: SIMD4<UInt8>) -> SIMD4<UInt8> {
     let d = SIMD4(Float(dst.x), Float(dst.y), Float(dst.z), Float(dst.w)) / 255
     return unorm8(src + d * (1 - src.w))
   }
 
-  /// Float→unorm8: round to nearest, clamp to [0, 255].
-  @inlinable
+  /// Float→unorm8: round to nearest (halves away from zero), clamp to [0, 255].
+  @inlinable @inline(__always)
   public static func unorm8(_ c: SIMD4<Float>) -> SIMD4<UInt8> {
-    let v = (c * 255).rounded(.toNearestOrAwayFromZero)
-    let clamped = v.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
-    return SIMD4(UInt8(clamped.x), UInt8(clamped.y), UInt8(clamped.z), UInt8(clamped.w))
+    // Clamp, then truncate v + 0.5: for v in [0, 255] that is round-half-up, without a libm call
+    // (x86-64's baseline has no rounding instruction, so .rounded() is a function call per
+    // channel in the hottest loop of the CPU backend).
+    @inline(__always) func u8(_ x: Float) -> UInt8 {
+      let v = x * 255
+      return UInt8(truncatingIfNeeded: Int32(min(max(v, 0), 255) + 0.5))
+    }
+    return SIMD4(u8(c.x), u8(c.y), u8(c.z), u8(c.w))
+  }
+
+  /// floor(t) for texel addressing, first clamped to [−1, size]: beyond that range the clamped
+  /// texel indices no longer change, and both texels of a pair are the same edge texel, so the
+  /// fraction does not matter. Keeps huge coordinates away from integer conversion.
+  @inlinable @inline(__always) @usableFromInline
+  static func floor(_ t: Float, below size: Int) -> Float {
+    let c = min(max(t, -1), Float(size))
+    let i = Float(Int32(c))  // truncates toward zero
+    return i > c ? i - 1 : i
   }
 }

@@ -29,7 +29,8 @@ public final class GLRenderer: Renderer {
 
   private let context: GLContext
   private let vertexArray: VertexArrayHandle
-  private let quad: LayerQuadProgram
+  /// One program per LayerQuadVariant, indexed by `variant.index`.
+  private let quads: [LayerQuadProgram]
   private var images = ImageTextureCache()
   private var targets = RenderTargetPool()
   private var renderCount = 0
@@ -51,12 +52,17 @@ public final class GLRenderer: Renderer {
     self.context = context
     defer { context.releaseCurrent() }
     vertexArray = try context.makeVertexArray()
+    var built: [LayerQuadProgram] = []
     do {
-      quad = try LayerQuadProgram(context: context)
+      for variant in LayerQuadVariant.allCases {
+        built.append(try LayerQuadProgram(context: context, variant: variant))
+      }
     } catch {
+      for q in built { context.delete(q.program) }
       context.delete(vertexArray)
       throw error
     }
+    quads = built
   }
 
   deinit {
@@ -64,7 +70,7 @@ public final class GLRenderer: Renderer {
     guard (try? context.makeCurrent()) != nil else { return }
     images.removeAll(context: context)
     targets.removeAll(context: context)
-    context.delete(quad.program)
+    for q in quads { context.delete(q.program) }
     context.delete(vertexArray)
     context.releaseCurrent()
   }
@@ -122,8 +128,10 @@ public final class GLRenderer: Renderer {
     let clear = RenderMath.unorm8(list.clearColor)
     try context.clear(SIMD4(Float(clear.x), Float(clear.y), Float(clear.z), Float(clear.w)) / 255)
 
-    try context.useProgram(quad.program)
-    try quad.setTarget(width: list.width, height: list.height, context: context)
+    for q in quads {
+      try context.useProgram(q.program)
+      try q.setTarget(width: list.width, height: list.height, context: context)
+    }
 
     var stack = [target]
     var groups: [Int: RenderTarget] = [:]
@@ -144,6 +152,8 @@ public final class GLRenderer: Renderer {
         case .texture(.image(let index), _): try context.bindTexture(imageTextures[index])
         case .texture(.group(let id), _): try context.bindTexture(groups[id]?.texture)
         }
+        let quad = quads[LayerQuadVariant(draw).index]
+        try context.useProgram(quad.program)
         try quad.setDraw(draw, context: context)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
         try context.check("glDrawArrays")

@@ -1,14 +1,54 @@
-// The program that executes every `.draw` of a RenderList: layer_quad.vert + layer_quad.frag,
-// with its uniform locations looked up once at start-up.
+// The programs that execute the `.draw`s of a RenderList: layer_quad.vert + layer_quad.frag,
+// compiled once per variant at start-up, with their uniform locations looked up then.
 
 import CEGL
 import LayerKit
 
+/// Which code a draw needs; each combination is one compiled variant of layer_quad.frag (see the
+/// comment on its defines). Every variant computes bit-for-bit what the general path would for
+/// that draw, so choosing one is an optimisation, never a change of output.
+struct LayerQuadVariant: Hashable, CaseIterable {
+  var texture: Bool
+  var clips: Bool
+  var border: Bool
+  var projective: Bool
+
+  static let allCases: [LayerQuadVariant] = (0..<16).map {
+    LayerQuadVariant(texture: $0 & 1 != 0, clips: $0 & 2 != 0, border: $0 & 4 != 0, projective: $0 & 8 != 0)
+  }
+
+  var index: Int { (texture ? 1 : 0) | (clips ? 2 : 0) | (border ? 4 : 0) | (projective ? 8 : 0) }
+
+  init(texture: Bool, clips: Bool, border: Bool, projective: Bool) {
+    self.texture = texture
+    self.clips = clips
+    self.border = border
+    self.projective = projective
+  }
+
+  /// The variant for `draw`.
+  init(_ draw: Draw) {
+    if case .texture = draw.paint { texture = true } else { texture = false }
+    clips = !draw.clips.isEmpty
+    border = draw.shape.borderWidth > 0
+    projective = !draw.mapping.isAffine
+  }
+
+  /// Prepended after the version directive (with a `#line`, so errors keep the file's lines).
+  var defines: [(String, String)] {
+    [
+      ("MAX_CLIPS", String(RenderList.maxClips)),
+      ("HAS_TEXTURE", texture ? "1" : "0"),
+      ("HAS_CLIPS", clips ? "1" : "0"),
+      ("HAS_BORDER", border ? "1" : "0"),
+      ("PROJECTIVE", projective ? "1" : "0"),
+    ]
+  }
+}
+
 struct LayerQuadProgram {
   static let vertexFile = "layer/layer_quad.vert"
   static let fragmentFile = "layer/layer_quad.frag"
-  /// Prepended after the version directive (with a `#line`), so the shader's clip arrays follow the contract.
-  static let defines = [("MAX_CLIPS", String(RenderList.maxClips))]
 
   let program: ProgramHandle
   private let rect: GLint
@@ -23,16 +63,15 @@ struct LayerQuadProgram {
   private let clipToTargetRow2: GLint
   private let clipBounds: GLint
   private let clipRadius: GLint
-  private let paintKind: GLint
   private let color: GLint
   private let texScale: GLint
   private let texOffset: GLint
   private let opacity: GLint
 
-  init(context: GLContext) throws(GLError) {
+  init(context: GLContext, variant: LayerQuadVariant) throws(GLError) {
     let program = try context.makeProgram(
       vertex: .bundled(Self.vertexFile), fragment: .bundled(Self.fragmentFile),
-      defines: Self.defines)
+      defines: variant.defines)
     self.program = program
     func location(_ name: String) -> GLint { context.uniformLocation(program, name) }
     rect = location("u_rect")
@@ -47,7 +86,6 @@ struct LayerQuadProgram {
     clipToTargetRow2 = location("u_clipToTargetRow2")
     clipBounds = location("u_clipBounds")
     clipRadius = location("u_clipRadius")
-    paintKind = location("u_paintKind")
     color = location("u_color")
     texScale = location("u_texScale")
     texOffset = location("u_texOffset")
@@ -97,10 +135,8 @@ struct LayerQuadProgram {
 
     switch draw.paint {
     case .color(let c):
-      glUniform1i(paintKind, 0)
       glUniform4f(color, c.x, c.y, c.z, c.w)
     case .texture(_, let transform):
-      glUniform1i(paintKind, 1)
       glUniform2f(texScale, transform.scale.x, transform.scale.y)
       glUniform2f(texOffset, transform.offset.x, transform.offset.y)
     }

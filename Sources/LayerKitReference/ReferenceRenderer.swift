@@ -97,35 +97,45 @@ private struct DrawJob: @unchecked Sendable {
   let texelSize: (Int, Int)
 
   func rows(_ range: Range<Int>) {
+    // Locals, not `draw.…` in the loop: the optimizer then keeps them in registers and never
+    // touches the clips array's reference count per pixel.
     let b = draw.pixelBounds
     let opacity = draw.opacity
-    for y in range {
-      for x in b.x..<b.maxX {
-        // The pixel centre, as gl_FragCoord gives it.
-        let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
-        guard let lp = RenderMath.unproject(p, draw.mapping) else { continue }
-        var coverage = RenderMath.coverage(lp, draw.shape)
-        if coverage == 0 { continue }
-        for clip in draw.clips {
-          coverage *= RenderMath.coverage(p, clip)
+    let mapping = draw.mapping
+    let shape = draw.shape
+    let paint = draw.paint
+    draw.clips.withUnsafeBufferPointer { clips in
+      for y in range {
+        for x in b.x..<b.maxX {
+          // The pixel centre, as gl_FragCoord gives it.
+          let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
+          guard let lp = RenderMath.unproject(p, mapping) else { continue }
+          var coverage = RenderMath.coverage(lp, shape)
+          if coverage == 0 { continue }
+          for clip in clips {
+            coverage *= RenderMath.coverage(p, clip)
+          }
+          if coverage == 0 { continue }
+          let color: SIMD4<Float>
+          switch paint {
+          case .color(let c):
+            color = c
+          case .texture(_, let t):
+            let uv = lp.q * t.scale + t.offset
+            color = RenderMath.sampleBilinear(texels, width: texelSize.0, height: texelSize.1, uv: uv)
+          }
+          let src = color * (coverage * opacity)
+          let i = (y * targetWidth + x) * 4
+          // An opaque source replaces the pixel: src + dst × 0 is src exactly, so skip the read.
+          let out =
+            src.w == 1
+            ? RenderMath.unorm8(src)
+            : RenderMath.blend(src, over: SIMD4(target[i], target[i + 1], target[i + 2], target[i + 3]))
+          target[i] = out.x
+          target[i + 1] = out.y
+          target[i + 2] = out.z
+          target[i + 3] = out.w
         }
-        if coverage == 0 { continue }
-        let paint: SIMD4<Float>
-        switch draw.paint {
-        case .color(let c):
-          paint = c
-        case .texture(_, let t):
-          let uv = lp.q * t.scale + t.offset
-          paint = RenderMath.sampleBilinear(texels, width: texelSize.0, height: texelSize.1, uv: uv)
-        }
-        let src = paint * (coverage * opacity)
-        let i = (y * targetWidth + x) * 4
-        let dst = SIMD4(target[i], target[i + 1], target[i + 2], target[i + 3])
-        let out = RenderMath.blend(src, over: dst)
-        target[i] = out.x
-        target[i + 1] = out.y
-        target[i + 2] = out.z
-        target[i + 3] = out.w
       }
     }
   }

@@ -16,11 +16,14 @@ struct Bench: ParsableCommand {
   @Option(help: "Target size, WIDTHxHEIGHT.") var size: String = "1920x1080"
   @Option(help: "Timed frames per backend (after one untimed warm-up frame).") var iterations: Int = 15
   @Option(help: "gpu, cpu or both.") var renderer: String = "both"
+  @Option(help: "sample (the 10-layer sample scene) or backdrop (one opaque full-target layer: the fixed cost of a frame).")
+  var scene: String = "sample"
 
   func validate() throws {
     guard iterations > 0 else { throw ValidationError("--iterations must be positive") }
     guard ["gpu", "cpu", "both"].contains(renderer) else { throw ValidationError("--renderer: gpu, cpu or both") }
     guard parsedSize != nil else { throw ValidationError("--size must look like 1920x1080") }
+    guard ["sample", "backdrop"].contains(scene) else { throw ValidationError("--scene: sample or backdrop") }
   }
 
   var parsedSize: (Int, Int)? {
@@ -30,7 +33,13 @@ struct Bench: ParsableCommand {
 
   func run() throws {
     let (w, h) = parsedSize!
-    let scene = try SampleScene.cards(width: Double(w), height: Double(h))
+    let root: Layer
+    if scene == "sample" {
+      root = try SampleScene.cards(width: Double(w), height: Double(h))
+    } else {
+      root = Layer(frame: Rect(x: 0, y: 0, width: Double(w), height: Double(h)))
+      root.backgroundColor = Color(red: 0.2, green: 0.3, blue: 0.4)
+    }
     var backends: [Renderer] = []
     if renderer != "cpu" {
       let gpu = try GLRenderer()
@@ -38,15 +47,16 @@ struct Bench: ParsableCommand {
       backends.append(gpu)
     }
     if renderer != "gpu" { backends.append(ReferenceRenderer()) }
-    print("scene: sample (10 layers), \(w)×\(h), \(iterations) frames per backend, interleaved")
+    let list = try RenderList(layer: root, width: w, height: h)
+    print("scene: \(scene) (\(list.drawCount) draws), \(w)×\(h), \(iterations) frames per backend, interleaved")
 
     // Building the list is part of a frame: flatten + render + read back.
     var times: [String: [Double]] = [:]
-    for b in backends { _ = try b.render(scene, width: w, height: h) }  // warm-up: uploads, pools
+    for b in backends { _ = try b.render(root, width: w, height: h) }  // warm-up: uploads, pools
     for _ in 0..<iterations {
       for b in backends {
         let t0 = DispatchTime.now().uptimeNanoseconds
-        _ = try b.render(scene, width: w, height: h)
+        _ = try b.render(root, width: w, height: h)
         let t1 = DispatchTime.now().uptimeNanoseconds
         times[b.name, default: []].append(Double(t1 - t0) / 1e6)
       }
