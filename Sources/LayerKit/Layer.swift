@@ -41,7 +41,9 @@ open class Layer {
       var maxX = -Double.infinity
       var maxY = -Double.infinity
       let t = transform
-      for (x, y) in [(0.0, 0.0), (bounds.size.width, 0), (0, bounds.size.height), (bounds.size.width, bounds.size.height)] {
+      for (x, y) in [
+        (0.0, 0.0), (bounds.size.width, 0), (0, bounds.size.height), (bounds.size.width, bounds.size.height),
+      ] {
         let lx = x - a.x
         let ly = y - a.y
         let px = lx * t.m11 + ly * t.m21 + t.m41 + position.x

@@ -33,7 +33,8 @@ final class ParityHarnessTests: XCTestCase {
     XCTAssertFalse(report.passed)
     XCTAssertEqual(report.comparison.maxChannelDelta, 40)
     XCTAssertEqual(report.comparison.differingPixels(over: 2), 16)
-    XCTAssertEqual(report.artifacts.map(\.lastPathComponent),
+    XCTAssertEqual(
+      report.artifacts.map(\.lastPathComponent),
       ["spoiled_scene.expected.png", "spoiled_scene.actual.png", "spoiled_scene.diff.png"])
     XCTAssertEqual(try ImageFile.read(report.artifacts[0]), report.expected)
     XCTAssertEqual(try ImageFile.read(report.artifacts[1]), report.actual)
@@ -43,7 +44,8 @@ final class ParityHarnessTests: XCTestCase {
 
   func testPassingCheckWritesNothing() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parity-\(UUID().uuidString)")
-    let checker = ParityChecker(gpu: ReferenceRenderer(threadCount: 1), cpu: ReferenceRenderer(), artifactsDirectory: dir)
+    let checker = ParityChecker(
+      gpu: ReferenceRenderer(threadCount: 1), cpu: ReferenceRenderer(), artifactsDirectory: dir)
     let report = try checker.check(scene(), width: 16, height: 16, name: "same")
     XCTAssertTrue(report.passed)
     XCTAssertEqual(report.artifacts, [])

@@ -26,10 +26,15 @@ final class ParityTests: XCTestCase {
   }
 
   /// Checks one scene and prints its figures (the closing notes quote them).
-  func check(_ name: String, _ layer: Layer, _ w: Int, _ h: Int, scale: Double = 1,
-             background: Color = .clear, file: StaticString = #filePath, line: UInt = #line) {
-    guard let report = XCTAssertParity(checker, layer, width: w, height: h, scale: scale,
-      background: background, name: name, file: file, line: line) else { return }
+  func check(
+    _ name: String, _ layer: Layer, _ w: Int, _ h: Int, scale: Double = 1,
+    background: Color = .clear, file: StaticString = #filePath, line: UInt = #line
+  ) {
+    guard
+      let report = XCTAssertParity(
+        checker, layer, width: w, height: h, scale: scale,
+        background: background, name: name, file: file, line: line)
+    else { return }
     print(report.message)
     // A blank render on both sides would pass trivially: every scene must draw something.
     XCTAssertTrue(report.expected.pixels.contains { $0 != 0 }, "\(name): CPU image is empty", file: file, line: line)

@@ -263,9 +263,11 @@ final class RenderListTests: XCTestCase {
     let bounds = Rect(x: 0, y: 0, width: 100, height: 50)
     let image = Size(width: 20, height: 10)
     XCTAssertEqual(ContentsGravity.resize.rect(in: bounds, imageSize: image), bounds)
-    XCTAssertEqual(ContentsGravity.resizeAspect.rect(in: bounds, imageSize: Size(width: 10, height: 10)),
+    XCTAssertEqual(
+      ContentsGravity.resizeAspect.rect(in: bounds, imageSize: Size(width: 10, height: 10)),
       Rect(x: 25, y: 0, width: 50, height: 50))
-    XCTAssertEqual(ContentsGravity.resizeAspectFill.rect(in: bounds, imageSize: Size(width: 10, height: 10)),
+    XCTAssertEqual(
+      ContentsGravity.resizeAspectFill.rect(in: bounds, imageSize: Size(width: 10, height: 10)),
       Rect(x: 0, y: -25, width: 100, height: 100))
     XCTAssertEqual(ContentsGravity.center.rect(in: bounds, imageSize: image), Rect(x: 40, y: 20, width: 20, height: 10))
     XCTAssertEqual(ContentsGravity.top.rect(in: bounds, imageSize: image), Rect(x: 40, y: 0, width: 20, height: 10))
@@ -273,9 +275,12 @@ final class RenderListTests: XCTestCase {
     XCTAssertEqual(ContentsGravity.left.rect(in: bounds, imageSize: image), Rect(x: 0, y: 20, width: 20, height: 10))
     XCTAssertEqual(ContentsGravity.right.rect(in: bounds, imageSize: image), Rect(x: 80, y: 20, width: 20, height: 10))
     XCTAssertEqual(ContentsGravity.topLeft.rect(in: bounds, imageSize: image), Rect(x: 0, y: 0, width: 20, height: 10))
-    XCTAssertEqual(ContentsGravity.topRight.rect(in: bounds, imageSize: image), Rect(x: 80, y: 0, width: 20, height: 10))
-    XCTAssertEqual(ContentsGravity.bottomLeft.rect(in: bounds, imageSize: image), Rect(x: 0, y: 40, width: 20, height: 10))
-    XCTAssertEqual(ContentsGravity.bottomRight.rect(in: bounds, imageSize: image), Rect(x: 80, y: 40, width: 20, height: 10))
+    XCTAssertEqual(
+      ContentsGravity.topRight.rect(in: bounds, imageSize: image), Rect(x: 80, y: 0, width: 20, height: 10))
+    XCTAssertEqual(
+      ContentsGravity.bottomLeft.rect(in: bounds, imageSize: image), Rect(x: 0, y: 40, width: 20, height: 10))
+    XCTAssertEqual(
+      ContentsGravity.bottomRight.rect(in: bounds, imageSize: image), Rect(x: 80, y: 40, width: 20, height: 10))
   }
 }
 

@@ -48,7 +48,8 @@ final class CommandLineTests: XCTestCase {
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let e = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+    return Run(
+      status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
       stderr: String(decoding: e, as: UTF8.self))
   }
 
@@ -99,12 +100,14 @@ final class CommandLineTests: XCTestCase {
     let a = try write(greyImage(), "a.png")
     let r = try run(["compare", a, a])
     XCTAssertEqual(r.status, 0)
-    XCTAssertEqual(r.lines, [
-      "max channel delta: 0",
-      "pixels beyond 2: 0.0000% (0 of 100)",
-      "psnr: inf dB",
-      "result: within tolerance",
-    ])
+    XCTAssertEqual(
+      r.lines,
+      [
+        "max channel delta: 0",
+        "pixels beyond 2: 0.0000% (0 of 100)",
+        "psnr: inf dB",
+        "result: within tolerance",
+      ])
   }
 
   func testCompareOutsideTolerance() throws {
@@ -115,13 +118,15 @@ final class CommandLineTests: XCTestCase {
     let diff = tmp.appendingPathComponent("diff.png").path
     let r = try run(["compare", a, b, "--diff", diff])
     XCTAssertEqual(r.status, 1)
-    XCTAssertEqual(r.lines, [
-      "max channel delta: 10",
-      "pixels beyond 2: 5.0000% (5 of 100)",
-      "psnr: 47.16 dB",
-      "diff: \(diff)",
-      "result: outside tolerance",
-    ])
+    XCTAssertEqual(
+      r.lines,
+      [
+        "max channel delta: 10",
+        "pixels beyond 2: 5.0000% (5 of 100)",
+        "psnr: 47.16 dB",
+        "diff: \(diff)",
+        "result: outside tolerance",
+      ])
     let d = try ImageFile.read(URL(fileURLWithPath: diff))
     XCTAssertEqual(d.width, 10)
     XCTAssertEqual(d.height, 10)
@@ -167,8 +172,10 @@ final class CommandLineTests: XCTestCase {
       XCTAssertEqual(image.height, 90)
     }
     // The two renders agree under the parity tolerance.
-    let c = try run(["compare", tmp.appendingPathComponent("sample-cpu.png").path,
-                     tmp.appendingPathComponent("sample-gpu.png").path])
+    let c = try run([
+      "compare", tmp.appendingPathComponent("sample-cpu.png").path,
+      tmp.appendingPathComponent("sample-gpu.png").path,
+    ])
     XCTAssertEqual(c.status, 0, c.stdout)
   }
 

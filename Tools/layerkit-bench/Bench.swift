@@ -16,7 +16,8 @@ struct Bench: ParsableCommand {
   @Option(help: "Target size, WIDTHxHEIGHT.") var size: String = "1920x1080"
   @Option(help: "Timed frames per backend (after one untimed warm-up frame).") var iterations: Int = 15
   @Option(help: "gpu, cpu or both.") var renderer: String = "both"
-  @Option(help: "sample (the 10-layer sample scene) or backdrop (one opaque full-target layer: the fixed cost of a frame).")
+  @Option(
+    help: "sample (the 10-layer sample scene) or backdrop (one opaque full-target layer: the fixed cost of a frame).")
   var scene: String = "sample"
 
   func validate() throws {
