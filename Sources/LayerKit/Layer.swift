@@ -96,7 +96,7 @@ open class Layer {
   // MARK: The tree
 
   public private(set) weak var superlayer: Layer?
-  public private(set) var sublayerList: [Layer] = []
+  private(set) var sublayerList: [Layer] = []
 
   public init() {}
 
