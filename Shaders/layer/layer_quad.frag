@@ -1,7 +1,8 @@
 #version 300 es
 // The per-pixel rules of the parity contract: the line-by-line GLSL twin of
-// Sources/LayerKit/RenderMath.swift. Change one, change the other; the parity tests say if they
-// drifted apart. Same formulas, same order of operations, all in highp float (IEEE binary32).
+// Sources/LayerKit/RenderMath.swift and the path and blend-mode parts of RenderMath+Effects.swift.
+// Change one, change the other; the parity tests say if they drifted apart. Same formulas, same
+// order of operations, all in highp float (IEEE binary32).
 //
 // Matrices arrive as glUniformMatrix3fv(Matrix3.columnMajor), so m * v here is Matrix3.apply(v)
 // there; row(m, i) spells out Matrix3.row<i>, and sum3/sum2 spell out SIMD's left-to-right sum().
@@ -21,7 +22,12 @@ precision highp sampler2D;
 // HAS_TEXTURE: the paint samples a texture (else a colour). HAS_CLIPS: u_clipCount > 0.
 // HAS_BORDER: the shape is a ring. PROJECTIVE: the mapping has perspective (else row 2 of both
 // matrices is exactly (0, 0, 1), so h.z is exactly 1 and RenderMath.unproject's divisions and the
-// forward-W test are identities).
+// forward-W test are identities). HAS_PATH: the code of path shapes, taken where u_isPath
+// (Shape.path; the path replaces the rounded rectangle and its border). HAS_MASK: the code of
+// masks, taken where u_hasMask (coverage × a surface's alpha, Draw.mask). These two are uniform
+// branches inside their variant: the loader compiles them together, so mask and path draws share
+// a few programs and start-up stays short. HAS_BLEND: a blend mode other than normal, composited
+// in the shader against the backdrop surface (GL blending is off for such a draw).
 #ifndef HAS_TEXTURE
 #define HAS_TEXTURE 1
 #endif
@@ -34,6 +40,19 @@ precision highp sampler2D;
 #ifndef PROJECTIVE
 #define PROJECTIVE 1
 #endif
+#ifndef HAS_PATH
+#define HAS_PATH 1
+#endif
+#ifndef HAS_MASK
+#define HAS_MASK 1
+#endif
+#ifndef HAS_BLEND
+#define HAS_BLEND 1
+#endif
+
+// Target pixel of the current render target's texel (0, 0) (see layer_quad.vert): whole numbers,
+// so gl_FragCoord.xy + u_targetOrigin is exactly the target pixel centre.
+uniform vec2 u_targetOrigin;
 
 // The draw's plane: target pixel -> local (fromTarget), and row 2 of local -> target (toTarget),
 // which gives the forward W.
@@ -53,9 +72,31 @@ uniform vec4 u_clipBounds[MAX_CLIPS];
 uniform float u_clipRadius[MAX_CLIPS];
 
 uniform vec4 u_color;
+// Texture unit 0: the paint (an image or a surface).
 uniform sampler2D u_texture;
 uniform vec2 u_texScale;
 uniform vec2 u_texOffset;
+
+// Texture unit 1: the mask surface, sampled at uv = p * u_maskScale + u_maskOffset.
+uniform sampler2D u_mask;
+uniform vec2 u_maskScale;
+uniform vec2 u_maskOffset;
+
+// Texture unit 2: the backdrop surface, whose texel (0, 0) is target pixel u_backdropOrigin.
+uniform sampler2D u_backdrop;
+uniform ivec2 u_backdropOrigin;
+// BlendMode as numbered by the BLEND_* constants below.
+uniform int u_blendMode;
+
+// Texture unit 3: the path's segments (x0, y0, x1, y1), RGBA32F, segment i at texel
+// (i % width, i / width); the first u_segmentCount are the path's.
+uniform highp sampler2D u_segments;
+uniform int u_segmentCount;
+uniform bool u_evenOdd;
+
+// The uniform branches of HAS_PATH and HAS_MASK.
+uniform bool u_isPath;
+uniform bool u_hasMask;
 
 uniform float u_opacity;
 
@@ -165,9 +206,11 @@ float coverageClip(vec2 p, int i) {
 
 // RenderMath.sampleBilinear: manual bilinear with clamp-to-edge over texelFetch (never the
 // hardware filter), texel centres at (i + 0.5) / size, a + (b - a) * t. texelFetch of the RGBA8
-// texture gives the stored bytes / 255.
-vec4 sampleBilinear(vec2 uv) {
-  ivec2 size = textureSize(u_texture, 0);
+// texture gives the stored bytes / 255. Works on any surface: uv runs over its own bounds.
+vec4 sampleBilinear(sampler2D tex, vec2 uv) {
+  // Non-finite coordinates sample nothing.
+  if (!(abs(uv.x) < 1e30 && abs(uv.y) < 1e30)) return vec4(0.0);
+  ivec2 size = textureSize(tex, 0);
   vec2 t = uv * vec2(float(size.x), float(size.y)) - 0.5;
   float fx0 = floor(t.x);
   float fy0 = floor(t.y);
@@ -177,43 +220,225 @@ vec4 sampleBilinear(vec2 uv) {
   int x1 = int(min(max(fx0 + 1.0, 0.0), float(size.x - 1)));
   int y0 = int(min(max(fy0, 0.0), float(size.y - 1)));
   int y1 = int(min(max(fy0 + 1.0, 0.0), float(size.y - 1)));
-  vec4 c00 = texelFetch(u_texture, ivec2(x0, y0), 0);
-  vec4 c10 = texelFetch(u_texture, ivec2(x1, y0), 0);
-  vec4 c01 = texelFetch(u_texture, ivec2(x0, y1), 0);
-  vec4 c11 = texelFetch(u_texture, ivec2(x1, y1), 0);
+  vec4 c00 = texelFetch(tex, ivec2(x0, y0), 0);
+  vec4 c10 = texelFetch(tex, ivec2(x1, y0), 0);
+  vec4 c01 = texelFetch(tex, ivec2(x0, y1), 0);
+  vec4 c11 = texelFetch(tex, ivec2(x1, y1), 0);
   vec4 top = c00 + (c10 - c00) * f.x;
   vec4 bottom = c01 + (c11 - c01) * f.x;
   return top + (bottom - top) * f.y;
 }
 
-void main() {
-  // The target pixel centre (i + 0.5, j + 0.5): no y flip anywhere (see layer_quad.vert).
-  vec2 p = gl_FragCoord.xy;
+#if HAS_PATH
+// RenderMath.coverage(LocalPoint, PathGeometry): the winding rule decides inside, the distance to
+// the nearest segment (through the Jacobian, in pixels) gives the 1-pixel ramp.
+float coveragePath(LocalPoint lp) {
+  vec2 q = lp.q;
+  int winding = 0;
+  float best = uintBitsToFloat(0x7F800000u);  // +infinity
+  vec2 nearest = vec2(0.0);
+  int width = textureSize(u_segments, 0).x;
+  for (int i = 0; i < u_segmentCount; ++i) {
+    vec4 s = texelFetch(u_segments, ivec2(i % width, i / width), 0);
+    vec2 a = vec2(s.x, s.y);
+    vec2 b = vec2(s.z, s.w);
+    // Crossings of the ray from q towards +x, half-open in y so shared vertices count once.
+    if ((a.y <= q.y) != (b.y <= q.y)) {
+      float t = (q.y - a.y) / (b.y - a.y);
+      float x = a.x + t * (b.x - a.x);
+      if (x > q.x) winding += b.y > a.y ? 1 : -1;
+    }
+    vec2 e = b - a;
+    float ee = e.x * e.x + e.y * e.y;
+    vec2 d = q - a;
+    float t = ee > 0.0 ? min(max((d.x * e.x + d.y * e.y) / ee, 0.0), 1.0) : 0.0;
+    vec2 c = a + e * t;
+    vec2 v = q - c;
+    float dd = v.x * v.x + v.y * v.y;
+    if (dd < best) {
+      best = dd;
+      nearest = v;
+    }
+  }
+  bool inside = u_evenOdd ? (winding & 1) != 0 : winding != 0;
+  float dist = sqrt(best);
+  if (!(dist > 0.0)) return 0.5;
+  vec2 n = nearest / dist;
+  vec2 g = vec2(n.x * lp.dqdx.x + n.y * lp.dqdx.y, n.x * lp.dqdy.x + n.y * lp.dqdy.y);
+  float len = max(sqrt(g.x * g.x + g.y * g.y), 1e-8);
+  float sd = inside ? -dist : dist;
+  return min(max(0.5 - sd / len, 0.0), 1.0);
+}
+#endif
+
+#if HAS_BLEND
+// BlendMode, in the order of BlendMode.allCases (GLRenderer passes that index).
+const int BLEND_NORMAL = 0;
+const int BLEND_MULTIPLY = 1;
+const int BLEND_SCREEN = 2;
+const int BLEND_OVERLAY = 3;
+const int BLEND_DARKEN = 4;
+const int BLEND_LIGHTEN = 5;
+const int BLEND_COLOR_DODGE = 6;
+const int BLEND_COLOR_BURN = 7;
+const int BLEND_SOFT_LIGHT = 8;
+const int BLEND_HARD_LIGHT = 9;
+const int BLEND_DIFFERENCE = 10;
+const int BLEND_EXCLUSION = 11;
+const int BLEND_HUE = 12;
+const int BLEND_SATURATION = 13;
+const int BLEND_COLOR = 14;
+const int BLEND_LUMINOSITY = 15;
+
+// RenderMath.hardLight.
+float hardLight(float cs, float cb) {
+  if (cs <= 0.5) return cb * (2.0 * cs);
+  float s = 2.0 * cs - 1.0;
+  return cb + s - cb * s;
+}
+
+// RenderMath.blendChannel: B(cb, cs) of a separable mode on one unpremultiplied channel.
+float blendChannel(int mode, float cb, float cs) {
+  switch (mode) {
+  case BLEND_MULTIPLY: return cb * cs;
+  case BLEND_SCREEN: return cb + cs - cb * cs;
+  case BLEND_OVERLAY: return hardLight(cb, cs);
+  case BLEND_DARKEN: return min(cb, cs);
+  case BLEND_LIGHTEN: return max(cb, cs);
+  case BLEND_COLOR_DODGE:
+    if (cb == 0.0) return 0.0;
+    if (cs >= 1.0) return 1.0;
+    return min(1.0, cb / (1.0 - cs));
+  case BLEND_COLOR_BURN:
+    if (cb >= 1.0) return 1.0;
+    if (cs <= 0.0) return 0.0;
+    return 1.0 - min(1.0, (1.0 - cb) / cs);
+  case BLEND_HARD_LIGHT: return hardLight(cs, cb);
+  case BLEND_SOFT_LIGHT: {
+    if (cs <= 0.5) return cb - (1.0 - 2.0 * cs) * cb * (1.0 - cb);
+    float d = cb <= 0.25 ? ((16.0 * cb - 12.0) * cb + 4.0) * cb : sqrt(cb);
+    return cb + (2.0 * cs - 1.0) * (d - cb);
+  }
+  case BLEND_DIFFERENCE: return abs(cb - cs);
+  case BLEND_EXCLUSION: return cb + cs - 2.0 * cb * cs;
+  default: return cs;
+  }
+}
+
+// RenderMath.lum.
+float lum(vec3 c) {
+  return (0.3 * c.x + 0.59 * c.y) + 0.11 * c.z;
+}
+
+// RenderMath.clipColor.
+vec3 clipColor(vec3 c) {
+  float l = lum(c);
+  float n = min(min(c.x, c.y), c.z);
+  float x = max(max(c.x, c.y), c.z);
+  vec3 r = c;
+  // Only where the divisor is positive: a grey colour has l == n, and 0/0 is no colour.
+  if (n < 0.0 && l - n > 0.0) r = vec3(l) + (r - vec3(l)) * (l / (l - n));
+  if (x > 1.0 && x - l > 0.0) r = vec3(l) + (r - vec3(l)) * ((1.0 - l) / (x - l));
+  return r;
+}
+
+// RenderMath.setLum.
+vec3 setLum(vec3 c, float l) {
+  return clipColor(c + vec3(l - lum(c)));
+}
+
+// RenderMath.sat.
+float sat(vec3 c) {
+  return max(max(c.x, c.y), c.z) - min(min(c.x, c.y), c.z);
+}
+
+// RenderMath.setSat: (c - min) * s / (max - min).
+vec3 setSat(vec3 c, float s) {
+  float lo = min(min(c.x, c.y), c.z);
+  float hi = max(max(c.x, c.y), c.z);
+  if (!(hi > lo)) return vec3(0.0);
+  return (c - vec3(lo)) * (s / (hi - lo));
+}
+
+// RenderMath.blendColor: the blend function of any mode on unpremultiplied colours. The four
+// non-separable modes are written as one setLum(c, l) call on the mode's operands (the same
+// operations as RenderMath's four calls, inlined once instead of four times).
+vec3 blendColor(int mode, vec3 cb, vec3 cs) {
+  if (mode < BLEND_HUE) {
+    return vec3(blendChannel(mode, cb.x, cs.x), blendChannel(mode, cb.y, cs.y), blendChannel(mode, cb.z, cs.z));
+  }
+  // hue: setLum(setSat(cs, sat(cb)), lum(cb)); saturation: setLum(setSat(cb, sat(cs)), lum(cb));
+  // color: setLum(cs, lum(cb)); luminosity: setLum(cb, lum(cs)).
+  vec3 c = mode == BLEND_LUMINOSITY || mode == BLEND_SATURATION ? cb : cs;
+  if (mode == BLEND_HUE || mode == BLEND_SATURATION) {
+    c = setSat(c, sat(mode == BLEND_HUE ? cb : cs));
+  }
+  float l = lum(mode == BLEND_LUMINOSITY ? cs : cb);
+  return setLum(c, l);
+}
+
+// RenderMath.composite: src over the backdrop dst (both premultiplied) with a blend mode.
+vec4 composite(int mode, vec4 src, vec4 dst) {
+  float sa = src.w;
+  float da = dst.w;
+  if (mode == BLEND_NORMAL) return src + dst * (1.0 - sa);
+  vec3 cs = sa > 0.0 ? vec3(src.x, src.y, src.z) / sa : vec3(0.0);
+  vec3 cb = da > 0.0 ? vec3(dst.x, dst.y, dst.z) / da : vec3(0.0);
+  vec3 mixed = blendColor(mode, cb, cs);
+  vec3 rgb = vec3(src.x, src.y, src.z) * (1.0 - da) + vec3(dst.x, dst.y, dst.z) * (1.0 - sa) + mixed * (sa * da);
+  return vec4(rgb.x, rgb.y, rgb.z, sa + da * (1.0 - sa));
+}
+#endif
+
+// The draw's premultiplied colour at target pixel centre p (RenderList.swift: coverage, then
+// paint × (coverage × opacity)). False where the draw leaves the pixel alone: the plane does not
+// map there, or the coverage is 0.
+bool drawColor(vec2 p, out vec4 color) {
+  color = vec4(0.0);
 #if PROJECTIVE
   LocalPoint lp;
-  if (!unproject(p, u_fromTarget, u_toTargetRow2, lp)) {
-    fragColor = vec4(0.0);
-    return;
-  }
+  if (!unproject(p, u_fromTarget, u_toTargetRow2, lp)) return false;
 #else
   LocalPoint lp = unprojectAffine(p, u_fromTarget);
 #endif
+#if HAS_PATH
+  float coverage = u_isPath ? coveragePath(lp) : coverageShape(lp);
+#else
   float coverage = coverageShape(lp);
+#endif
 #if HAS_CLIPS
   for (int i = 0; i < MAX_CLIPS; ++i) {
     if (i >= u_clipCount) break;
     coverage = coverage * coverageClip(p, i);
   }
 #endif
-  if (coverage == 0.0) {
-    fragColor = vec4(0.0);
-    return;
-  }
+#if HAS_MASK
+  if (u_hasMask) coverage = coverage * sampleBilinear(u_mask, p * u_maskScale + u_maskOffset).w;
+#endif
+  if (coverage == 0.0) return false;
 #if HAS_TEXTURE
   vec2 uv = lp.q * u_texScale + u_texOffset;
-  vec4 paint = sampleBilinear(uv);
+  vec4 paint = sampleBilinear(u_texture, uv);
 #else
   vec4 paint = u_color;
 #endif
-  fragColor = paint * (coverage * u_opacity);
+  color = paint * (coverage * u_opacity);
+  return true;
+}
+
+void main() {
+  // The target pixel centre (i + 0.5, j + 0.5): no y flip anywhere (see layer_quad.vert).
+  vec2 p = gl_FragCoord.xy + u_targetOrigin;
+  vec4 color;
+  bool drawn = drawColor(p, color);
+#if HAS_BLEND
+  // GL blending is off and the pixel is replaced by the composite against the backdrop copy,
+  // except where the draw does not reach: there the target keeps its pixel, as source-over of
+  // nothing would (and composite(0, dst) need not be dst exactly: see clipColor).
+  if (!drawn) discard;
+  ivec2 texel = ivec2(gl_FragCoord.xy) + ivec2(u_targetOrigin) - u_backdropOrigin;
+  color = composite(u_blendMode, color, texelFetch(u_backdrop, texel, 0));
+#endif
+  // Where nothing is drawn the colour is 0: source-over leaves the stored pixel as it was.
+  fragColor = color;
 }

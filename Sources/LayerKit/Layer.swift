@@ -93,6 +93,32 @@ open class Layer {
   /// When false, the layer and its subtree are not drawn while it faces away from the viewer.
   public var isDoubleSided = true
 
+  // MARK: Effects
+
+  /// A layer whose rendered alpha masks this layer, its subtree and its shadow. Its geometry is in
+  /// this layer's bounds space (as if it were a sublayer, without `sublayerTransform`); it must
+  /// not be in a tree itself (no superlayer) and not be the layer itself.
+  public var mask: Layer?
+  /// The shadow's colour (default opaque black).
+  public var shadowColor: Color = .black
+  /// 0 (the default) draws no shadow.
+  public var shadowOpacity: Double = 0
+  /// The shadow's offset in the layer's space. Core Animation's default is (0, −3): on iOS's
+  /// y-down geometry, the shadow falls 3 points above the layer.
+  public var shadowOffset = Size(width: 0, height: -3)
+  /// The blur of the shadow: the standard deviation of its Gaussian, in points of the layer's
+  /// space (default 3).
+  public var shadowRadius: Double = 3
+  /// When set, the shadow takes this shape (filled non-zero) instead of the layer's alpha.
+  public var shadowPath: Path?
+  /// Applied, in order, to the layer and its subtree before it is composited.
+  public var filters: [Filter] = []
+  /// Applied, in order, to what lies behind the layer, within its (rounded) bounds, before the
+  /// layer is drawn over it.
+  public var backgroundFilters: [Filter] = []
+  /// How the layer (with its subtree) is composited onto what lies behind it; nil is source-over.
+  public var compositingFilter: BlendMode?
+
   // MARK: The tree
 
   public private(set) weak var superlayer: Layer?

@@ -90,6 +90,11 @@ struct RenderListBuilder {
     if !layer.isDoubleSided && det < 0 { return [] }
 
     let opacity = Float(min(layer.opacity, 1))
+    if layer.hasEffects {
+      return try effects(
+        layer, mapping: mapping, toTarget: toTarget, anchor: anchor, opacity: opacity, clips: clips,
+        region: region)
+    }
     if opacity >= 1 {
       return try content(layer, mapping: mapping, toTarget: toTarget, anchor: anchor, clips: clips, region: region)
     }
@@ -105,7 +110,7 @@ struct RenderListBuilder {
   }
 
   /// The layer's own draws (background, contents, sublayers, border), without its opacity.
-  private mutating func content(
+  mutating func content(
     _ layer: Layer, mapping: PlaneMapping, toTarget: Transform3D, anchor: Point,
     clips: [ClipEntry], region: PixelRect
   ) throws(RenderError) -> [RenderOp] {
@@ -160,6 +165,29 @@ struct RenderListBuilder {
     return ops
   }
 
+  /// A fresh surface id.
+  mutating func newSurface() -> Int {
+    defer { nextGroup += 1 }
+    return nextGroup
+  }
+
+  /// The pixels of the current target that `ops` touch: draws and backdrop copies at their own
+  /// level (what nested groups draw reaches this target through their composite draws).
+  static func touched(by ops: [RenderOp]) -> PixelRect {
+    var bounds = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    var depth = 0
+    for op in ops {
+      switch op {
+      case .pushGroup: depth += 1
+      case .popGroup: depth -= 1
+      case .draw(let d) where depth == 0: bounds = bounds.union(d.pixelBounds)
+      case .copyBackdrop(_, let b) where depth == 0: bounds = bounds.union(b)
+      default: break
+      }
+    }
+    return bounds
+  }
+
   private mutating func contentsDraw(
     _ layer: Layer, image: Image, mapping: PlaneMapping, clips: [ClipEntry], region: PixelRect
   ) -> Draw? {
@@ -187,27 +215,21 @@ struct RenderListBuilder {
   }
 
   /// Draws `inner` into a new group and composites it with `opacity` under `clips`.
-  private mutating func wrapInGroup(_ inner: [RenderOp], opacity: Float, clips: [ClipEntry]) -> [RenderOp] {
-    var bounds = PixelRect(x: 0, y: 0, width: 0, height: 0)
-    for op in inner { if case .draw(let d) = op { bounds = bounds.union(d.pixelBounds) } }
-    bounds = clips.reduce(bounds) { $0.intersection($1.bounds) }
+  mutating func wrapInGroup(_ inner: [RenderOp], opacity: Float, clips: [ClipEntry]) -> [RenderOp] {
+    let bounds = clips.reduce(RenderListBuilder.touched(by: inner)) { $0.intersection($1.bounds) }
     guard !bounds.isEmpty else { return [] }
-    let id = nextGroup
-    nextGroup += 1
-    let size = SIMD2(Float(target.width), Float(target.height))
+    let id = newSurface()
     let composite = Draw(
-      pixelBounds: bounds, mapping: .identity,
-      shape: Shape(rect: RoundedRect(bounds: SIMD4(0, 0, size.x, size.y))),
-      paint: .texture(.group(id), TextureTransform(scale: 1 / size, offset: .zero)),
-      opacity: opacity, clips: clips.map(\.clip))
-    return [.pushGroup(id)] + inner + [.popGroup(id), .draw(composite)]
+      pixelBounds: bounds, mapping: .identity, shape: Shape(rect: bounds.roundedRect),
+      paint: .texture(.surface(id), bounds.surfaceTransform), opacity: opacity, clips: clips.map(\.clip))
+    return [.pushGroup(id, bounds: bounds)] + inner + [.popGroup(id), .draw(composite)]
   }
 
-  private func append(_ ops: inout [RenderOp], _ draw: Draw?) {
+  func append(_ ops: inout [RenderOp], _ draw: Draw?) {
     if let draw { ops.append(.draw(draw)) }
   }
 
-  private func validate(_ layer: Layer) throws(RenderError) {
+  func validate(_ layer: Layer) throws(RenderError) {
     let name = layer.debugName
     func finite(_ ok: Bool, _ property: String) throws(RenderError) {
       if !ok { throw .nonFiniteValue(layer: name, property: property) }
@@ -241,7 +263,7 @@ struct RenderListBuilder {
 extension Draw {
   /// A draw of `shape` clipped to the target region and the clips in force; nil when it would
   /// touch no pixel.
-  fileprivate static func make(
+  static func make(
     _ mapping: PlaneMapping, _ shape: Shape, _ paint: Paint, _ clips: [ClipEntry], _ region: PixelRect
   ) -> Draw? {
     var bounds = mapping.pixelBounds(of: shape.rect.bounds, within: region)
@@ -319,5 +341,19 @@ extension PlaneMapping {
     let x1 = clamp((hi.x + 1).rounded(.up))
     let y1 = clamp((hi.y + 1).rounded(.up))
     return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(region)
+  }
+}
+
+extension PixelRect {
+  /// The rectangle as a local rectangle of the identity mapping (target pixels).
+  var roundedRect: RoundedRect {
+    RoundedRect(bounds: SIMD4(Float(x), Float(y), Float(maxX), Float(maxY)))
+  }
+
+  /// Target pixel → normalized coordinates of a surface covering this rectangle:
+  /// uv = (p − origin) / size.
+  var surfaceTransform: TextureTransform {
+    let size = SIMD2(Float(width), Float(height))
+    return TextureTransform(scale: 1 / size, offset: -SIMD2(Float(x), Float(y)) / size)
   }
 }

@@ -14,12 +14,30 @@
 // 2. Each `.draw` covers exactly the pixels of its `pixelBounds`. For each pixel centre p it
 //    computes a premultiplied colour (below) and blends it source-over onto the current
 //    target: dst = src + dst × (1 − src.a), then stores round(dst × 255) clamped to [0, 255].
-// 3. `.pushGroup(id)` makes a new target of the same size, cleared to transparent, the current
-//    one; `.popGroup(id)` returns to the previous target. From then on until the end of the list,
-//    a paint may sample the group's pixels through `TextureSource.group(id)`.
+// 3. Surfaces: offscreen RGBA8 images, each covering a `PixelRect` of the target (its texel
+//    (i, j) holds target pixel (bounds.x + i, bounds.y + j)); ids are unique within a list.
+//    - `.pushGroup(id, bounds:)` makes a new transparent surface the current target; draws then
+//      write only its pixels (their pixelBounds lie inside it); `.popGroup(id)` returns to the
+//      previous target.
+//    - `.copyBackdrop(id, bounds:)` copies the current target's pixels inside `bounds` into a new
+//      surface (what lies behind, for background filters and blend modes). The bounds lie inside
+//      the current target's bounds.
+//    - `.filter(pass)` reads one surface and writes a new one (FilterPass).
+//    Once finished, a surface may be read by later ops until the end of the list: as a paint
+//    (`TextureSource.surface(id)`), as a mask (`Draw.mask`), as a backdrop (`Draw.backdrop`), or as
+//    a filter's input. Normalized coordinates of a surface run over its own bounds: uv (0, 0) is
+//    the top-left corner of its bounds, (1, 1) the bottom-right.
+// 4. A draw with a `blendMode` other than `.normal` does not use source-over: for each pixel it
+//    reads dst from its `backdrop` surface (a copy of the current target made just before; exact
+//    texel fetch at the pixel) and stores RenderMath.composite(mode, src, dst), replacing the
+//    pixel. Pixels the draw does not cover (no coverage, or behind the eye) keep their value,
+//    which is also what composite gives for a transparent source.
+// 5. Easy to trip over: a colour matrix with a bias makes colour wherever its output bounds
+//    exceed its input (the input reads transparent there); a path shape ignores borderWidth;
+//    `copyBackdrop` inside a group copies the group's pixels, not what lies behind the group.
 //
 // Draw colour (premultiplied), evaluated in exactly this order of Float operations:
-//   coverage = coverage(shape) × coverage(clip 0) × coverage(clip 1) × …   (left to right)
+//   coverage = coverage(shape) × coverage(clip 0) × coverage(clip 1) × … × mask alpha
 //   colour   = paint(q) × (coverage × opacity)
 // where q is the pixel centre mapped into the draw's local plane (RenderMath.unproject); a pixel
 // whose centre does not map (behind the eye) gets colour 0.
@@ -122,17 +140,35 @@ public struct RoundedRect: Hashable, Sendable {
   }
 }
 
+/// A filled outline made of straight segments in a local plane (curves are flattened by the
+/// model), with its fill rule. Coverage: RenderMath.coverage(LocalPoint, PathGeometry).
+public struct PathGeometry: Hashable, Sendable {
+  /// (x0, y0, x1, y1) per segment, closed contours, in local coordinates.
+  public var segments: [SIMD4<Float>]
+  /// Even-odd instead of non-zero winding.
+  public var evenOdd: Bool
+
+  public init(segments: [SIMD4<Float>], evenOdd: Bool = false) {
+    self.segments = segments
+    self.evenOdd = evenOdd
+  }
+}
+
 /// The coverage mask of a draw, in its local plane.
 public struct Shape: Hashable, Sendable {
+  /// The rounded rectangle, or (with `path`) the path's bounding box.
   public var rect: RoundedRect
   /// 0 fills the rounded rectangle; a positive width draws only a ring of that width inside it
   /// (a border: the outer shape minus the shape inset by `borderWidth` with radius
   /// `max(cornerRadius − borderWidth, 0)`).
   public var borderWidth: Float
+  /// When set, the shape is this path, filled; `rect` then only bounds it and `borderWidth` is 0.
+  public var path: PathGeometry?
 
-  public init(rect: RoundedRect, borderWidth: Float = 0) {
+  public init(rect: RoundedRect, borderWidth: Float = 0, path: PathGeometry? = nil) {
     self.rect = rect
     self.borderWidth = borderWidth
+    self.path = path
   }
 }
 
@@ -151,8 +187,82 @@ public struct Clip: Hashable, Sendable {
 public enum TextureSource: Hashable, Sendable {
   /// `RenderList.images[index]`.
   case image(Int)
-  /// The pixels of a group that has been popped earlier in the list (target-sized).
-  case group(Int)
+  /// A finished surface (group, backdrop copy or filter output); coordinates over its bounds.
+  case surface(Int)
+}
+
+/// A mask on a draw: the draw's coverage is multiplied by the alpha of a surface sampled
+/// (RenderMath.sampleBilinear) at uv = p × scale + offset, where p is the target pixel centre.
+public struct SurfaceMask: Hashable, Sendable {
+  public var surface: Int
+  public var transform: TextureTransform
+
+  public init(surface: Int, transform: TextureTransform) {
+    self.surface = surface
+    self.transform = transform
+  }
+}
+
+/// How a draw's colour meets what is behind it: source-over, or one of the blend modes of the
+/// W3C Compositing and Blending spec (RenderMath.composite).
+public enum BlendMode: String, Hashable, Sendable, CaseIterable {
+  case normal
+  case multiply, screen, overlay, darken, lighten, colorDodge, colorBurn, softLight, hardLight
+  case difference, exclusion
+  case hue, saturation, color, luminosity
+}
+
+/// A 4×5 colour matrix on unpremultiplied RGBA: out = (r·c, g·c, b·c, a·c) + bias.
+public struct ColorMatrix: Hashable, Sendable {
+  public var r: SIMD4<Float>
+  public var g: SIMD4<Float>
+  public var b: SIMD4<Float>
+  public var a: SIMD4<Float>
+  public var bias: SIMD4<Float>
+
+  public init(
+    r: SIMD4<Float>, g: SIMD4<Float>, b: SIMD4<Float>, a: SIMD4<Float>, bias: SIMD4<Float> = .zero
+  ) {
+    self.r = r
+    self.g = g
+    self.b = b
+    self.a = a
+    self.bias = bias
+  }
+
+  public static let identity = ColorMatrix(r: [1, 0, 0, 0], g: [0, 1, 0, 0], b: [0, 0, 1, 0], a: [0, 0, 0, 1])
+}
+
+/// Which way one pass of a separable blur runs.
+public enum BlurAxis: Hashable, Sendable {
+  case horizontal, vertical
+}
+
+/// What a filter pass computes per output pixel from its input surface. Reads outside the
+/// input's bounds are transparent (0, 0, 0, 0). Output is stored as unorm8 (RenderMath.unorm8).
+public enum FilterOperation: Hashable, Sendable {
+  /// One direction of a separable Gaussian: out(p) = Σ weights[|i|] × in(p + i × axis) for
+  /// i = −r … r in that order, r = weights.count − 1, with exact texel reads (no filtering).
+  case blur(BlurAxis, weights: [Float])
+  /// out = premultiply(clamp(M · unpremultiply(in) + bias, 0, 1)) (RenderMath.applyColorMatrix).
+  case colorMatrix(ColorMatrix)
+  /// out = colour × in.alpha, colour premultiplied (a shadow's shape).
+  case tint(SIMD4<Float>)
+}
+
+/// One filter step: reads surface `input`, writes a new surface `output` covering `bounds`.
+public struct FilterPass: Hashable, Sendable {
+  public var input: Int
+  public var output: Int
+  public var bounds: PixelRect
+  public var operation: FilterOperation
+
+  public init(input: Int, output: Int, bounds: PixelRect, operation: FilterOperation) {
+    self.input = input
+    self.output = output
+    self.bounds = bounds
+    self.operation = operation
+  }
 }
 
 /// How local coordinates map to normalized texture coordinates: uv = q × scale + offset, where
@@ -186,10 +296,17 @@ public struct Draw: Hashable, Sendable {
   public var opacity: Float
   /// At most `RenderList.maxClips`, applied as a product of coverages.
   public var clips: [Clip]
+  /// Multiplies coverage by a surface's alpha.
+  public var mask: SurfaceMask?
+  /// `.normal` is source-over; any other mode needs `backdrop`.
+  public var blendMode: BlendMode
+  /// A surface copied from the current target, covering at least `pixelBounds`, that a
+  /// non-normal blend mode reads as what lies behind.
+  public var backdrop: Int?
 
   public init(
     pixelBounds: PixelRect, mapping: PlaneMapping, shape: Shape, paint: Paint, opacity: Float = 1,
-    clips: [Clip] = []
+    clips: [Clip] = [], mask: SurfaceMask? = nil, blendMode: BlendMode = .normal, backdrop: Int? = nil
   ) {
     self.pixelBounds = pixelBounds
     self.mapping = mapping
@@ -197,16 +314,23 @@ public struct Draw: Hashable, Sendable {
     self.paint = paint
     self.opacity = opacity
     self.clips = clips
+    self.mask = mask
+    self.blendMode = blendMode
+    self.backdrop = backdrop
   }
 }
 
 /// One step of a RenderList.
 public enum RenderOp: Hashable, Sendable {
   case draw(Draw)
-  /// Start drawing into a new transparent target-sized group.
-  case pushGroup(Int)
+  /// Start drawing into a new transparent surface covering `bounds`.
+  case pushGroup(Int, bounds: PixelRect)
   /// Finish the group opened by the matching `pushGroup`.
   case popGroup(Int)
+  /// Copy the current target's pixels inside `bounds` into a new surface.
+  case copyBackdrop(Int, bounds: PixelRect)
+  /// Make a new surface from an existing one.
+  case filter(FilterPass)
 }
 
 /// An ordered list of draw operations for one frame, and everything they reference.
@@ -243,43 +367,90 @@ public struct RenderList: Equatable, Sendable {
   /// nest. Lists built from layers always pass; hand-written ones may not.
   public func validate() throws(RenderError) {
     try RenderList.validateTarget(width: width, height: height)
-    var open: [Int] = []
-    var popped = Set<Int>()
+    var open: [(id: Int, bounds: PixelRect)] = []
+    var finished: [Int: PixelRect] = [:]
     var seen = Set<Int>()
+    func fail(_ index: Int, _ reason: String) -> RenderError { .malformedList(index: index, reason: reason) }
+    func inside(_ r: PixelRect, _ outer: PixelRect) -> Bool {
+      !r.isEmpty && r.x >= outer.x && r.y >= outer.y && r.maxX <= outer.maxX && r.maxY <= outer.maxY
+    }
     for (index, op) in ops.enumerated() {
+      let current = open.last?.bounds ?? targetRect
       switch op {
-      case .pushGroup(let id):
-        guard seen.insert(id).inserted else { throw .malformedList(index: index, reason: "group \(id) opened twice") }
-        open.append(id)
+      case .pushGroup(let id, let bounds):
+        guard seen.insert(id).inserted else { throw fail(index, "surface \(id) made twice") }
+        guard inside(bounds, targetRect) else { throw fail(index, "group bounds \(bounds) outside the target") }
+        open.append((id, bounds))
       case .popGroup(let id):
-        guard open.last == id else { throw .malformedList(index: index, reason: "group \(id) closed out of order") }
+        guard let top = open.last, top.id == id else { throw fail(index, "group \(id) closed out of order") }
         open.removeLast()
-        popped.insert(id)
+        finished[id] = top.bounds
+      case .copyBackdrop(let id, let bounds):
+        guard seen.insert(id).inserted else { throw fail(index, "surface \(id) made twice") }
+        guard inside(bounds, current) else { throw fail(index, "backdrop bounds \(bounds) outside the current target") }
+        finished[id] = bounds
+      case .filter(let pass):
+        guard finished[pass.input] != nil else { throw fail(index, "filter input \(pass.input) is not finished") }
+        guard seen.insert(pass.output).inserted else { throw fail(index, "surface \(pass.output) made twice") }
+        guard inside(pass.bounds, targetRect) else {
+          throw fail(index, "filter bounds \(pass.bounds) outside the target")
+        }
+        switch pass.operation {
+        case .blur(_, let weights):
+          guard !weights.isEmpty, weights.count <= RenderList.maxBlurTaps, weights.allSatisfy(\.isFinite) else {
+            throw fail(index, "blur needs 1…\(RenderList.maxBlurTaps) finite weights")
+          }
+        case .colorMatrix(let m):
+          guard
+            [m.r, m.g, m.b, m.a, m.bias].allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && $0.w.isFinite }
+            )
+          else { throw fail(index, "non-finite colour matrix") }
+        case .tint(let c):
+          guard c.x.isFinite, c.y.isFinite, c.z.isFinite, c.w.isFinite else { throw fail(index, "non-finite tint") }
+        }
+        finished[pass.output] = pass.bounds
       case .draw(let d):
-        let b = d.pixelBounds
-        guard !b.isEmpty, b.x >= 0, b.y >= 0, b.maxX <= width, b.maxY <= height else {
-          throw .malformedList(index: index, reason: "pixel bounds \(b) outside the \(width)×\(height) target")
+        guard inside(d.pixelBounds, current) else {
+          throw fail(index, "pixel bounds \(d.pixelBounds) outside the current target \(current)")
         }
         guard d.clips.count <= RenderList.maxClips else {
-          throw .malformedList(index: index, reason: "\(d.clips.count) clips, at most \(RenderList.maxClips)")
+          throw fail(index, "\(d.clips.count) clips, at most \(RenderList.maxClips)")
         }
         guard d.opacity.isFinite, d.shape.borderWidth.isFinite, d.shape.rect.isFinite,
-          d.mapping.isFinite, d.clips.allSatisfy({ $0.rect.isFinite && $0.mapping.isFinite })
-        else { throw .malformedList(index: index, reason: "non-finite number in a draw") }
+          d.mapping.isFinite, d.clips.allSatisfy({ $0.rect.isFinite && $0.mapping.isFinite }),
+          d.shape.path?.segments.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && $0.w.isFinite })
+            ?? true
+        else { throw fail(index, "non-finite number in a draw") }
+        if let path = d.shape.path, path.segments.count > RenderList.maxPathSegments {
+          throw fail(index, "\(path.segments.count) path segments, at most \(RenderList.maxPathSegments)")
+        }
         switch d.paint {
         case .color(let c):
-          guard c.x.isFinite, c.y.isFinite, c.z.isFinite, c.w.isFinite else {
-            throw .malformedList(index: index, reason: "non-finite colour")
-          }
+          guard c.x.isFinite, c.y.isFinite, c.z.isFinite, c.w.isFinite else { throw fail(index, "non-finite colour") }
         case .texture(.image(let i), _):
-          guard images.indices.contains(i) else { throw .malformedList(index: index, reason: "no image \(i)") }
-        case .texture(.group(let g), _):
-          guard popped.contains(g) else { throw .malformedList(index: index, reason: "group \(g) is not finished") }
+          guard images.indices.contains(i) else { throw fail(index, "no image \(i)") }
+        case .texture(.surface(let g), _):
+          guard finished[g] != nil else { throw fail(index, "surface \(g) is not finished") }
+        }
+        if let mask = d.mask, finished[mask.surface] == nil {
+          throw fail(index, "mask surface \(mask.surface) is not finished")
+        }
+        if d.blendMode != .normal {
+          guard let b = d.backdrop, let bb = finished[b], inside(d.pixelBounds, bb) else {
+            throw fail(index, "blend mode \(d.blendMode) needs a finished backdrop covering the draw")
+          }
         }
       }
     }
-    guard open.isEmpty else { throw .malformedList(index: ops.count, reason: "groups left open: \(open)") }
+    guard open.isEmpty else { throw fail(ops.count, "groups left open: \(open.map(\.id))") }
   }
+
+  /// The most weights of one blur pass (taps on each side plus the centre): a sigma of about 85
+  /// pixels; larger blurs are several passes.
+  public static let maxBlurTaps = 256
+
+  /// The most segments one path draw carries.
+  public static let maxPathSegments = 4096
 
   /// The largest target side accepted before any backend limit (GL_MAX_TEXTURE_SIZE may be lower).
   public static let maxTargetDimension = 16_384

@@ -81,9 +81,10 @@ public enum RenderMath {
     return min(max(0.5 - sd / len, 0), 1)
   }
 
-  /// Coverage by a draw's shape: the filled rounded rectangle, or the ring of a border.
+  /// Coverage by a draw's shape: the filled rounded rectangle, the ring of a border, or a path.
   @inlinable @inline(__always)
   public static func coverage(_ lp: LocalPoint, _ shape: Shape) -> Float {
+    if let path = shape.path { return coverage(lp, path) }
     let outer = coverage(lp, shape.rect)
     let bw = shape.borderWidth
     if !(bw > 0) { return outer }
@@ -150,7 +151,8 @@ public enum RenderMath {
     // channel in the hottest loop of the CPU backend).
     @inline(__always) func u8(_ x: Float) -> UInt8 {
       let v = x * 255
-      return UInt8(truncatingIfNeeded: Int32(min(max(v, 0), 255) + 0.5))
+      // NaN fails `v > 0` and stores 0, as GL's conversion does; nothing here may trap.
+      return UInt8(truncatingIfNeeded: Int32((v > 0 ? min(v, 255) : 0) + 0.5))
     }
     return SIMD4(u8(c.x), u8(c.y), u8(c.z), u8(c.w))
   }

@@ -43,6 +43,12 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidScale(Double)
   /// A layer tree that contains itself.
   case layerCycle(layer: String)
+  /// A mask that is the layer itself, or that is also in a layer tree.
+  case invalidMask(layer: String, reason: String)
+  /// A filter parameter that is not finite or out of range.
+  case invalidFilter(layer: String, FilterError)
+  /// A path with a non-finite coordinate.
+  case invalidPath(layer: String, property: String)
   /// A hand-built RenderList that breaks the contract.
   case malformedList(index: Int, reason: String)
   /// A backend could not execute a list (GL error, out of memory); the text says which.
@@ -56,6 +62,9 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case .negativeValue(let l, let p, let v): "layer \(l): \(p) is negative (\(v))"
     case .invalidScale(let s): "render scale \(s) must be a positive finite number"
     case .layerCycle(let l): "layer \(l) is its own ancestor"
+    case .invalidMask(let l, let r): "layer \(l): invalid mask: \(r)"
+    case .invalidFilter(let l, let e): "layer \(l): \(e)"
+    case .invalidPath(let l, let p): "layer \(l): \(p) has a coordinate that is not finite"
     case .malformedList(let i, let r): "render list op \(i): \(r)"
     case .backendFailure(let m): m
     }

@@ -101,4 +101,23 @@ public enum SampleScene {
     badge.addSublayer(icon)
     return root
   }
+
+  /// The `cards` scene with effects: the badge casts a 20-point shadow, the middle card is blurred
+  /// by 10 points, and the panel is frosted glass over what lies behind (a 6-point background blur).
+  public static func effects(width: Double = 1920, height: Double = 1080) throws -> Layer {
+    let root = try cards(width: width, height: height)
+    func find(_ name: String, in layer: Layer) -> Layer? {
+      if layer.name == name { return layer }
+      for sub in layer.sublayers { if let l = find(name, in: sub) { return l } }
+      return nil
+    }
+    if let badge = find("badge", in: root) {
+      badge.shadowOpacity = 0.6
+      badge.shadowRadius = 20
+      badge.shadowOffset = Size(width: 0, height: 12)
+    }
+    find("card1", in: root)?.filters = [.gaussianBlur(radius: 10)]
+    find("panel", in: root)?.backgroundFilters = [.gaussianBlur(radius: 6)]
+    return root
+  }
 }

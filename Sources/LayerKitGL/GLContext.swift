@@ -16,9 +16,12 @@ final class GLContext {
 
   // The state last set through this object.
   private var currentProgram: GLuint = 0
-  private var boundTexture: GLuint = 0
+  /// The texture bound to GL_TEXTURE_2D of each unit the programs read (see TextureUnit).
+  private var boundTextures = [GLuint](repeating: 0, count: TextureUnit.count)
+  private var activeUnit = 0
   private var boundFramebuffer: GLuint = 0
   private var viewportSize: (Int, Int) = (0, 0)
+  private var blending = true
 
   init(connection: EGLDisplayConnection) throws(GLError) {
     self.connection = connection
@@ -153,12 +156,35 @@ final class GLContext {
     currentProgram = program.name
   }
 
-  func bindTexture(_ texture: TextureHandle?) throws(GLError) {
+  /// Binds `texture` (or none) to GL_TEXTURE_2D of `unit`.
+  func bindTexture(_ texture: TextureHandle?, unit: TextureUnit = .paint) throws(GLError) {
     let name = texture?.name ?? 0
-    guard boundTexture != name else { return }
+    guard boundTextures[unit.rawValue] != name else { return }
+    try activate(unit)
     glBindTexture(GLenum(GL_TEXTURE_2D), name)
     try check("glBindTexture")
-    boundTexture = name
+    boundTextures[unit.rawValue] = name
+  }
+
+  private func activate(_ unit: TextureUnit) throws(GLError) {
+    guard activeUnit != unit.rawValue else { return }
+    glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit.rawValue)))
+    try check("glActiveTexture")
+    activeUnit = unit.rawValue
+  }
+
+  /// Unbinds every texture unit (at the end of a render, so no texture stays bound while idle).
+  func unbindTextures() throws(GLError) {
+    for unit in TextureUnit.allCases { try bindTexture(nil, unit: unit) }
+  }
+
+  /// Turns the fixed source-over blend on (draws) or off (filter passes and blend-mode draws,
+  /// which compute the stored value themselves).
+  func setBlending(_ on: Bool) throws(GLError) {
+    guard blending != on else { return }
+    if on { glEnable(GLenum(GL_BLEND)) } else { glDisable(GLenum(GL_BLEND)) }
+    try check(on ? "glEnable(GL_BLEND)" : "glDisable(GL_BLEND)")
+    blending = on
   }
 
   /// Draws into `target` from now on, with a viewport covering it.
@@ -188,17 +214,8 @@ final class GLContext {
   /// An RGBA8 texture, filled with `pixels` (rows top-down: row 0 lands at t = 0) or undefined.
   /// Filtering is NEAREST so the texture is complete; the shader only uses texelFetch.
   func makeTexture(width: Int, height: Int, pixels: [UInt8]?) throws(GLError) -> TextureHandle {
-    var name: GLuint = 0
-    glGenTextures(1, &name)
-    let texture = TextureHandle(name: name, width: width, height: height)
+    let texture = try makeStorage(width: width, height: height, format: GLenum(GL_RGBA8))
     do {
-      try bindTexture(texture)
-      glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-      glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-      glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-      glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
-      glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
-      try check("glTexStorage2D")
       if let pixels {
         pixels.withUnsafeBytes { bytes in
           glTexSubImage2D(
@@ -214,10 +231,68 @@ final class GLContext {
     return texture
   }
 
+  /// An RGBA32F texture of undefined contents (path segments; read with texelFetch only).
+  func makeFloatTexture(width: Int, height: Int) throws(GLError) -> TextureHandle {
+    try makeStorage(width: width, height: height, format: GLenum(GL_RGBA32F))
+  }
+
+  /// Replaces the first `rows` rows of an RGBA32F texture with `values` (4 floats a texel, at
+  /// least rows × width × 4 of them).
+  func upload(_ values: [Float], rows: Int, into texture: TextureHandle, unit: TextureUnit) throws(GLError) {
+    precondition(values.count >= rows * texture.width * 4)
+    try bindTexture(texture, unit: unit)
+    try activate(unit)
+    values.withUnsafeBytes { bytes in
+      glTexSubImage2D(
+        GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(texture.width), GLsizei(rows), GLenum(GL_RGBA),
+        GLenum(GL_FLOAT), bytes.baseAddress)
+    }
+    try check("glTexSubImage2D (float)")
+  }
+
+  /// An immutable-format texture with one level, NEAREST and clamp-to-edge (so it is complete;
+  /// the shaders only use texelFetch), bound to the paint unit.
+  private func makeStorage(width: Int, height: Int, format: GLenum) throws(GLError) -> TextureHandle {
+    var name: GLuint = 0
+    glGenTextures(1, &name)
+    let texture = TextureHandle(name: name, width: width, height: height)
+    do {
+      try bindTexture(texture)
+      try activate(.paint)
+      glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+      glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+      glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+      glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+      glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, format, GLsizei(width), GLsizei(height))
+      try check("glTexStorage2D")
+    } catch {
+      delete(texture)
+      throw error
+    }
+    return texture
+  }
+
   func delete(_ texture: TextureHandle) {
-    if boundTexture == texture.name { boundTexture = 0 }
+    // GL unbinds a deleted texture from every unit of the current context; so does the cache.
+    for unit in boundTextures.indices where boundTextures[unit] == texture.name { boundTextures[unit] = 0 }
     var name = texture.name
     glDeleteTextures(1, &name)
+  }
+
+  /// Copies the pixels of the bound render target `source` (covering target pixels
+  /// `sourceBounds`) inside target pixels `rect` into texel (0, 0) onwards of `destination`:
+  /// an exact copy, no filtering, no flip (both are stored in target row order).
+  func copy(
+    from source: RenderTarget, covering sourceBounds: PixelRect, rect: PixelRect,
+    into destination: TextureHandle
+  ) throws(GLError) {
+    try bindTarget(source)
+    try bindTexture(destination)
+    try activate(.paint)
+    glCopyTexSubImage2D(
+      GLenum(GL_TEXTURE_2D), 0, 0, 0, GLint(rect.x - sourceBounds.x), GLint(rect.y - sourceBounds.y),
+      GLsizei(rect.width), GLsizei(rect.height))
+    try check("glCopyTexSubImage2D")
   }
 
   /// A texture of `width × height` with a complete framebuffer drawing into it.

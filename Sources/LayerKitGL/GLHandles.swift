@@ -2,8 +2,9 @@
 // deletes each kind in pairs (makeTexture / delete, makeRenderTarget / delete, …).
 
 import CEGL
+import LayerKit
 
-/// A 2D RGBA8 texture.
+/// A 2D texture: RGBA8 (images and surfaces) or RGBA32F (path segments).
 struct TextureHandle: Hashable {
   let name: GLuint
   let width: Int
@@ -25,10 +26,33 @@ struct VertexArrayHandle: Hashable {
   let name: GLuint
 }
 
-/// A texture with a framebuffer drawing into it: the main target or a group.
+/// A texture with a framebuffer drawing into it: the storage of a surface (the main target, a
+/// group, a backdrop copy or a filter's output).
 struct RenderTarget: Hashable {
   let texture: TextureHandle
   let framebuffer: FramebufferHandle
   var width: Int { texture.width }
   var height: Int { texture.height }
+}
+
+/// A surface of a RenderList while it executes: its storage and the target pixels it covers
+/// (texel (i, j) is target pixel (bounds.x + i, bounds.y + j)).
+struct Surface {
+  let target: RenderTarget
+  let bounds: PixelRect
+}
+
+/// The texture units the programs read, one per role, fixed at start-up in every program's
+/// sampler uniforms.
+enum TextureUnit: Int, CaseIterable {
+  /// The paint (layer_quad) or the input surface (effects).
+  case paint = 0
+  /// Draw.mask's surface.
+  case mask = 1
+  /// Draw.backdrop's surface.
+  case backdrop = 2
+  /// The RGBA32F path segments.
+  case segments = 3
+
+  static let count = allCases.count
 }

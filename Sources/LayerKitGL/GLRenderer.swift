@@ -2,19 +2,21 @@
 // (Mesa surfaceless, EGL device, or GBM on a render node; no window system, no DISPLAY).
 //
 // What it does: opens a display and an ES 3 context, compiles and links every built-in program at
-// start-up (failing fast with the file and line of a shader error), and for each render clears a
-// target texture, draws each op's pixel bounds with layer_quad.{vert,frag} (the GLSL twin of
-// RenderMath), renders groups into pooled textures, and reads the target back top-down.
+// start-up (failing fast with the file and line of a shader error), and for each render executes
+// the ops on surfaces: the main target (a surface covering the whole target) and one pooled RGBA8
+// texture per group, backdrop copy and filter output, each the size of its bounds. Draws run
+// layer_quad.{vert,frag} (the GLSL twin of RenderMath), filter passes run Shaders/effects, and the
+// main target is read back top-down.
 //
 // What it does not do: look at Layers, evaluate animations, filter textures in hardware (all
 // sampling is the manual bilinear of RenderMath, for parity with the CPU reference), or share GL
 // objects between renderers.
 //
 // Lifetime: a GLRenderer owns one EGL context and everything made in it: programs, the image
-// texture cache (bounded: entries unused by the last few renders are freed), the pool of render
-// targets (bounded by what the last render used), and a reference to the shared EGL display.
-// All of it is freed in deinit. Use one renderer from one thread at a time; it makes its context
-// current at the start of each render and releases it at the end.
+// texture cache (bounded: entries unused by the last few renders are freed), the pool of surface
+// textures (bounded by what the last render used), the path-segment texture, and a reference to
+// the shared EGL display. All of it is freed in deinit. Use one renderer from one thread at a
+// time; it makes its context current at the start of each render and releases it at the end.
 
 import CEGL
 import Foundation
@@ -29,11 +31,24 @@ public final class GLRenderer: Renderer {
 
   private let context: GLContext
   private let vertexArray: VertexArrayHandle
-  /// One program per LayerQuadVariant, indexed by `variant.index`.
-  private let quads: [LayerQuadProgram]
+  /// One program per compiled LayerQuadVariant, at `variant.index` (nil: never chosen).
+  private let quads: [LayerQuadProgram?]
+  /// One program per FilterKind.
+  private let filters: [FilterKind: FilterProgram]
+  /// Path segments, RGBA32F, `segmentRowWidth` texels a row, enough rows for
+  /// RenderList.maxPathSegments.
+  private let segments: TextureHandle
   private var images = ImageTextureCache()
   private var targets = RenderTargetPool()
   private var renderCount = 0
+  /// The render target bounds each layer program's u_targetSize / u_targetOrigin were last set
+  /// to (uniforms live in the program, so they are set only when the target changes).
+  private var quadTargets = [PixelRect?](repeating: nil, count: LayerQuadVariant.tableSize)
+
+  static let segmentRowWidth = 1024
+
+  /// Programs compiled and linked at start-up: layer variants plus filter programs.
+  package static var programCount: Int { LayerQuadVariant.allCases.count + FilterKind.allCases.count }
 
   /// Opens a headless EGL display, creates an OpenGL ES 3 context and builds every program.
   ///
@@ -51,18 +66,30 @@ public final class GLRenderer: Renderer {
     let context = try GLContext(connection: connection)
     self.context = context
     defer { context.releaseCurrent() }
-    vertexArray = try context.makeVertexArray()
-    var built: [LayerQuadProgram] = []
+    let vertexArray = try context.makeVertexArray()
+    var built = [LayerQuadProgram?](repeating: nil, count: LayerQuadVariant.tableSize)
+    var builtFilters: [FilterKind: FilterProgram] = [:]
+    let segments: TextureHandle
     do {
       for variant in LayerQuadVariant.allCases {
-        built.append(try LayerQuadProgram(context: context, variant: variant))
+        built[variant.index] = try LayerQuadProgram(context: context, variant: variant)
       }
+      for kind in FilterKind.allCases {
+        builtFilters[kind] = try FilterProgram(context: context, kind: kind)
+      }
+      let rows = (RenderList.maxPathSegments + Self.segmentRowWidth - 1) / Self.segmentRowWidth
+      segments = try context.makeFloatTexture(width: Self.segmentRowWidth, height: rows)
     } catch {
-      for q in built { context.delete(q.program) }
+      for q in built.compactMap({ $0 }) { context.delete(q.program) }
+      for f in builtFilters.values { context.delete(f.program) }
       context.delete(vertexArray)
       throw error
     }
-    quads = built
+    self.vertexArray = vertexArray
+    self.quads = built
+    self.filters = builtFilters
+    self.segments = segments
+    try? context.bindTexture(nil)
   }
 
   deinit {
@@ -70,7 +97,9 @@ public final class GLRenderer: Renderer {
     guard (try? context.makeCurrent()) != nil else { return }
     images.removeAll(context: context)
     targets.removeAll(context: context)
-    for q in quads { context.delete(q.program) }
+    for q in quads.compactMap({ $0 }) { context.delete(q.program) }
+    for f in filters.values { context.delete(f.program) }
+    context.delete(segments)
     context.delete(vertexArray)
     context.releaseCurrent()
   }
@@ -106,7 +135,8 @@ public final class GLRenderer: Renderer {
     defer {
       targets.endRender(context: context)
       images.evict(after: renderCount, context: context)
-      try? context.bindTexture(nil)
+      try? context.unbindTextures()
+      try? context.setBlending(true)
       context.releaseCurrent()
     }
 
@@ -121,45 +151,116 @@ public final class GLRenderer: Renderer {
       }
     }
 
-    let target = try targets.take(width: list.width, height: list.height, context: context)
-    try context.bindTarget(target)
+    let main = try makeSurface(list.targetRect)
+    try context.bindTarget(main.target)
+    try context.setBlending(true)
     // The stored clear colour is the contract's unorm8 of clearColor; clearing with exact 8-bit
     // steps leaves the driver's own float→unorm rounding nothing to decide.
     let clear = RenderMath.unorm8(list.clearColor)
     try context.clear(SIMD4(Float(clear.x), Float(clear.y), Float(clear.z), Float(clear.w)) / 255)
 
-    for q in quads {
-      try context.useProgram(q.program)
-      try q.setTarget(width: list.width, height: list.height, context: context)
+    // The current target is the last of `stack`; finished surfaces are readable by id.
+    var stack = [main]
+    var surfaces: [Int: Surface] = [:]
+    func surface(_ id: Int) throws(GLError) -> Surface {
+      // RenderList.validate() guarantees every reference resolves to a finished surface.
+      guard let s = surfaces[id] else { throw .resourceMissing("surface \(id)") }
+      return s
     }
-
-    var stack = [target]
-    var groups: [Int: RenderTarget] = [:]
     for op in list.ops {
       switch op {
-      case .pushGroup(let id):
-        let group = try targets.take(width: list.width, height: list.height, context: context)
-        groups[id] = group
+      case .pushGroup(_, let bounds):
+        let group = try makeSurface(bounds)
         stack.append(group)
-        try context.bindTarget(group)
+        try context.bindTarget(group.target)
         try context.clear(.zero)
-      case .popGroup:
-        stack.removeLast()
-        try context.bindTarget(stack[stack.count - 1])
+      case .popGroup(let id):
+        let group = stack.removeLast()
+        surfaces[id] = group
+        try context.bindTarget(stack[stack.count - 1].target)
+      case .copyBackdrop(let id, let bounds):
+        let current = stack[stack.count - 1]
+        let copy = try makeSurface(bounds)
+        try context.copy(from: current.target, covering: current.bounds, rect: bounds, into: copy.target.texture)
+        surfaces[id] = copy
+      case .filter(let pass):
+        let input = try surface(pass.input)
+        let output = try makeSurface(pass.bounds)
+        try runFilter(pass, input: input, output: output)
+        surfaces[pass.output] = output
+        try context.bindTarget(stack[stack.count - 1].target)
       case .draw(let draw):
+        let current = stack[stack.count - 1]
         switch draw.paint {
         case .color: break
         case .texture(.image(let index), _): try context.bindTexture(imageTextures[index])
-        case .texture(.group(let id), _): try context.bindTexture(groups[id]?.texture)
+        case .texture(.surface(let id), _): try context.bindTexture(try surface(id).target.texture)
         }
-        let quad = quads[LayerQuadVariant(draw).index]
+        if let mask = draw.mask {
+          try context.bindTexture(try surface(mask.surface).target.texture, unit: .mask)
+        }
+        let variant = LayerQuadVariant(draw)
+        var backdropBounds: PixelRect?
+        if variant.blend, let id = draw.backdrop {
+          let backdrop = try surface(id)
+          backdropBounds = backdrop.bounds
+          try context.bindTexture(backdrop.target.texture, unit: .backdrop)
+        }
+        if let path = draw.shape.path, !path.segments.isEmpty {
+          try uploadSegments(path.segments)
+        }
+        guard let quad = quads[variant.index] else {
+          throw .unsupported("no layer_quad variant for \(variant)")
+        }
         try context.useProgram(quad.program)
-        try quad.setDraw(draw, context: context)
+        if quadTargets[variant.index] != current.bounds {
+          try quad.setTarget(current.bounds, context: context)
+          quadTargets[variant.index] = current.bounds
+        }
+        try quad.setDraw(draw, backdropBounds: backdropBounds, context: context)
+        // A blend mode composites in the shader against the backdrop and replaces the pixel.
+        try context.setBlending(!variant.blend)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
         try context.check("glDrawArrays")
       }
     }
-    return try context.readPixels(target)
+    try context.setBlending(true)
+    return try context.readPixels(main.target)
+  }
+
+  /// A pooled render target the size of `bounds`, covering those target pixels.
+  private func makeSurface(_ bounds: PixelRect) throws(GLError) -> Surface {
+    Surface(target: try targets.take(width: bounds.width, height: bounds.height, context: context), bounds: bounds)
+  }
+
+  /// Writes `output` (every pixel, blending off) from `input` with the pass's effect program.
+  private func runFilter(_ pass: FilterPass, input: Surface, output: Surface) throws(GLError) {
+    guard let program = filters[FilterKind(pass.operation)] else {
+      throw .unsupported("no program for filter \(pass.operation)")
+    }
+    try context.bindTarget(output.target)
+    try context.setBlending(false)
+    try context.useProgram(program.program)
+    try program.setPass(pass, inputBounds: input.bounds, context: context)
+    try context.bindTexture(input.target.texture)
+    glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
+    try context.check("glDrawArrays (filter)")
+  }
+
+  /// Uploads a path's segments (x0, y0, x1, y1) into the rows of the segment texture they fill.
+  private func uploadSegments(_ list: [SIMD4<Float>]) throws(GLError) {
+    let width = Self.segmentRowWidth
+    let count = min(list.count, RenderList.maxPathSegments)
+    let rows = (count + width - 1) / width
+    var values = [Float](repeating: 0, count: rows * width * 4)
+    for i in 0..<count {
+      let s = list[i]
+      values[i * 4] = s.x
+      values[i * 4 + 1] = s.y
+      values[i * 4 + 2] = s.z
+      values[i * 4 + 3] = s.w
+    }
+    try context.upload(values, rows: rows, into: segments, unit: .segments)
   }
 
   // MARK: - For tests and tools
@@ -186,7 +287,7 @@ public final class GLRenderer: Renderer {
   /// Image textures held between renders.
   package var cachedImageCount: Int { images.count }
 
-  /// Render targets (main target and groups) held between renders.
+  /// Surface textures (main target, groups, backdrop copies, filter outputs) held between renders.
   package var pooledTargetCount: Int { targets.count }
 
   /// The built-in shader file URL for `path` under `Shaders/` (for tests that pair a broken file

@@ -1,9 +1,10 @@
 // LayerKitReference: the CPU backend. It executes a RenderList in software with the same per-pixel
-// math as the GPU shaders (LayerKit.RenderMath, mirrored by Shaders/layer/layer_quad.frag), so its
-// output is the reference the GPU is tested against, and the fallback where no EGL display exists.
+// math as the GPU shaders (LayerKit.RenderMath, mirrored by Shaders/layer and Shaders/effects), so
+// its output is the reference the GPU is tested against, and the fallback where no EGL display
+// exists.
 //
 // What it does not do: anything the RenderList does not say. It never looks at a Layer.
-// Lifetime: a renderer owns nothing between renders except its configuration; every buffer of a
+// Lifetime: a renderer owns nothing between renders except its configuration; every surface of a
 // render is released when `render` returns.
 import Dispatch
 import Foundation
@@ -12,10 +13,10 @@ import LayerKit
 /// Renders RenderLists on the CPU, pixel for pixel by the parity contract of DESIGN.md.
 public final class ReferenceRenderer: Renderer {
   public let name = "cpu"
-  /// How many threads share the rows of a draw.
+  /// How many threads share the rows of a draw or filter pass.
   public let threadCount: Int
 
-  /// - Parameter threadCount: threads to split each draw's rows across; defaults to the number of
+  /// - Parameter threadCount: threads to split each pass's rows across; defaults to the number of
   ///   active processors. The output does not depend on it: every pixel is computed independently.
   public init(threadCount: Int = ProcessInfo.processInfo.activeProcessorCount) {
     self.threadCount = max(1, threadCount)
@@ -23,91 +24,180 @@ public final class ReferenceRenderer: Renderer {
 
   public func render(_ list: RenderList) throws -> Image {
     try list.validate()
-    let count = list.width * list.height * 4
     let clear = RenderMath.unorm8(list.clearColor)
-    var base = [UInt8](repeating: 0, count: count)
-    for i in stride(from: 0, to: count, by: 4) {
-      base[i] = clear.x
-      base[i + 1] = clear.y
-      base[i + 2] = clear.z
-      base[i + 3] = clear.w
+    var base = Surface(bounds: list.targetRect)
+    base.pixels.withUnsafeMutableBufferPointer { px in
+      for i in stride(from: 0, to: px.count, by: 4) {
+        px[i] = clear.x
+        px[i + 1] = clear.y
+        px[i + 2] = clear.z
+        px[i + 3] = clear.w
+      }
     }
-    // The stack of targets: base at the bottom, one entry per open group.
-    var stack: [(id: Int, pixels: [UInt8])] = [(-1, base)]
-    var groups: [Int: [UInt8]] = [:]
+    // The stack of targets: the base at the bottom, one entry per open group.
+    var stack: [(id: Int, surface: Surface)] = [(-1, base)]
+    var surfaces: [Int: Surface] = [:]
     for op in list.ops {
       switch op {
-      case .pushGroup(let id):
-        stack.append((id, [UInt8](repeating: 0, count: count)))
+      case .pushGroup(let id, let bounds):
+        stack.append((id, Surface(bounds: bounds)))
       case .popGroup(let id):
-        groups[id] = stack.removeLast().pixels
+        surfaces[id] = stack.removeLast().surface
+      case .copyBackdrop(let id, let bounds):
+        surfaces[id] = stack[stack.count - 1].surface.copy(bounds)
+      case .filter(let pass):
+        surfaces[pass.output] = filter(pass, input: surfaces[pass.input]!)
       case .draw(let draw):
-        let source: [UInt8]?
-        let sourceSize: (Int, Int)
+        let source: Surface?
         switch draw.paint {
-        case .color:
-          source = nil
-          sourceSize = (0, 0)
+        case .color: source = nil
         case .texture(.image(let i), _):
-          source = list.images[i].pixels
-          sourceSize = (list.images[i].width, list.images[i].height)
-        case .texture(.group(let g), _):
-          source = groups[g]
-          sourceSize = (list.width, list.height)
+          let image = list.images[i]
+          source = Surface(
+            bounds: PixelRect(x: 0, y: 0, width: image.width, height: image.height), pixels: image.pixels)
+        case .texture(.surface(let id), _): source = surfaces[id]
         }
+        let mask = draw.mask.flatMap { surfaces[$0.surface] }
+        let backdrop = draw.backdrop.flatMap { surfaces[$0] }
         let top = stack.count - 1
-        stack[top].pixels.withUnsafeMutableBufferPointer { target in
-          let texels = source ?? []
-          texels.withUnsafeBufferPointer { tex in
-            execute(
-              draw, into: target, targetWidth: list.width, texels: tex, texelSize: sourceSize)
+        stack[top].surface.withTarget { target in
+          withPixels(source) { tex in
+            withPixels(mask) { maskTexels in
+              withPixels(backdrop) { back in
+                let job = DrawJob(
+                  draw: draw, target: target, texels: tex, mask: maskTexels, backdrop: back)
+                parallelRows(draw.pixelBounds) { job.rows($0) }
+              }
+            }
           }
         }
       }
     }
-    return try Image(width: list.width, height: list.height, pixels: stack[0].pixels)
+    return try Image(width: list.width, height: list.height, pixels: stack[0].surface.pixels)
   }
 
-  /// Shades and blends every pixel of `draw.pixelBounds`, rows split across threads.
-  private func execute(
-    _ draw: Draw, into target: UnsafeMutableBufferPointer<UInt8>, targetWidth: Int,
-    texels: UnsafeBufferPointer<UInt8>, texelSize: (Int, Int)
-  ) {
-    let bounds = draw.pixelBounds
-    let job = DrawJob(draw: draw, target: target, targetWidth: targetWidth, texels: texels, texelSize: texelSize)
+  /// A filter pass over the output bounds.
+  private func filter(_ pass: FilterPass, input: Surface) -> Surface {
+    var output = Surface(bounds: pass.bounds)
+    output.withTarget { out in
+      input.pixels.withUnsafeBufferPointer { px in
+        let job = FilterJob(pass: pass, input: SurfacePixels(bounds: input.bounds, texels: px), output: out)
+        parallelRows(pass.bounds) { job.rows($0) }
+      }
+    }
+    return output
+  }
+
+  /// Runs `body` over the rows of `bounds`, split across threads.
+  private func parallelRows(_ bounds: PixelRect, _ body: (Range<Int>) -> Void) {
     let chunks = min(threadCount, bounds.height)
     if chunks <= 1 || bounds.width * bounds.height < 4096 {
-      job.rows(bounds.y..<bounds.maxY)
+      body(bounds.y..<bounds.maxY)
       return
     }
-    DispatchQueue.concurrentPerform(iterations: chunks) { c in
-      let y0 = bounds.y + bounds.height * c / chunks
-      let y1 = bounds.y + bounds.height * (c + 1) / chunks
-      job.rows(y0..<y1)
+    withoutActuallyEscaping(body) { body in
+      let job = RowsJob(body: body)
+      DispatchQueue.concurrentPerform(iterations: chunks) { c in
+        job.body((bounds.y + bounds.height * c / chunks)..<(bounds.y + bounds.height * (c + 1) / chunks))
+      }
     }
+  }
+
+  private func withPixels<R>(_ surface: Surface?, _ body: (SurfacePixels?) -> R) -> R {
+    guard let surface else { return body(nil) }
+    return surface.pixels.withUnsafeBufferPointer { body(SurfacePixels(bounds: surface.bounds, texels: $0)) }
   }
 }
 
-/// One draw's inputs, shared read-only by the threads; each thread writes disjoint rows.
+/// An RGBA8 premultiplied image covering `bounds` of the target.
+struct Surface {
+  var bounds: PixelRect
+  var pixels: [UInt8]
+
+  init(bounds: PixelRect, pixels: [UInt8]? = nil) {
+    self.bounds = bounds
+    self.pixels = pixels ?? [UInt8](repeating: 0, count: bounds.width * bounds.height * 4)
+  }
+
+  /// The pixels of `rect` (inside `bounds`) as a new surface.
+  func copy(_ rect: PixelRect) -> Surface {
+    var out = Surface(bounds: rect)
+    for y in rect.y..<rect.maxY {
+      let src = ((y - bounds.y) * bounds.width + (rect.x - bounds.x)) * 4
+      let dst = (y - rect.y) * rect.width * 4
+      out.pixels[dst..<dst + rect.width * 4] = pixels[src..<src + rect.width * 4]
+    }
+    return out
+  }
+
+  mutating func withTarget(_ body: (SurfaceTarget) -> Void) {
+    let b = bounds
+    pixels.withUnsafeMutableBufferPointer { body(SurfaceTarget(bounds: b, pixels: $0)) }
+  }
+}
+
+/// Read-only view of a surface's texels.
+struct SurfacePixels: @unchecked Sendable {
+  let bounds: PixelRect
+  let texels: UnsafeBufferPointer<UInt8>
+
+  /// The texel at target pixel (x, y); transparent outside the bounds.
+  @inline(__always) func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
+    let lx = x - bounds.x
+    let ly = y - bounds.y
+    guard lx >= 0, ly >= 0, lx < bounds.width, ly < bounds.height else { return .zero }
+    let i = (ly * bounds.width + lx) * 4
+    return SIMD4(Float(texels[i]), Float(texels[i + 1]), Float(texels[i + 2]), Float(texels[i + 3])) / 255
+  }
+
+  @inline(__always) func sample(_ uv: SIMD2<Float>) -> SIMD4<Float> {
+    RenderMath.sampleBilinear(texels, width: bounds.width, height: bounds.height, uv: uv)
+  }
+}
+
+/// A writable surface; threads write disjoint rows.
+struct SurfaceTarget: @unchecked Sendable {
+  let bounds: PixelRect
+  let pixels: UnsafeMutableBufferPointer<UInt8>
+
+  @inline(__always) func index(_ x: Int, _ y: Int) -> Int {
+    ((y - bounds.y) * bounds.width + (x - bounds.x)) * 4
+  }
+
+  @inline(__always) func store(_ i: Int, _ v: SIMD4<UInt8>) {
+    pixels[i] = v.x
+    pixels[i + 1] = v.y
+    pixels[i + 2] = v.z
+    pixels[i + 3] = v.w
+  }
+}
+
+private struct RowsJob: @unchecked Sendable {
+  let body: (Range<Int>) -> Void
+}
+
+/// One draw's inputs, shared read-only by the threads.
 private struct DrawJob: @unchecked Sendable {
   let draw: Draw
-  let target: UnsafeMutableBufferPointer<UInt8>
-  let targetWidth: Int
-  let texels: UnsafeBufferPointer<UInt8>
-  let texelSize: (Int, Int)
+  let target: SurfaceTarget
+  let texels: SurfacePixels?
+  let mask: SurfacePixels?
+  let backdrop: SurfacePixels?
 
   func rows(_ range: Range<Int>) {
-    // Locals, not `draw.…` in the loop: the optimizer then keeps them in registers and never
-    // touches the clips array's reference count per pixel.
+    // Locals, not `draw.…` in the loop: the optimizer keeps them in registers and never touches
+    // the clips array's reference count per pixel.
     let b = draw.pixelBounds
     let opacity = draw.opacity
     let mapping = draw.mapping
     let shape = draw.shape
     let paint = draw.paint
+    let maskTransform = draw.mask?.transform
+    let mode = draw.blendMode
     draw.clips.withUnsafeBufferPointer { clips in
       for y in range {
         for x in b.x..<b.maxX {
-          // The pixel centre, as gl_FragCoord gives it.
+          // The pixel centre, as gl_FragCoord (plus the surface origin) gives it.
           let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
           guard let lp = RenderMath.unproject(p, mapping) else { continue }
           var coverage = RenderMath.coverage(lp, shape)
@@ -115,26 +205,69 @@ private struct DrawJob: @unchecked Sendable {
           for clip in clips {
             coverage *= RenderMath.coverage(p, clip)
           }
+          if let mask, let t = maskTransform {
+            coverage *= mask.sample(p * t.scale + t.offset).w
+          }
           if coverage == 0 { continue }
           let color: SIMD4<Float>
           switch paint {
           case .color(let c):
             color = c
           case .texture(_, let t):
-            let uv = lp.q * t.scale + t.offset
-            color = RenderMath.sampleBilinear(texels, width: texelSize.0, height: texelSize.1, uv: uv)
+            color = texels!.sample(lp.q * t.scale + t.offset)
           }
           let src = color * (coverage * opacity)
-          let i = (y * targetWidth + x) * 4
-          // An opaque source replaces the pixel: src + dst × 0 is src exactly, so skip the read.
-          let out =
-            src.w == 1
-            ? RenderMath.unorm8(src)
-            : RenderMath.blend(src, over: SIMD4(target[i], target[i + 1], target[i + 2], target[i + 3]))
-          target[i] = out.x
-          target[i + 1] = out.y
-          target[i + 2] = out.z
-          target[i + 3] = out.w
+          let i = target.index(x, y)
+          let out: SIMD4<UInt8>
+          if mode != .normal {
+            out = RenderMath.unorm8(RenderMath.composite(mode, src, backdrop!.texel(x, y)))
+          } else if src.w == 1 {
+            // An opaque source replaces the pixel: src + dst × 0 is src exactly.
+            out = RenderMath.unorm8(src)
+          } else {
+            let dst = SIMD4(target.pixels[i], target.pixels[i + 1], target.pixels[i + 2], target.pixels[i + 3])
+            out = RenderMath.blend(src, over: dst)
+          }
+          target.store(i, out)
+        }
+      }
+    }
+  }
+}
+
+/// One filter pass's inputs, shared read-only by the threads.
+private struct FilterJob: @unchecked Sendable {
+  let pass: FilterPass
+  let input: SurfacePixels
+  let output: SurfaceTarget
+
+  func rows(_ range: Range<Int>) {
+    let b = pass.bounds
+    switch pass.operation {
+    case .blur(let axis, let weights):
+      let r = weights.count - 1
+      let (dx, dy) = axis == .horizontal ? (1, 0) : (0, 1)
+      weights.withUnsafeBufferPointer { w in
+        for y in range {
+          for x in b.x..<b.maxX {
+            var acc = SIMD4<Float>.zero
+            for i in -r...r {
+              acc += w[abs(i)] * input.texel(x + i * dx, y + i * dy)
+            }
+            output.store(output.index(x, y), RenderMath.unorm8(acc))
+          }
+        }
+      }
+    case .colorMatrix(let m):
+      for y in range {
+        for x in b.x..<b.maxX {
+          output.store(output.index(x, y), RenderMath.unorm8(RenderMath.applyColorMatrix(m, input.texel(x, y))))
+        }
+      }
+    case .tint(let c):
+      for y in range {
+        for x in b.x..<b.maxX {
+          output.store(output.index(x, y), RenderMath.unorm8(RenderMath.tint(c, input.texel(x, y))))
         }
       }
     }

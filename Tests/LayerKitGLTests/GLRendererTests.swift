@@ -223,11 +223,11 @@ final class GLRendererTests: XCTestCase {
     let full = PixelRect(x: 0, y: 0, width: 4, height: 4)
     let composite = Draw(
       pixelBounds: full, mapping: .identity, shape: Shape(rect: RoundedRect(bounds: [0, 0, 4, 4])),
-      paint: .texture(.group(7), TextureTransform(scale: [0.25, 0.25], offset: .zero)), opacity: 0.5)
+      paint: .texture(.surface(7), TextureTransform(scale: [0.25, 0.25], offset: .zero)), opacity: 0.5)
     let list = RenderList(
       width: 4, height: 4, clearColor: [0, 0, 1, 1],
       ops: [
-        .pushGroup(7),
+        .pushGroup(7, bounds: full),
         // The left half only; the group's right half stays transparent.
         solid([0, 0, 2, 4], bounds: PixelRect(x: 0, y: 0, width: 2, height: 4)),
         .popGroup(7),
@@ -247,14 +247,14 @@ final class GLRendererTests: XCTestCase {
       .draw(
         Draw(
           pixelBounds: full, mapping: .identity, shape: Shape(rect: RoundedRect(bounds: [0, 0, 4, 2])),
-          paint: .texture(.group(id), TextureTransform(scale: [0.25, 0.5], offset: .zero))))
+          paint: .texture(.surface(id), TextureTransform(scale: [0.25, 0.5], offset: .zero))))
     }
     let list = RenderList(
       width: 4, height: 2,
       ops: [
-        .pushGroup(1),
+        .pushGroup(1, bounds: full),
         solid([0, 0, 1, 2], bounds: PixelRect(x: 0, y: 0, width: 1, height: 2), color: [0, 1, 0, 1]),
-        .pushGroup(2),
+        .pushGroup(2, bounds: full),
         solid([3, 0, 4, 2], bounds: PixelRect(x: 3, y: 0, width: 1, height: 2)),
         .popGroup(2),
         composite(2),  // into group 1
@@ -404,7 +404,7 @@ final class GLRendererTests: XCTestCase {
       let value = UInt8(frame % 256)
       let image = try Image(width: 2, height: 2, pixels: [UInt8](repeating: value, count: 16))
       let list = RenderList(
-        width: 4, height: 4, images: [image], ops: [.pushGroup(0), .draw(draw), .popGroup(0)])
+        width: 4, height: 4, images: [image], ops: [.pushGroup(0, bounds: draw.pixelBounds), .draw(draw), .popGroup(0)])
       let out = try renderer.render(list)
       XCTAssertEqual(out.width, 4)
       XCTAssertLessThanOrEqual(renderer.cachedImageCount, 4, "frame \(frame)")

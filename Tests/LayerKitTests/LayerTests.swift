@@ -191,13 +191,14 @@ final class RenderListTests: XCTestCase {
     layer.opacity = 0.5
     let list = try RenderList(layer: layer, width: 8, height: 8)
     XCTAssertEqual(list.ops.count, 5)
-    XCTAssertEqual(list.ops[0], .pushGroup(0))
+    // The group covers only what it draws (4×4 plus the one-pixel ramp margin), not the target.
+    let bounds = PixelRect(x: 0, y: 0, width: 5, height: 5)
+    XCTAssertEqual(list.ops[0], .pushGroup(0, bounds: bounds))
     XCTAssertEqual(list.ops[3], .popGroup(0))
     guard case .draw(let composite) = list.ops[4] else { return XCTFail() }
     XCTAssertEqual(composite.opacity, 0.5)
-    XCTAssertEqual(composite.paint, .texture(.group(0), TextureTransform(scale: [1 / 8, 1 / 8], offset: .zero)))
-    // The composite covers only what the group drew (4×4 plus the one-pixel ramp margin).
-    XCTAssertEqual(composite.pixelBounds, PixelRect(x: 0, y: 0, width: 5, height: 5))
+    XCTAssertEqual(composite.paint, .texture(.surface(0), TextureTransform(scale: [1 / 5, 1 / 5], offset: .zero)))
+    XCTAssertEqual(composite.pixelBounds, bounds)
     XCTAssertNoThrow(try list.validate())
   }
 
@@ -223,7 +224,7 @@ final class RenderListTests: XCTestCase {
       XCTAssertLessThanOrEqual(d.clips.count, RenderList.maxClips)
     }
     XCTAssertGreaterThan(draws, 1)
-    XCTAssertTrue(list.ops.contains(.pushGroup(0)))
+    XCTAssertTrue(list.ops.contains { if case .pushGroup = $0 { true } else { false } })
   }
 
   func testSharedContentsImageIsListedOnce() throws {

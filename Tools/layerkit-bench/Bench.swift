@@ -17,14 +17,18 @@ struct Bench: ParsableCommand {
   @Option(help: "Timed frames per backend (after one untimed warm-up frame).") var iterations: Int = 15
   @Option(help: "gpu, cpu or both.") var renderer: String = "both"
   @Option(
-    help: "sample (the 10-layer sample scene) or backdrop (one opaque full-target layer: the fixed cost of a frame).")
+    help:
+      "sample (the 10-layer scene), effects (it with a 20-pt shadow, a 10-pt blur, a background blur) or backdrop (one full-target layer)."
+  )
   var scene: String = "sample"
 
   func validate() throws {
     guard iterations > 0 else { throw ValidationError("--iterations must be positive") }
     guard ["gpu", "cpu", "both"].contains(renderer) else { throw ValidationError("--renderer: gpu, cpu or both") }
     guard parsedSize != nil else { throw ValidationError("--size must look like 1920x1080") }
-    guard ["sample", "backdrop"].contains(scene) else { throw ValidationError("--scene: sample or backdrop") }
+    guard ["sample", "effects", "backdrop"].contains(scene) else {
+      throw ValidationError("--scene: sample, effects or backdrop")
+    }
   }
 
   var parsedSize: (Int, Int)? {
@@ -37,6 +41,8 @@ struct Bench: ParsableCommand {
     let root: Layer
     if scene == "sample" {
       root = try SampleScene.cards(width: Double(w), height: Double(h))
+    } else if scene == "effects" {
+      root = try SampleScene.effects(width: Double(w), height: Double(h))
     } else {
       root = Layer(frame: Rect(x: 0, y: 0, width: Double(w), height: Double(h)))
       root.backgroundColor = Color(red: 0.2, green: 0.3, blue: 0.4)

@@ -1,0 +1,92 @@
+// The programs that execute the `.filter` passes of a RenderList: effects/effect_quad.vert with
+// one fragment shader per FilterOperation (effects/blur.frag, color_matrix.frag, tint.frag),
+// compiled at start-up with the layer programs.
+
+import CEGL
+import LayerKit
+
+/// Which fragment shader a filter pass runs.
+enum FilterKind: CaseIterable {
+  case blur, colorMatrix, tint
+
+  init(_ operation: FilterOperation) {
+    switch operation {
+    case .blur: self = .blur
+    case .colorMatrix: self = .colorMatrix
+    case .tint: self = .tint
+    }
+  }
+
+  var fragmentFile: String {
+    switch self {
+    case .blur: "effects/blur.frag"
+    case .colorMatrix: "effects/color_matrix.frag"
+    case .tint: "effects/tint.frag"
+    }
+  }
+}
+
+struct FilterProgram {
+  static let vertexFile = "effects/effect_quad.vert"
+  /// The size of blur.frag's u_weights array, in floats (64 vec4s).
+  static let weightCapacity = 256
+
+  let program: ProgramHandle
+  let kind: FilterKind
+  private let inputOrigin: GLint
+  private let outputOrigin: GLint
+  private let axis: GLint
+  private let weights: GLint
+  private let weightCount: GLint
+  private let rows: [GLint]
+  private let color: GLint
+
+  init(context: GLContext, kind: FilterKind) throws(GLError) {
+    let program = try context.makeProgram(vertex: .bundled(Self.vertexFile), fragment: .bundled(kind.fragmentFile))
+    self.program = program
+    self.kind = kind
+    func location(_ name: String) -> GLint { context.uniformLocation(program, name) }
+    inputOrigin = location("u_inputOrigin")
+    outputOrigin = location("u_outputOrigin")
+    axis = location("u_axis")
+    weights = location("u_weights")
+    weightCount = location("u_weightCount")
+    rows = ["u_r", "u_g", "u_b", "u_a", "u_bias"].map(location)
+    color = location("u_color")
+    do {
+      try context.useProgram(program)
+      glUniform1i(location("u_input"), GLint(TextureUnit.paint.rawValue))
+      try context.check("glUniform1i(u_input)")
+    } catch {
+      context.delete(program)
+      throw error
+    }
+  }
+
+  /// Sets every uniform of `pass`, reading a surface covering `inputBounds`; the program must be
+  /// current. Binding the input texture is the caller's.
+  func setPass(_ pass: FilterPass, inputBounds: PixelRect, context: GLContext) throws(GLError) {
+    glUniform2i(inputOrigin, GLint(inputBounds.x), GLint(inputBounds.y))
+    glUniform2i(outputOrigin, GLint(pass.bounds.x), GLint(pass.bounds.y))
+    switch pass.operation {
+    case .blur(let direction, let taps):
+      switch direction {
+      case .horizontal: glUniform2i(axis, 1, 0)
+      case .vertical: glUniform2i(axis, 0, 1)
+      }
+      // RenderList.validate() holds taps.count to 1…maxBlurTaps (256 = weightCapacity).
+      let count = min(taps.count, Self.weightCapacity)
+      var packed = [Float](repeating: 0, count: Self.weightCapacity)
+      for i in 0..<count { packed[i] = taps[i] }
+      glUniform4fv(weights, GLsizei(Self.weightCapacity / 4), packed)
+      glUniform1i(weightCount, GLint(count))
+    case .colorMatrix(let m):
+      for (location, v) in zip(rows, [m.r, m.g, m.b, m.a, m.bias]) {
+        glUniform4f(location, v.x, v.y, v.z, v.w)
+      }
+    case .tint(let c):
+      glUniform4f(color, c.x, c.y, c.z, c.w)
+    }
+    try context.check("glUniform* (filter)")
+  }
+}
