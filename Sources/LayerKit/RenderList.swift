@@ -94,7 +94,7 @@ public struct Matrix3: Hashable, Sendable {
   public static let identity = Matrix3(row0: [1, 0, 0], row1: [0, 1, 0], row2: [0, 0, 1])
 
   /// `M · v`.
-  @inlinable public func apply(_ v: SIMD3<Float>) -> SIMD3<Float> {
+  @inlinable @inline(__always) public func apply(_ v: SIMD3<Float>) -> SIMD3<Float> {
     SIMD3((row0 * v).sum(), (row1 * v).sum(), (row2 * v).sum())
   }
 

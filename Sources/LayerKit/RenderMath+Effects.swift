@@ -133,11 +133,19 @@ extension RenderMath {
   /// clamp(0.5 − d, 0, 1) with d negative inside.
   @inlinable
   public static func coverage(_ lp: LocalPoint, _ path: PathGeometry) -> Float {
+    path.segments.withUnsafeBufferPointer { coverage(lp, segments: $0, evenOdd: path.evenOdd) }
+  }
+
+  /// `coverage(_:_:)` of a path given as its segments.
+  @inlinable
+  public static func coverage(
+    _ lp: LocalPoint, segments: UnsafeBufferPointer<SIMD4<Float>>, evenOdd: Bool
+  ) -> Float {
     let q = lp.q
     var winding = 0
     var best = Float.infinity
     var nearest = SIMD2<Float>.zero
-    for s in path.segments {
+    for s in segments {
       let a = SIMD2(s.x, s.y)
       let b = SIMD2(s.z, s.w)
       // Crossings of the ray from q towards +x, half-open in y so shared vertices count once.
@@ -158,7 +166,7 @@ extension RenderMath {
         nearest = v
       }
     }
-    let inside = path.evenOdd ? (winding & 1) != 0 : winding != 0
+    let inside = evenOdd ? (winding & 1) != 0 : winding != 0
     let dist = best.squareRoot()
     if !(dist > 0) { return 0.5 }
     let n = nearest / dist

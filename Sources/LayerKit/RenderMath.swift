@@ -85,13 +85,18 @@ public enum RenderMath {
   @inlinable @inline(__always)
   public static func coverage(_ lp: LocalPoint, _ shape: Shape) -> Float {
     if let path = shape.path { return coverage(lp, path) }
-    let outer = coverage(lp, shape.rect)
-    let bw = shape.borderWidth
+    return coverage(lp, shape.rect, borderWidth: shape.borderWidth)
+  }
+
+  /// Coverage by a rounded rectangle, or by the ring of width `borderWidth` inside it.
+  @inlinable @inline(__always)
+  public static func coverage(_ lp: LocalPoint, _ rect: RoundedRect, borderWidth bw: Float) -> Float {
+    let outer = coverage(lp, rect)
     if !(bw > 0) { return outer }
-    let b = shape.rect.bounds
+    let b = rect.bounds
     let inner = RoundedRect(
       bounds: SIMD4(b.x + bw, b.y + bw, b.z - bw, b.w - bw),
-      cornerRadius: max(shape.rect.cornerRadius - bw, 0))
+      cornerRadius: max(rect.cornerRadius - bw, 0))
     if !(inner.bounds.z > inner.bounds.x && inner.bounds.w > inner.bounds.y) { return outer }
     return outer * (1 - coverage(lp, inner))
   }

@@ -102,7 +102,7 @@ public enum SampleScene {
     return root
   }
 
-  /// The `cards` scene with effects: the badge casts a 20-point shadow, the middle card is blurred
+  /// The `cards` scene with effects: the badge casts a 20-point (blue) shadow, the middle card is blurred
   /// by 10 points, and the panel is frosted glass over what lies behind (a 6-point background blur).
   public static func effects(width: Double = 1920, height: Double = 1080) throws -> Layer {
     let root = try cards(width: width, height: height)
@@ -112,7 +112,9 @@ public enum SampleScene {
       return nil
     }
     if let badge = find("badge", in: root) {
-      badge.shadowOpacity = 0.6
+      // A coloured shadow (a glow): black would vanish on the dark backdrop.
+      badge.shadowColor = Color(red: 0.45, green: 0.55, blue: 1)
+      badge.shadowOpacity = 0.8
       badge.shadowRadius = 20
       badge.shadowOffset = Size(width: 0, height: 12)
     }

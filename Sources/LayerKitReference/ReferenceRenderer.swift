@@ -190,45 +190,54 @@ private struct DrawJob: @unchecked Sendable {
     let b = draw.pixelBounds
     let opacity = draw.opacity
     let mapping = draw.mapping
-    let shape = draw.shape
+    let rect = draw.shape.rect
+    let borderWidth = draw.shape.borderWidth
     let paint = draw.paint
     let maskTransform = draw.mask?.transform
     let mode = draw.blendMode
-    draw.clips.withUnsafeBufferPointer { clips in
-      for y in range {
-        for x in b.x..<b.maxX {
-          // The pixel centre, as gl_FragCoord (plus the surface origin) gives it.
-          let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
-          guard let lp = RenderMath.unproject(p, mapping) else { continue }
-          var coverage = RenderMath.coverage(lp, shape)
-          if coverage == 0 { continue }
-          for clip in clips {
-            coverage *= RenderMath.coverage(p, clip)
+    let evenOdd = draw.shape.path?.evenOdd ?? false
+    let path = draw.shape.path?.segments ?? []
+    let isPath = draw.shape.path != nil
+    path.withUnsafeBufferPointer { segments in
+      draw.clips.withUnsafeBufferPointer { clips in
+        for y in range {
+          for x in b.x..<b.maxX {
+            // The pixel centre, as gl_FragCoord (plus the surface origin) gives it.
+            let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
+            guard let lp = RenderMath.unproject(p, mapping) else { continue }
+            var coverage =
+              isPath
+              ? RenderMath.coverage(lp, segments: segments, evenOdd: evenOdd)
+              : RenderMath.coverage(lp, rect, borderWidth: borderWidth)
+            if coverage == 0 { continue }
+            for clip in clips {
+              coverage *= RenderMath.coverage(p, clip)
+            }
+            if let mask, let t = maskTransform {
+              coverage *= mask.sample(p * t.scale + t.offset).w
+            }
+            if coverage == 0 { continue }
+            let color: SIMD4<Float>
+            switch paint {
+            case .color(let c):
+              color = c
+            case .texture(_, let t):
+              color = texels!.sample(lp.q * t.scale + t.offset)
+            }
+            let src = color * (coverage * opacity)
+            let i = target.index(x, y)
+            let out: SIMD4<UInt8>
+            if mode != .normal {
+              out = RenderMath.unorm8(RenderMath.composite(mode, src, backdrop!.texel(x, y)))
+            } else if src.w == 1 {
+              // An opaque source replaces the pixel: src + dst × 0 is src exactly.
+              out = RenderMath.unorm8(src)
+            } else {
+              let dst = SIMD4(target.pixels[i], target.pixels[i + 1], target.pixels[i + 2], target.pixels[i + 3])
+              out = RenderMath.blend(src, over: dst)
+            }
+            target.store(i, out)
           }
-          if let mask, let t = maskTransform {
-            coverage *= mask.sample(p * t.scale + t.offset).w
-          }
-          if coverage == 0 { continue }
-          let color: SIMD4<Float>
-          switch paint {
-          case .color(let c):
-            color = c
-          case .texture(_, let t):
-            color = texels!.sample(lp.q * t.scale + t.offset)
-          }
-          let src = color * (coverage * opacity)
-          let i = target.index(x, y)
-          let out: SIMD4<UInt8>
-          if mode != .normal {
-            out = RenderMath.unorm8(RenderMath.composite(mode, src, backdrop!.texel(x, y)))
-          } else if src.w == 1 {
-            // An opaque source replaces the pixel: src + dst × 0 is src exactly.
-            out = RenderMath.unorm8(src)
-          } else {
-            let dst = SIMD4(target.pixels[i], target.pixels[i + 1], target.pixels[i + 2], target.pixels[i + 3])
-            out = RenderMath.blend(src, over: dst)
-          }
-          target.store(i, out)
         }
       }
     }

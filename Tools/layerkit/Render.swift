@@ -12,6 +12,8 @@ struct Render: ParsableCommand {
 
   @Flag(help: "Render the built-in sample scene (ten layers: 3D cards, clipping, group opacity).")
   var sample = false
+  @Flag(help: "With --sample: add effects (a 20-point shadow, a 10-point blur, a frosted panel).")
+  var effects = false
   @Option(name: .shortAndLong, help: "The PNG to write.") var output: String
   @Option(help: "gpu (headless EGL + OpenGL ES 3) or cpu (the reference renderer).")
   var renderer: Backend = .gpu
@@ -23,7 +25,8 @@ struct Render: ParsableCommand {
 
   func run() throws {
     do {
-      let scene = try SampleScene.cards(width: Double(size.width), height: Double(size.height))
+      let (w, h) = (Double(size.width), Double(size.height))
+      let scene = try effects ? SampleScene.effects(width: w, height: h) : SampleScene.cards(width: w, height: h)
       let backend: Renderer
       switch renderer {
       case .gpu:
