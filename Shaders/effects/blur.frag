@@ -15,9 +15,12 @@ uniform ivec2 u_inputOrigin;
 uniform ivec2 u_outputOrigin;
 // (1, 0) for a horizontal pass, (0, 1) for a vertical one.
 uniform ivec2 u_axis;
-// weights[k] is u_weights[k / 4][k % 4], k < u_weightCount <= RenderList.maxBlurTaps (256).
-uniform vec4 u_weights[64];
-uniform int u_weightCount;
+// The whole kernel, i = -r ... r at index i + r (weights[|i|] of the pass), zero-padded to a
+// multiple of 4: k < 2r + 1 <= 2 * RenderList.maxBlurTaps - 1 (511), so 128 vec4s. Reading it a
+// vec4 at a time keeps the summation order i = -r ... r; the padding adds 0 * texel, which
+// changes no sum.
+uniform vec4 u_kernel[128];
+uniform int u_radius;
 
 out vec4 fragColor;
 
@@ -29,18 +32,33 @@ vec4 read(ivec2 texel, ivec2 size) {
   return inside ? c : vec4(0.0);
 }
 
-float weight(int k) {
-  return u_weights[k >> 2][k & 3];
-}
-
 void main() {
   ivec2 size = textureSize(u_input, 0);
   // The output pixel in the input's texel space.
   ivec2 centre = ivec2(gl_FragCoord.xy) + u_outputOrigin - u_inputOrigin;
-  int r = u_weightCount - 1;
+  int groups = (2 * u_radius + 4) / 4;
+  ivec2 first = centre - u_radius * u_axis;
+  ivec2 last = first + (4 * groups - 1) * u_axis;
   vec4 sum = vec4(0.0);
-  for (int i = -r; i <= r; ++i) {
-    sum = sum + weight(abs(i)) * read(centre + i * u_axis, size);
+  if (all(greaterThanEqual(first, ivec2(0))) && all(lessThan(last, size))) {
+    // Every tap inside the input: no bounds checks (same values as the checked loop).
+    for (int j = 0; j < groups; ++j) {
+      vec4 w = u_kernel[j];
+      ivec2 p = first + (4 * j) * u_axis;
+      sum = sum + w.x * texelFetch(u_input, p, 0);
+      sum = sum + w.y * texelFetch(u_input, p + u_axis, 0);
+      sum = sum + w.z * texelFetch(u_input, p + 2 * u_axis, 0);
+      sum = sum + w.w * texelFetch(u_input, p + 3 * u_axis, 0);
+    }
+  } else {
+    for (int j = 0; j < groups; ++j) {
+      vec4 w = u_kernel[j];
+      ivec2 p = first + (4 * j) * u_axis;
+      sum = sum + w.x * read(p, size);
+      sum = sum + w.y * read(p + u_axis, size);
+      sum = sum + w.z * read(p + 2 * u_axis, size);
+      sum = sum + w.w * read(p + 3 * u_axis, size);
+    }
   }
   fragColor = sum;
 }

@@ -28,16 +28,17 @@ enum FilterKind: CaseIterable {
 
 struct FilterProgram {
   static let vertexFile = "effects/effect_quad.vert"
-  /// The size of blur.frag's u_weights array, in floats (64 vec4s).
-  static let weightCapacity = 256
+  /// The size of blur.frag's u_kernel array, in floats (128 vec4s): a whole kernel of
+  /// 2 × RenderList.maxBlurTaps − 1 weights, zero-padded.
+  static let kernelCapacity = 512
 
   let program: ProgramHandle
   let kind: FilterKind
   private let inputOrigin: GLint
   private let outputOrigin: GLint
   private let axis: GLint
-  private let weights: GLint
-  private let weightCount: GLint
+  private let kernel: GLint
+  private let radius: GLint
   private let rows: [GLint]
   private let color: GLint
 
@@ -49,8 +50,8 @@ struct FilterProgram {
     inputOrigin = location("u_inputOrigin")
     outputOrigin = location("u_outputOrigin")
     axis = location("u_axis")
-    weights = location("u_weights")
-    weightCount = location("u_weightCount")
+    kernel = location("u_kernel")
+    radius = location("u_radius")
     rows = ["u_r", "u_g", "u_b", "u_a", "u_bias"].map(location)
     color = location("u_color")
     do {
@@ -74,12 +75,12 @@ struct FilterProgram {
       case .horizontal: glUniform2i(axis, 1, 0)
       case .vertical: glUniform2i(axis, 0, 1)
       }
-      // RenderList.validate() holds taps.count to 1…maxBlurTaps (256 = weightCapacity).
-      let count = min(taps.count, Self.weightCapacity)
-      var packed = [Float](repeating: 0, count: Self.weightCapacity)
-      for i in 0..<count { packed[i] = taps[i] }
-      glUniform4fv(weights, GLsizei(Self.weightCapacity / 4), packed)
-      glUniform1i(weightCount, GLint(count))
+      // RenderList.validate() holds taps.count to 1…maxBlurTaps, so 2r + 1 ≤ kernelCapacity − 1.
+      let r = min(taps.count, RenderList.maxBlurTaps) - 1
+      var full = [Float](repeating: 0, count: Self.kernelCapacity)
+      for i in -r...r { full[i + r] = taps[abs(i)] }
+      glUniform4fv(kernel, GLsizei(Self.kernelCapacity / 4), full)
+      glUniform1i(radius, GLint(r))
     case .colorMatrix(let m):
       for (location, v) in zip(rows, [m.r, m.g, m.b, m.a, m.bias]) {
         glUniform4f(location, v.x, v.y, v.z, v.w)
