@@ -119,6 +119,16 @@ open class Layer {
   /// How the layer (with its subtree) is composited onto what lies behind it; nil is source-over.
   public var compositingFilter: BlendMode?
 
+  // MARK: Timing and animations
+
+  /// Layers are timed objects too: their local time is (parent time − beginTime) × speed +
+  /// timeOffset, and animations run in the layer's local time.
+  public var timing = MediaTiming()
+  /// The animations added to the layer, in the order they were added (later ones apply later).
+  var animationEntries: [AnimationEntry] = []
+  /// The scene this layer is the root of, for "now" when an animation is added.
+  weak var hostScene: Scene?
+
   // MARK: The tree
 
   public private(set) weak var superlayer: Layer?
@@ -207,6 +217,38 @@ open class Layer {
       node = n.superlayer
     }
     return false
+  }
+
+  /// Copies every model value (not the sublayers, the mask or the animations) from `other`.
+  func copyModelValues(from o: Layer) {
+    name = o.name
+    bounds = o.bounds
+    position = o.position
+    anchorPoint = o.anchorPoint
+    zPosition = o.zPosition
+    transform = o.transform
+    sublayerTransform = o.sublayerTransform
+    opacity = o.opacity
+    isHidden = o.isHidden
+    backgroundColor = o.backgroundColor
+    contents = o.contents
+    contentsRect = o.contentsRect
+    contentsGravity = o.contentsGravity
+    contentsScale = o.contentsScale
+    cornerRadius = o.cornerRadius
+    borderWidth = o.borderWidth
+    borderColor = o.borderColor
+    masksToBounds = o.masksToBounds
+    isDoubleSided = o.isDoubleSided
+    shadowColor = o.shadowColor
+    shadowOpacity = o.shadowOpacity
+    shadowOffset = o.shadowOffset
+    shadowRadius = o.shadowRadius
+    shadowPath = o.shadowPath
+    filters = o.filters
+    backgroundFilters = o.backgroundFilters
+    compositingFilter = o.compositingFilter
+    timing = o.timing
   }
 
   /// The name used in error messages.

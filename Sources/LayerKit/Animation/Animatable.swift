@@ -1,0 +1,200 @@
+import Foundation
+
+/// A value an animation can drive: it knows how to interpolate between two values, how to add one
+/// value to another (for `byValue`, additive and cumulative animations) and how far apart two
+/// values are (for paced keyframes). Key paths resolve to typed accessors of `Animatable` values
+/// once, when an animation is added; nothing casts `Any` per frame.
+///
+/// The operations follow Core Animation's documented behaviour:
+/// - `interpolate` is evaluated with the *eased* progress, which overshooting timing functions and
+///   springs push outside [0, 1]; conformers extrapolate there and never clamp. Where a value needs
+///   a bound (a colour component, an opacity) the renderer clamps once, when it draws.
+/// - `add(a, b)` is "the value specified by the animation is added to the current render tree
+///   value" (`CAPropertyAnimation.isAdditive`): `a` is the underlying value, `b` the value added.
+///   Scalars, points, sizes, rects and colours add component-wise; transforms concatenate (see
+///   `Transform3D.add(_:_:)`), so `add` is not commutative in general.
+/// - `scale(a, by: k)` is `a` added to itself `k` times (for a whole `k`), which is what
+///   `isCumulative` needs: repeat `n` starts from the previous cycles' accumulated value.
+/// - `zero` is the identity of `add`: `add(a, .zero) == a == add(.zero, a)`.
+/// - `distance(to:)` is the Euclidean distance in the value's components, the metric a paced
+///   keyframe animation (`calculationMode` paced / cubicPaced) keeps at constant speed.
+///
+/// `Image` (layer `contents`) is deliberately *not* `Animatable`: two images have no component
+/// sum. Core Animation animates `contents` as a crossfade. The rule LayerKit follows: at progress
+/// `p` the presented contents is the dissolve `(1 − p)·from + p·to` of the two premultiplied
+/// images, each drawn with the layer's contents geometry (`contentsRect`, `contentsGravity`), with
+/// `p` clamped to [0, 1] (an image cannot overshoot). At `p == 0` it is exactly `from`, at
+/// `p == 1` exactly `to`; a discrete keyframe animation of contents switches images without a
+/// crossfade. Note that drawing `to` with opacity `p` over `from` is *not* that dissolve unless
+/// `from` is opaque; the renderer composes the mix in an offscreen group (or one two-texture draw).
+public protocol Animatable: Sendable, Equatable {
+  /// The value at eased progress `t` between `from` (`t == 0`) and `to` (`t == 1`).
+  /// - Parameters:
+  ///   - from: The value at `t == 0`.
+  ///   - to: The value at `t == 1`.
+  ///   - t: The progress; outside [0, 1] the result extrapolates along the same path.
+  static func interpolate(_ from: Self, _ to: Self, _ t: Double) -> Self
+
+  /// `b` added on top of `a`: `a` is the underlying (model or accumulated) value, `b` the value
+  /// the animation contributes.
+  /// - Parameters:
+  ///   - a: The underlying value.
+  ///   - b: The value added to it.
+  static func add(_ a: Self, _ b: Self) -> Self
+
+  /// `a` accumulated `k` times: `k · a` for component values, `a` composed with itself `k` times
+  /// for transforms. `scale(a, by: 0) == zero` and `scale(a, by: 1) == a`.
+  /// - Parameters:
+  ///   - a: The value to accumulate.
+  ///   - k: How many times (a repeat index for cumulative animations).
+  static func scale(_ a: Self, by k: Double) -> Self
+
+  /// The identity of `add`.
+  static var zero: Self { get }
+
+  /// The Euclidean distance to `other` in the value's components (non-negative, symmetric, zero
+  /// between equal values).
+  /// - Parameter other: The value to measure to.
+  func distance(to other: Self) -> Double
+}
+
+// MARK: - Scalars
+
+extension Double: Animatable {
+  /// `(1 − t)·from + t·to`: unlike `from + (to − from)·t`, exact at both ends in floating point.
+  public static func interpolate(_ from: Double, _ to: Double, _ t: Double) -> Double {
+    (1 - t) * from + t * to
+  }
+  public static func add(_ a: Double, _ b: Double) -> Double { a + b }
+  public static func scale(_ a: Double, by k: Double) -> Double { a * k }
+  public func distance(to other: Double) -> Double { abs(other - self) }
+}
+
+// MARK: - Geometry
+
+extension Point: Animatable {
+  /// Component-wise in x and y.
+  public static func interpolate(_ from: Point, _ to: Point, _ t: Double) -> Point {
+    Point(x: Double.interpolate(from.x, to.x, t), y: Double.interpolate(from.y, to.y, t))
+  }
+  public static func add(_ a: Point, _ b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+  public static func scale(_ a: Point, by k: Double) -> Point { Point(x: a.x * k, y: a.y * k) }
+  public func distance(to other: Point) -> Double { hypot(other.x - x, other.y - y) }
+}
+
+extension Size: Animatable {
+  /// Component-wise in width and height; a size may pass through zero and negative values.
+  public static func interpolate(_ from: Size, _ to: Size, _ t: Double) -> Size {
+    Size(width: Double.interpolate(from.width, to.width, t), height: Double.interpolate(from.height, to.height, t))
+  }
+  public static func add(_ a: Size, _ b: Size) -> Size {
+    Size(width: a.width + b.width, height: a.height + b.height)
+  }
+  public static func scale(_ a: Size, by k: Double) -> Size {
+    Size(width: a.width * k, height: a.height * k)
+  }
+  public func distance(to other: Size) -> Double { hypot(other.width - width, other.height - height) }
+}
+
+extension Rect: Animatable {
+  /// Origin and size component-wise (as Core Animation animates `bounds`), not corner by corner:
+  /// the two agree for positive sizes, and this way a negative size stays as stored.
+  public static func interpolate(_ from: Rect, _ to: Rect, _ t: Double) -> Rect {
+    Rect(origin: .interpolate(from.origin, to.origin, t), size: .interpolate(from.size, to.size, t))
+  }
+  public static func add(_ a: Rect, _ b: Rect) -> Rect {
+    Rect(origin: .add(a.origin, b.origin), size: .add(a.size, b.size))
+  }
+  public static func scale(_ a: Rect, by k: Double) -> Rect {
+    Rect(origin: .scale(a.origin, by: k), size: .scale(a.size, by: k))
+  }
+  /// Euclidean in (x, y, width, height).
+  public func distance(to other: Rect) -> Double {
+    let d = SIMD4(
+      other.origin.x - origin.x, other.origin.y - origin.y, other.size.width - size.width,
+      other.size.height - size.height)
+    return (d * d).sum().squareRoot()
+  }
+}
+
+// MARK: - Colour
+
+extension Color: Animatable {
+  /// The additive identity: all four components zero (the same value as `clear`).
+  public static let zero = Color(red: 0, green: 0, blue: 0, alpha: 0)
+
+  /// Component-wise in red, green, blue and alpha, straight (not premultiplied) and sRGB-encoded
+  /// as stored, as Core Animation interpolates a CGColor's components. So red → clear passes
+  /// through a dark, half-transparent red, as it does in Core Animation. Components may leave
+  /// [0, 1] when `t` does; the renderer clamps when it premultiplies.
+  public static func interpolate(_ from: Color, _ to: Color, _ t: Double) -> Color {
+    Color(
+      red: Double.interpolate(from.red, to.red, t), green: Double.interpolate(from.green, to.green, t),
+      blue: Double.interpolate(from.blue, to.blue, t), alpha: Double.interpolate(from.alpha, to.alpha, t))
+  }
+  /// Component-wise, unclamped.
+  public static func add(_ a: Color, _ b: Color) -> Color {
+    Color(red: a.red + b.red, green: a.green + b.green, blue: a.blue + b.blue, alpha: a.alpha + b.alpha)
+  }
+  public static func scale(_ a: Color, by k: Double) -> Color {
+    Color(red: a.red * k, green: a.green * k, blue: a.blue * k, alpha: a.alpha * k)
+  }
+  /// Euclidean in (red, green, blue, alpha).
+  public func distance(to other: Color) -> Double {
+    let d = SIMD4(other.red - red, other.green - green, other.blue - blue, other.alpha - alpha)
+    return (d * d).sum().squareRoot()
+  }
+}
+
+// MARK: - Vectors
+
+extension SIMD2: Animatable where Scalar == Double {
+  public static func interpolate(_ from: Self, _ to: Self, _ t: Double) -> Self { (1 - t) * from + t * to }
+  public static func add(_ a: Self, _ b: Self) -> Self { a + b }
+  public static func scale(_ a: Self, by k: Double) -> Self { a * k }
+  public func distance(to other: Self) -> Double { ((other - self) * (other - self)).sum().squareRoot() }
+}
+
+extension SIMD3: Animatable where Scalar == Double {
+  public static func interpolate(_ from: Self, _ to: Self, _ t: Double) -> Self { (1 - t) * from + t * to }
+  public static func add(_ a: Self, _ b: Self) -> Self { a + b }
+  public static func scale(_ a: Self, by k: Double) -> Self { a * k }
+  public func distance(to other: Self) -> Double { ((other - self) * (other - self)).sum().squareRoot() }
+}
+
+extension SIMD4: Animatable where Scalar == Double {
+  public static func interpolate(_ from: Self, _ to: Self, _ t: Double) -> Self { (1 - t) * from + t * to }
+  public static func add(_ a: Self, _ b: Self) -> Self { a + b }
+  public static func scale(_ a: Self, by k: Double) -> Self { a * k }
+  public func distance(to other: Self) -> Double { ((other - self) * (other - self)).sum().squareRoot() }
+}
+
+// MARK: - Optional values
+
+/// An optional animatable value (such as `Layer.backgroundColor`) animates with `nil` standing for
+/// `Wrapped.zero`, as Core Animation treats a nil CGColor as transparent black (so `nil` and
+/// `.some(.zero)` are equivalent values, though not `==`). Interpolating between two `nil`s gives
+/// `nil`; the ends are returned exactly as given (`nil` at `t == 0` when `from` is `nil`);
+/// everywhere else the result is a value.
+extension Optional: Animatable where Wrapped: Animatable {
+  public static func interpolate(_ from: Wrapped?, _ to: Wrapped?, _ t: Double) -> Wrapped? {
+    if from == nil && to == nil { return nil }
+    if t == 0 { return from }
+    if t == 1 { return to }
+    return Wrapped.interpolate(from ?? Wrapped.zero, to ?? Wrapped.zero, t)
+  }
+  public static func add(_ a: Wrapped?, _ b: Wrapped?) -> Wrapped? {
+    guard let b else { return a }
+    guard let a else { return b }
+    return Wrapped.add(a, b)
+  }
+  public static func scale(_ a: Wrapped?, by k: Double) -> Wrapped? {
+    a.map { Wrapped.scale($0, by: k) }
+  }
+  /// `Wrapped.zero`, not `nil`: `nil` acts as zero too, but this way `optionalValue == .zero`
+  /// keeps meaning `.some(.zero)`, as it did before this conformance existed.
+  public static var zero: Wrapped? { .some(Wrapped.zero) }
+  public func distance(to other: Wrapped?) -> Double {
+    (self ?? Wrapped.zero).distance(to: other ?? Wrapped.zero)
+  }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+// Key paths resolve once, when an animation is added, to a typed accessor; the track built from
+// it holds typed values, so a frame evaluates closures on concrete types and never casts.
+
+/// Typed access to one animatable property of a (presentation) layer.
+struct PropertyAccessor<Value: Animatable>: Sendable {
+  let get: @Sendable (Layer) -> Value
+  let set: @Sendable (Layer, Value) -> Void
+}
+
+/// A key path, resolved: the value type's name (for messages) and how to build a track.
+struct ResolvedProperty: Sendable {
+  let keyPath: String
+  let typeName: String
+  let makeTrack: @Sendable (PropertyAnimation, Layer) throws(AnimationError) -> any AnimationTrack
+
+  static func make<V: Animatable>(
+    _ keyPath: String, _ get: @escaping @Sendable (Layer) -> V, _ set: @escaping @Sendable (Layer, V) -> Void
+  ) -> ResolvedProperty {
+    let accessor = PropertyAccessor(get: get, set: set)
+    return ResolvedProperty(keyPath: keyPath, typeName: String(describing: V.self)) {
+      (animation, layer) throws(AnimationError) -> any AnimationTrack in
+      switch animation {
+      case let spring as SpringAnimation:
+        return try BasicTrack(spring, accessor, model: layer)
+      case let basic as BasicAnimation:
+        return try BasicTrack(basic, accessor, model: layer)
+      case let keyframes as KeyframeAnimation:
+        return try KeyframeTrack(keyframes, accessor)
+      default:
+        throw .unsupported(keyPath: keyPath, reason: "\(type(of: animation)) is not a property animation kind")
+      }
+    }
+  }
+}
+
+/// The animatable properties, by key path, as the Animatable Properties appendix lists them, with
+/// the component paths people use.
+enum AnimatableProperties {
+  static func resolve(_ keyPath: String) -> ResolvedProperty? {
+    if let p = table[keyPath] { return p }
+    // filters.NAME.PARAM and backgroundFilters.NAME.PARAM
+    let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    if parts.count == 3, parts[0] == "filters" || parts[0] == "backgroundFilters" {
+      let background = parts[0] == "backgroundFilters"
+      let (name, parameter) = (parts[1], parts[2])
+      return .make(
+        keyPath,
+        { layer -> Double in
+          let list = background ? layer.backgroundFilters : layer.filters
+          return list.first { $0.name == name }?.parameters[parameter] ?? 0
+        },
+        { layer, value in
+          var list = background ? layer.backgroundFilters : layer.filters
+          if let i = list.firstIndex(where: { $0.name == name }) {
+            try? list[i].setValue(value, forKey: parameter)
+          }
+          if background { layer.backgroundFilters = list } else { layer.filters = list }
+        })
+    }
+    return nil
+  }
+
+  /// Every fixed key path (filter parameter paths are resolved by pattern).
+  static var keyPaths: [String] { table.keys.sorted() }
+
+  private static let table: [String: ResolvedProperty] = {
+    var t: [String: ResolvedProperty] = [:]
+    func add(_ p: ResolvedProperty) { t[p.keyPath] = p }
+    add(.make("opacity", { $0.opacity }, { $0.opacity = $1 }))
+    add(.make("zPosition", { $0.zPosition }, { $0.zPosition = $1 }))
+    add(.make("cornerRadius", { $0.cornerRadius }, { $0.cornerRadius = $1 }))
+    add(.make("borderWidth", { $0.borderWidth }, { $0.borderWidth = $1 }))
+    add(.make("shadowOpacity", { $0.shadowOpacity }, { $0.shadowOpacity = $1 }))
+    add(.make("shadowRadius", { $0.shadowRadius }, { $0.shadowRadius = $1 }))
+    add(.make("contentsScale", { $0.contentsScale }, { $0.contentsScale = $1 }))
+
+    add(.make("position", { $0.position }, { $0.position = $1 }))
+    add(.make("position.x", { $0.position.x }, { $0.position.x = $1 }))
+    add(.make("position.y", { $0.position.y }, { $0.position.y = $1 }))
+    add(.make("anchorPoint", { $0.anchorPoint }, { $0.anchorPoint = $1 }))
+    add(.make("anchorPoint.x", { $0.anchorPoint.x }, { $0.anchorPoint.x = $1 }))
+    add(.make("anchorPoint.y", { $0.anchorPoint.y }, { $0.anchorPoint.y = $1 }))
+    add(.make("bounds", { $0.bounds }, { $0.bounds = $1 }))
+    add(.make("bounds.origin", { $0.bounds.origin }, { $0.bounds.origin = $1 }))
+    add(.make("bounds.origin.x", { $0.bounds.origin.x }, { $0.bounds.origin.x = $1 }))
+    add(.make("bounds.origin.y", { $0.bounds.origin.y }, { $0.bounds.origin.y = $1 }))
+    add(.make("bounds.size", { $0.bounds.size }, { $0.bounds.size = $1 }))
+    add(.make("bounds.size.width", { $0.bounds.size.width }, { $0.bounds.size.width = $1 }))
+    add(.make("bounds.size.height", { $0.bounds.size.height }, { $0.bounds.size.height = $1 }))
+    add(.make("contentsRect", { $0.contentsRect }, { $0.contentsRect = $1 }))
+    add(.make("shadowOffset", { $0.shadowOffset }, { $0.shadowOffset = $1 }))
+    add(.make("shadowOffset.width", { $0.shadowOffset.width }, { $0.shadowOffset.width = $1 }))
+    add(.make("shadowOffset.height", { $0.shadowOffset.height }, { $0.shadowOffset.height = $1 }))
+
+    // A missing background colour animates as transparent black, as a nil CGColor does.
+    add(.make("backgroundColor", { $0.backgroundColor ?? .clear }, { $0.backgroundColor = $1 }))
+    add(.make("borderColor", { $0.borderColor }, { $0.borderColor = $1 }))
+    add(.make("shadowColor", { $0.shadowColor }, { $0.shadowColor = $1 }))
+
+    addTransform("transform", { $0.transform }, { $0.transform = $1 }, into: &t)
+    addTransform("sublayerTransform", { $0.sublayerTransform }, { $0.sublayerTransform = $1 }, into: &t)
+    return t
+  }()
+}
+
+extension AnimatableProperties {
+  /// A transform key path and its component paths (transform.rotation.z, transform.scale.x,
+  /// transform.translation, …). Components read the decomposed transform and write one component
+  /// back into it, leaving the others as they are (how Core Animation's value functions treat the
+  /// model transform).
+  static func addTransform(
+    _ name: String, _ get: @escaping @Sendable (Layer) -> Transform3D,
+    _ set: @escaping @Sendable (Layer, Transform3D) -> Void,
+    into t: inout [String: ResolvedProperty]
+  ) {
+    t[name] = .make(name, get, set)
+    func scalar(
+      _ suffix: String, _ read: @escaping @Sendable (Transform3D) -> Double,
+      _ write: @escaping @Sendable (Transform3D, Double) -> Transform3D
+    ) {
+      let path = "\(name).\(suffix)"
+      t[path] = .make(path, { read(get($0)) }, { layer, v in set(layer, write(get(layer), v)) })
+    }
+    scalar("translation.x", { $0.translation.x }, { $0.settingTranslation(x: $1) })
+    scalar("translation.y", { $0.translation.y }, { $0.settingTranslation(y: $1) })
+    scalar("translation.z", { $0.translation.z }, { $0.settingTranslation(z: $1) })
+    scalar("scale.x", { $0.scale.x }, { $0.settingScale(x: $1) })
+    scalar("scale.y", { $0.scale.y }, { $0.settingScale(y: $1) })
+    scalar("scale.z", { $0.scale.z }, { $0.settingScale(z: $1) })
+    scalar("scale", { ($0.scale.x + $0.scale.y) / 2 }, { $0.settingScale(x: $1, y: $1, z: $1) })
+    scalar("rotation.x", { $0.rotationX }, { $0.settingRotation(x: $1) })
+    scalar("rotation.y", { $0.rotationY }, { $0.settingRotation(y: $1) })
+    scalar("rotation.z", { $0.rotationZ }, { $0.settingRotation(z: $1) })
+    scalar("rotation", { $0.rotationZ }, { $0.settingRotation(z: $1) })
+    let translation = "\(name).translation"
+    t[translation] = .make(
+      translation, { l -> Size in Size(width: get(l).translation.x, height: get(l).translation.y) },
+      { l, v in set(l, get(l).settingTranslation(x: v.width, y: v.height)) })
+  }
+}

@@ -1,0 +1,194 @@
+// Animations in Core Animation's model (CAAnimation and its subclasses without the prefix): timed
+// objects that, once added to a layer, change the layer's presentation values as a pure function
+// of time. Nothing here reads a clock: time is always an argument.
+//
+// Animations are classes, configured like their Core Animation counterparts; `Layer.add(_:forKey:)`
+// copies the animation (as Core Animation does), checks its key path and values once, and keeps a
+// typed track, so rendering a frame never casts a value.
+
+/// Receives an animation's start and stop, in scene-time order, as `Scene.advance(to:)` passes them.
+public protocol AnimationDelegate: AnyObject {
+  func animationDidStart(_ animation: Animation)
+  func animationDidStop(_ animation: Animation, finished: Bool)
+}
+
+extension AnimationDelegate {
+  public func animationDidStart(_ animation: Animation) {}
+  public func animationDidStop(_ animation: Animation, finished: Bool) {}
+}
+
+/// The base of every animation: media timing, a timing function, removal on completion.
+open class Animation {
+  /// beginTime, duration, speed, timeOffset, repeatCount, repeatDuration, autoreverses, fillMode.
+  public var timing = MediaTiming()
+  /// Paces the animation's progress; nil is linear.
+  public var timingFunction: MediaTimingFunction?
+  /// Whether the animation is removed from the layer once it has finished (default true).
+  public var isRemovedOnCompletion = true
+  /// Retained, as Core Animation retains its delegate.
+  public var delegate: AnimationDelegate?
+
+  public init() {}
+
+  /// A copy with the same configuration; `Layer.add(_:forKey:)` stores a copy.
+  open func copy() -> Animation {
+    let a = Animation()
+    a.copyTiming(from: self)
+    return a
+  }
+
+  /// Copies the base class's fields; subclasses call it from `copy()`.
+  public func copyTiming(from other: Animation) {
+    timing = other.timing
+    timingFunction = other.timingFunction
+    isRemovedOnCompletion = other.isRemovedOnCompletion
+    delegate = other.delegate
+  }
+
+  // CAMediaTiming's fields, forwarded for code written against Core Animation.
+  public var beginTime: Double {
+    get { timing.beginTime }
+    set { timing.beginTime = newValue }
+  }
+  public var duration: Double {
+    get { timing.duration }
+    set { timing.duration = newValue }
+  }
+  public var speed: Double {
+    get { timing.speed }
+    set { timing.speed = newValue }
+  }
+  public var timeOffset: Double {
+    get { timing.timeOffset }
+    set { timing.timeOffset = newValue }
+  }
+  public var repeatCount: Double {
+    get { timing.repeatCount }
+    set { timing.repeatCount = newValue }
+  }
+  public var repeatDuration: Double {
+    get { timing.repeatDuration }
+    set { timing.repeatDuration = newValue }
+  }
+  public var autoreverses: Bool {
+    get { timing.autoreverses }
+    set { timing.autoreverses = newValue }
+  }
+  public var fillMode: FillMode {
+    get { timing.fillMode }
+    set { timing.fillMode = newValue }
+  }
+}
+
+/// An animation of one layer property, named by a key path ("position.x", "transform.scale").
+open class PropertyAnimation: Animation {
+  public var keyPath: String
+  /// The animated value is added to the value the property has without this animation.
+  public var isAdditive = false
+  /// Each repeat starts where the previous one ended.
+  public var isCumulative = false
+
+  public init(keyPath: String) {
+    self.keyPath = keyPath
+  }
+
+  open override func copy() -> Animation {
+    let a = PropertyAnimation(keyPath: keyPath)
+    a.copyProperty(from: self)
+    return a
+  }
+
+  public func copyProperty(from other: PropertyAnimation) {
+    copyTiming(from: other)
+    isAdditive = other.isAdditive
+    isCumulative = other.isCumulative
+  }
+}
+
+/// Interpolates a property between two values (CABasicAnimation), following the documented
+/// combinations of fromValue, toValue and byValue:
+/// 1. from and to: from → to.
+/// 2. from and by: from → from + by.
+/// 3. by and to: to − by → to.
+/// 4. from only: from → the current presentation value.
+/// 5. to only: the current presentation value → to.
+/// 6. by only: the current presentation value → that value + by.
+/// 7. none: the presentation value when the animation was added → the current presentation value.
+/// "Current presentation value" is the property's value with the animations before this one
+/// applied, at the same time.
+open class BasicAnimation: PropertyAnimation {
+  public var fromValue: (any Animatable)?
+  public var toValue: (any Animatable)?
+  public var byValue: (any Animatable)?
+
+  public override init(keyPath: String) {
+    super.init(keyPath: keyPath)
+  }
+
+  open override func copy() -> Animation {
+    let a = BasicAnimation(keyPath: keyPath)
+    a.copyBasic(from: self)
+    return a
+  }
+
+  public func copyBasic(from other: BasicAnimation) {
+    copyProperty(from: other)
+    fromValue = other.fromValue
+    toValue = other.toValue
+    byValue = other.byValue
+  }
+}
+
+/// A basic animation whose progress follows a damped spring (CASpringAnimation). Its duration is
+/// the spring's `settlingDuration` unless set; the timing function is ignored.
+open class SpringAnimation: BasicAnimation {
+  public var mass: Double = 1
+  public var stiffness: Double = 100
+  public var damping: Double = 10
+  /// In units of the from→to distance per second.
+  public var initialVelocity: Double = 0
+
+  public override init(keyPath: String) {
+    super.init(keyPath: keyPath)
+  }
+
+  /// A spring from the perceptual parameters (duration and bounce).
+  public convenience init(keyPath: String, perceptualDuration: Double, bounce: Double) throws(SpringError) {
+    self.init(keyPath: keyPath)
+    let s = try SpringSolver(perceptualDuration: perceptualDuration, bounce: bounce)
+    mass = s.mass
+    stiffness = s.stiffness
+    damping = s.damping
+  }
+
+  /// The spring's settling duration.
+  public var settlingDuration: Double {
+    (try? SpringSolver(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity))?
+      .settlingDuration ?? 0
+  }
+
+  open override func copy() -> Animation {
+    let a = SpringAnimation(keyPath: keyPath)
+    a.copyBasic(from: self)
+    a.mass = mass
+    a.stiffness = stiffness
+    a.damping = damping
+    a.initialVelocity = initialVelocity
+    return a
+  }
+}
+
+/// Runs its children in its own time space (CAAnimationGroup): each child's beginTime is relative
+/// to the group's start, and the group's duration clips them.
+open class AnimationGroup: Animation {
+  public var animations: [PropertyAnimation] = []
+
+  public override init() {}
+
+  open override func copy() -> Animation {
+    let g = AnimationGroup()
+    g.copyTiming(from: self)
+    g.animations = animations.compactMap { $0.copy() as? PropertyAnimation }
+    return g
+  }
+}

@@ -1,0 +1,621 @@
+import Foundation
+
+// The timing half of a keyframe animation (CAKeyframeAnimation without the prefix): which pair of
+// keyframes a progress falls between and how far, from keyTimes and the calculation mode; and the
+// Kochanek–Bartels spline that cubic modes interpolate with. Values are the caller's: it maps
+// (index, fraction) onto its typed values and applies the per-segment timing functions.
+//
+// The keyTimes rules, from Apple's CAKeyframeAnimation.keyTimes and CAAnimationCalculationMode
+// documentation:
+// - each key time is a fraction of the duration in [0, 1]; each is ≥ the one before it;
+// - linear and cubic: as many key times as values, the first 0 and the last 1;
+// - discrete: one more key time than values (each value holds from its key time until the next);
+//   we also accept as many as values (the last value then holds to the end), as ported code often
+//   passes; the first must be 0;
+// - paced and cubicPaced: keyTimes are ignored and key times are generated for constant speed.
+// Without keyTimes, key times are evenly spaced.
+
+/// How a keyframe animation computes values between keyframes (`calculationMode`).
+public enum KeyframeCalculationMode: String, Sendable, CaseIterable {
+  /// Straight-line interpolation between consecutive values (the default).
+  case linear
+  /// Each value in turn, no interpolation.
+  case discrete
+  /// Linear interpolation with key times generated for constant speed; keyTimes and timing
+  /// functions are ignored.
+  case paced
+  /// A Kochanek–Bartels (by default Catmull–Rom) spline through the values.
+  case cubic
+  /// The cubic spline with key times generated for constant speed.
+  case cubicPaced
+}
+
+/// Where a progress falls among a keyframe animation's key times.
+public struct KeyframeTiming: Hashable, Sendable {
+  /// The number of keyframe values.
+  public let count: Int
+  /// The calculation mode the key times were made for.
+  public let calculationMode: KeyframeCalculationMode
+  /// The effective key times: `count` entries, or for discrete mode `count + 1` (the last marks
+  /// the end of the last value) — either the caller's, evenly spaced ones, or paced ones.
+  public let keyTimes: [Double]
+
+  /// Validates and resolves a keyframe animation's key times.
+  ///
+  /// - Parameters:
+  ///   - count: the number of keyframe values (or path keyframes); at least 1.
+  ///   - keyTimes: the animation's `keyTimes`, or nil for evenly spaced keyframes. Ignored for
+  ///     `.paced` and `.cubicPaced`.
+  ///   - calculationMode: the animation's `calculationMode`.
+  ///   - segmentLengths: for `.paced` and `.cubicPaced` (required there when count > 1): the
+  ///     `count − 1` non-negative distances between consecutive values, in whatever metric the
+  ///     value type has. Key times are spaced in proportion, so motion runs at constant speed;
+  ///     if every length is 0 they are evenly spaced. Ignored by the other modes.
+  /// - Throws: `KeyframeError`, naming the field and the index that broke a rule.
+  public init(
+    count: Int, keyTimes: [Double]? = nil, calculationMode: KeyframeCalculationMode = .linear,
+    segmentLengths: [Double]? = nil
+  ) throws(KeyframeError) {
+    guard count >= 1 else { throw .emptyValues }
+    self.count = count
+    self.calculationMode = calculationMode
+    switch calculationMode {
+    case .paced, .cubicPaced:
+      if count == 1 {
+        self.keyTimes = [0]
+      } else {
+        guard let lengths = segmentLengths else { throw .missing(field: "segmentLengths") }
+        self.keyTimes = try Self.pacedKeyTimes(segmentLengths: lengths, count: count)
+      }
+    case .linear, .cubic, .discrete:
+      if let keyTimes {
+        try Self.validate(keyTimes: keyTimes, count: count, mode: calculationMode)
+        self.keyTimes = keyTimes
+      } else {
+        let n = calculationMode == .discrete ? count : count - 1
+        self.keyTimes = n == 0 ? [0] : (0...n).map { Double($0) / Double(n) }
+      }
+    }
+  }
+
+  /// Which segment a progress falls in, and how far into it.
+  ///
+  /// For the interpolating modes, segment `index` runs from value `index` to value `index + 1`
+  /// (0 ≤ index ≤ count − 2) and `fraction` is the position in it, in [0, 1], before the
+  /// segment's timing function (which the caller applies). A segment whose two key times are
+  /// equal is a jump: the fraction is 1. For `.discrete`, `index` is the value to show
+  /// (0 ≤ index ≤ count − 1) and `fraction` is 0. With a single value, (0, 0).
+  ///
+  /// - Parameter progress: the animation's progress in [0, 1]; values outside are clamped and NaN
+  ///   reads as 0.
+  public func segment(at progress: Double) -> (index: Int, fraction: Double) {
+    let p = progress.isNaN ? 0 : min(max(progress, 0), 1)
+    if calculationMode == .discrete {
+      // The last key time at or before p: each value holds from its key time to the next.
+      return (min(lastIndex(atOrBefore: p, in: 0..<keyTimes.count), count - 1), 0)
+    }
+    guard count > 1 else { return (0, 0) }
+    let i = lastIndex(atOrBefore: p, in: 0..<(count - 1))
+    let (t0, t1) = (keyTimes[i], keyTimes[i + 1])
+    let fraction = t1 > t0 ? min(max((p - t0) / (t1 - t0), 0), 1) : 1
+    return (i, fraction)
+  }
+
+  /// The largest index in `range` whose key time is ≤ p (the range's first index when none is).
+  private func lastIndex(atOrBefore p: Double, in range: Range<Int>) -> Int {
+    var (lo, hi) = (range.lowerBound, range.upperBound)  // answer in [lo, hi)
+    while hi - lo > 1 {
+      let mid = (lo + hi) / 2
+      if keyTimes[mid] <= p { lo = mid } else { hi = mid }
+    }
+    return lo
+  }
+
+  /// Key times in proportion to cumulative segment length: 0 at the first value, 1 at the last.
+  ///
+  /// - Parameters:
+  ///   - segmentLengths: `count − 1` finite, non-negative distances.
+  ///   - count: the number of values.
+  /// - Throws: `KeyframeError` naming `segmentLengths` (wrong count, or the index of a bad length).
+  public static func pacedKeyTimes(segmentLengths: [Double], count: Int) throws(KeyframeError) -> [Double] {
+    guard count >= 1 else { throw .emptyValues }
+    guard segmentLengths.count == count - 1 else {
+      throw .countMismatch(field: "segmentLengths", expected: count - 1, actual: segmentLengths.count)
+    }
+    for (i, d) in segmentLengths.enumerated() {
+      guard d.isFinite else { throw .nonFinite(field: "segmentLengths", index: i) }
+      guard d >= 0 else { throw .negative(field: "segmentLengths", index: i, value: d) }
+    }
+    guard count > 1 else { return [0] }
+    // Scale by the largest length first so that a sum of huge lengths cannot overflow.
+    let largest = segmentLengths.max() ?? 0
+    guard largest > 0 else { return (0..<count).map { Double($0) / Double(count - 1) } }
+    let scaled = segmentLengths.map { $0 / largest }
+    let total = scaled.reduce(0, +)
+    var times = [0.0]
+    var sum = 0.0
+    for d in scaled.dropLast() {
+      sum += d
+      times.append(min(sum / total, 1))
+    }
+    times.append(1)
+    return times
+  }
+
+  private static func validate(
+    keyTimes: [Double], count: Int, mode: KeyframeCalculationMode
+  ) throws(KeyframeError) {
+    let field = "keyTimes"
+    if mode == .discrete {
+      guard keyTimes.count == count + 1 || keyTimes.count == count else {
+        throw .countMismatch(field: field, expected: count + 1, actual: keyTimes.count)
+      }
+    } else {
+      guard keyTimes.count == count else {
+        throw .countMismatch(field: field, expected: count, actual: keyTimes.count)
+      }
+    }
+    for (i, t) in keyTimes.enumerated() {
+      guard t.isFinite else { throw .nonFinite(field: field, index: i) }
+      guard t >= 0, t <= 1 else { throw .outOfRange(field: field, index: i, value: t) }
+      if i > 0, t < keyTimes[i - 1] { throw .notMonotonic(field: field, index: i) }
+    }
+    guard keyTimes[0] == 0 else { throw .firstNotZero(field: field, value: keyTimes[0]) }
+    // Discrete key times say when each value starts; the end need not be marked. One value
+    // has one key time, which cannot be both 0 and 1.
+    if mode != .discrete, count > 1, keyTimes[count - 1] != 1 {
+      throw .lastNotOne(field: field, index: count - 1, value: keyTimes[count - 1])
+    }
+  }
+
+  // MARK: - Cubic (Kochanek–Bartels) interpolation
+
+  /// One keyframe's Kochanek–Bartels parameters: Core Animation's `tensionValues`,
+  /// `continuityValues` and `biasValues` at that keyframe. All 0 (the default) is Catmull–Rom.
+  public struct CubicParameters: Hashable, Sendable {
+    /// Tightness: 1 gives zero tangents (a sharp stop at the keyframe), −1 rounder curves.
+    public var tension: Double
+    /// Corner sharpness: 0 keeps the curve C1 at the keyframe; ±1 gives corners.
+    public var continuity: Double
+    /// Direction: positive overshoots towards the next keyframe, negative towards the previous.
+    public var bias: Double
+
+    public init(tension: Double = 0, continuity: Double = 0, bias: Double = 0) {
+      self.tension = tension
+      self.continuity = continuity
+      self.bias = bias
+    }
+
+    /// Catmull–Rom: tension, continuity and bias all 0.
+    public static let catmullRom = CubicParameters()
+  }
+
+  /// The keyframe indices of segment `segment`'s four control values (previous, start, end, next),
+  /// with the end points duplicated: the first segment's previous value is its start and the last
+  /// segment's next value is its end.
+  ///
+  /// - Parameters:
+  ///   - segment: the segment index, 0 ≤ segment ≤ count − 2 (clamped).
+  ///   - count: the number of values, at least 1.
+  public static func cubicNeighbors(ofSegment segment: Int, count: Int) -> (Int, Int, Int, Int) {
+    let last = max(count - 1, 0)
+    let i = min(max(segment, 0), max(last - 1, 0))
+    let j = min(i + 1, last)
+    return (max(i - 1, 0), i, j, min(j + 1, last))
+  }
+
+  /// One component of the Kochanek–Bartels spline between `p1` and `p2`, with the same
+  /// tension, continuity and bias at both ends.
+  ///
+  /// - Parameters:
+  ///   - p0: the value before `p1` (`p1` itself at the first keyframe).
+  ///   - p1: the segment's start value.
+  ///   - p2: the segment's end value.
+  ///   - p3: the value after `p2` (`p2` itself at the last keyframe).
+  ///   - fraction: the position in the segment, 0 at `p1` and 1 at `p2`.
+  ///   - tension: Kochanek–Bartels tension (0 = Catmull–Rom).
+  ///   - continuity: Kochanek–Bartels continuity.
+  ///   - bias: Kochanek–Bartels bias.
+  public static func hermite(
+    p0: Double, p1: Double, p2: Double, p3: Double, fraction: Double,
+    tension: Double = 0, continuity: Double = 0, bias: Double = 0
+  ) -> Double {
+    let parameters = CubicParameters(tension: tension, continuity: continuity, bias: bias)
+    return hermite(p0: p0, p1: p1, p2: p2, p3: p3, fraction: fraction, start: parameters, end: parameters)
+  }
+
+  /// One component of the Kochanek–Bartels spline between `p1` and `p2`, with the start
+  /// keyframe's parameters shaping the tangent leaving `p1` and the end keyframe's the tangent
+  /// arriving at `p2` (Core Animation gives tension, continuity and bias per keyframe).
+  ///
+  /// The tangents, with (t, c, b) the keyframe's tension, continuity and bias:
+  ///   leaving p1:  (1−t)(1+b)(1+c)/2 · (p1 − p0) + (1−t)(1−b)(1−c)/2 · (p2 − p1)
+  ///   arriving p2: (1−t)(1+b)(1−c)/2 · (p2 − p1) + (1−t)(1−b)(1+c)/2 · (p3 − p2)
+  /// then the cubic Hermite basis in `fraction`.
+  ///
+  /// - Parameters:
+  ///   - p0: the value before `p1` (`p1` itself at the first keyframe).
+  ///   - p1: the segment's start value.
+  ///   - p2: the segment's end value.
+  ///   - p3: the value after `p2` (`p2` itself at the last keyframe).
+  ///   - fraction: the position in the segment, 0 at `p1` and 1 at `p2`.
+  ///   - start: the parameters of keyframe `p1`.
+  ///   - end: the parameters of keyframe `p2`.
+  public static func hermite(
+    p0: Double, p1: Double, p2: Double, p3: Double, fraction s: Double,
+    start: CubicParameters, end: CubicParameters
+  ) -> Double {
+    let (t1, c1, b1) = (start.tension, start.continuity, start.bias)
+    let (t2, c2, b2) = (end.tension, end.continuity, end.bias)
+    let out = (1 - t1) * (1 + b1) * (1 + c1) / 2 * (p1 - p0) + (1 - t1) * (1 - b1) * (1 - c1) / 2 * (p2 - p1)
+    let inc = (1 - t2) * (1 + b2) * (1 - c2) / 2 * (p2 - p1) + (1 - t2) * (1 - b2) * (1 + c2) / 2 * (p3 - p2)
+    let s2 = s * s
+    let s3 = s2 * s
+    let h00 = 2 * s3 - 3 * s2 + 1
+    let h10 = s3 - 2 * s2 + s
+    let h01 = -2 * s3 + 3 * s2
+    let h11 = s3 - s2
+    return h00 * p1 + h10 * out + h01 * p2 + h11 * inc
+  }
+
+  /// Checks a per-keyframe parameter array (`tensionValues`, `continuityValues`, `biasValues`):
+  /// nil is allowed (all 0); otherwise one finite number per keyframe.
+  ///
+  /// - Parameters:
+  ///   - values: the array, or nil.
+  ///   - field: its name, for the error.
+  ///   - count: the number of keyframe values.
+  /// - Throws: `KeyframeError.countMismatch` or `.nonFinite`, naming `field`.
+  public static func validateCubicParameters(_ values: [Double]?, field: String, count: Int) throws(KeyframeError) {
+    guard let values else { return }
+    guard values.count == count else { throw .countMismatch(field: field, expected: count, actual: values.count) }
+    for (i, v) in values.enumerated() where !v.isFinite { throw .nonFinite(field: field, index: i) }
+  }
+}
+
+/// Why keyframe timing or a keyframe path was refused. Each case names the field (and the
+/// index, where one element is at fault).
+public enum KeyframeError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// No keyframe values.
+  case emptyValues
+  /// A path with no points to move along.
+  case emptyPath
+  /// A required field is nil (segmentLengths for paced modes).
+  case missing(field: String)
+  /// An array with the wrong number of entries.
+  case countMismatch(field: String, expected: Int, actual: Int)
+  /// An entry that is NaN or infinite (for a path: the index of the element).
+  case nonFinite(field: String, index: Int)
+  /// A key time outside [0, 1].
+  case outOfRange(field: String, index: Int, value: Double)
+  /// An entry smaller than the one before it.
+  case notMonotonic(field: String, index: Int)
+  /// The first key time is not 0.
+  case firstNotZero(field: String, value: Double)
+  /// The last key time is not 1.
+  case lastNotOne(field: String, index: Int, value: Double)
+  /// A negative distance.
+  case negative(field: String, index: Int, value: Double)
+
+  public var description: String {
+    switch self {
+    case .emptyValues: "keyframe animation has no values"
+    case .emptyPath: "keyframe path has no points"
+    case .missing(let f): "\(f) is required for a paced calculation mode"
+    case .countMismatch(let f, let e, let a): "\(f) has \(a) entries; expected \(e)"
+    case .nonFinite(let f, let i): "\(f)[\(i)] is not a finite number"
+    case .outOfRange(let f, let i, let v): "\(f)[\(i)] = \(v) is outside [0, 1]"
+    case .notMonotonic(let f, let i): "\(f)[\(i)] is smaller than \(f)[\(i - 1)]"
+    case .firstNotZero(let f, let v): "\(f)[0] must be 0 (is \(v))"
+    case .lastNotOne(let f, let i, let v): "\(f)[\(i)] must be 1 (is \(v))"
+    case .negative(let f, let i, let v): "\(f)[\(i)] = \(v) is negative"
+    }
+  }
+}
+
+// MARK: - Path keyframes
+
+/// Positions and tangent directions along a keyframe animation's `path`.
+///
+/// Two ways through a path, as Core Animation offers them:
+/// - by arc length (`point(atArcFraction:)`), for the paced modes: the layer moves at constant
+///   speed along the whole path;
+/// - element by element (`point(segment:fraction:)`), for linear mode: each line, quadratic or
+///   cubic element is one keyframe segment, so `KeyframeTiming(count: keyframeCount, …)` and the
+///   segment timing functions decide the time spent in each, and the fraction is the curve's own
+///   parameter.
+///
+/// Move elements start a new subpath without a segment of their own (the layer jumps at the
+/// segment boundary); a close element is a line back to the subpath's start, left out when it has
+/// zero length (as when the last curve already ends there). Arc lengths use adaptive Gauss–Legendre
+/// quadrature of the curve's speed to a relative tolerance of about 1e-10, and arc positions are
+/// inverted with Newton steps, so points lie exactly on the curve.
+public struct PathSampler: Sendable {
+  enum Piece: Sendable {
+    case line(Point, Point)
+    case quad(Point, Point, Point)
+    case cubic(Point, Point, Point, Point)
+  }
+
+  struct Segment: Sendable {
+    var piece: Piece
+    var length: Double
+    /// (parameter, arc length from the segment's start) at the ends of the quadrature pieces,
+    /// starting with (0, 0) and ending with (1, length).
+    var table: [(t: Double, s: Double)]
+  }
+
+  let segments: [Segment]
+  /// Arc length at the start of each segment, then the total.
+  let starts: [Double]
+
+  /// The keyframe positions: the start of each segment, then the end of the last one. A path with
+  /// only a move has one keyframe.
+  public let keyframePoints: [Point]
+
+  /// The total arc length (jumps between subpaths count as 0).
+  public var length: Double { starts.last ?? 0 }
+
+  /// The number of keyframe segments (line, curve and non-degenerate close elements).
+  public var segmentCount: Int { segments.count }
+
+  /// The number of keyframes, `segmentCount + 1` (1 for a path with only a move).
+  public var keyframeCount: Int { keyframePoints.count }
+
+  /// The arc length of each segment, for `KeyframeTiming`'s paced modes.
+  public var segmentLengths: [Double] { segments.map(\.length) }
+
+  /// Prepares a path for sampling.
+  ///
+  /// - Parameter path: the animation's path.
+  /// - Throws: `KeyframeError.emptyPath` for a path with no points, `.nonFinite(field: "path",
+  ///   index:)` naming the first element with a non-finite coordinate.
+  public init(path: Path) throws(KeyframeError) {
+    var pieces: [Piece] = []
+    var current: Point? = nil
+    var subpathStart = Point.zero
+    var firstPoint: Point? = nil
+    for (index, element) in path.elements.enumerated() {
+      let here = current ?? subpathStart
+      switch element {
+      case .move(let p):
+        guard p.isFinite else { throw .nonFinite(field: "path", index: index) }
+        current = p
+        subpathStart = p
+        if firstPoint == nil { firstPoint = p }
+      case .line(let p):
+        guard p.isFinite else { throw .nonFinite(field: "path", index: index) }
+        pieces.append(.line(here, p))
+        current = p
+      case .quadCurve(let p, let c):
+        guard p.isFinite, c.isFinite else { throw .nonFinite(field: "path", index: index) }
+        pieces.append(.quad(here, c, p))
+        current = p
+      case .curve(let p, let c1, let c2):
+        guard p.isFinite, c1.isFinite, c2.isFinite else { throw .nonFinite(field: "path", index: index) }
+        pieces.append(.cubic(here, c1, c2, p))
+        current = p
+      case .closeSubpath:
+        if let c = current, c != subpathStart { pieces.append(.line(c, subpathStart)) }
+        current = subpathStart
+      }
+      if firstPoint == nil, current != nil { firstPoint = current }
+    }
+    guard let firstPoint else { throw .emptyPath }
+    segments = pieces.map(Self.measure)
+    var starts = [0.0]
+    for s in segments { starts.append(starts[starts.count - 1] + s.length) }
+    self.starts = starts
+    keyframePoints =
+      segments.isEmpty
+      ? [firstPoint]
+      : segments.map { Self.evaluate($0.piece, 0) } + [Self.evaluate(segments[segments.count - 1].piece, 1)]
+  }
+
+  // MARK: By arc length (paced)
+
+  /// The point at `fraction` of the path's arc length.
+  ///
+  /// - Parameter fraction: in [0, 1]; values outside are clamped and NaN reads as 0.
+  public func point(atArcFraction fraction: Double) -> Point {
+    let (i, t) = location(atArcFraction: fraction)
+    guard i >= 0 else { return keyframePoints[0] }
+    return Self.evaluate(segments[i].piece, t)
+  }
+
+  /// The direction of travel at `fraction` of the arc length, as an angle in radians from the
+  /// +x axis towards +y in the layer's coordinates (y down, so positive turns clockwise on screen,
+  /// the sense of a positive `transform.rotation.z`). This is the z rotation of rotationMode
+  /// auto; `reversed` adds π, for autoReverse.
+  ///
+  /// - Parameters:
+  ///   - fraction: in [0, 1]; values outside are clamped and NaN reads as 0.
+  ///   - reversed: add π (rotationMode autoReverse).
+  public func tangentAngle(atArcFraction fraction: Double, reversed: Bool = false) -> Double {
+    let (i, t) = location(atArcFraction: fraction)
+    return angle(segment: i, t: t) + (reversed ? Double.pi : 0)
+  }
+
+  // MARK: Element by element (linear)
+
+  /// The point at `fraction` of the curve parameter of segment `segment` (0 ≤ segment <
+  /// segmentCount; clamped), as `KeyframeTiming.segment(at:)` gives them in linear mode.
+  public func point(segment: Int, fraction: Double) -> Point {
+    guard !segments.isEmpty else { return keyframePoints[0] }
+    let i = min(max(segment, 0), segments.count - 1)
+    return Self.evaluate(segments[i].piece, Self.clampUnit(fraction))
+  }
+
+  /// The direction of travel in segment `segment` at parameter `fraction`, as in
+  /// `tangentAngle(atArcFraction:reversed:)`.
+  public func tangentAngle(segment: Int, fraction: Double, reversed: Bool = false) -> Double {
+    guard !segments.isEmpty else { return reversed ? Double.pi : 0 }
+    let i = min(max(segment, 0), segments.count - 1)
+    return angle(segment: i, t: Self.clampUnit(fraction)) + (reversed ? Double.pi : 0)
+  }
+
+  // MARK: Internals
+
+  private static func clampUnit(_ x: Double) -> Double { x.isNaN ? 0 : min(max(x, 0), 1) }
+
+  /// The segment and curve parameter at an arc fraction; (−1, 0) for a path without segments.
+  func location(atArcFraction fraction: Double) -> (Int, Double) {
+    guard !segments.isEmpty else { return (-1, 0) }
+    let target = Self.clampUnit(fraction) * length
+    // The last segment starting at or before the target: at a boundary the later segment wins,
+    // so a jump to a new subpath happens exactly there.
+    var (lo, hi) = (0, segments.count)
+    while hi - lo > 1 {
+      let mid = (lo + hi) / 2
+      if starts[mid] <= target { lo = mid } else { hi = mid }
+    }
+    let seg = segments[lo]
+    let local = min(max(target - starts[lo], 0), seg.length)
+    return (lo, Self.parameter(in: seg, atLength: local))
+  }
+
+  /// The direction at (segment, t); degenerate spots borrow a nearby direction.
+  func angle(segment i: Int, t: Double) -> Double {
+    guard i >= 0 else { return 0 }
+    if let d = Self.direction(segments[i].piece, t) { return atan2(d.y, d.x) }
+    // A zero-length segment: the direction of the nearest segment that has one.
+    for j in (i + 1)..<segments.count { if let d = Self.direction(segments[j].piece, 0) { return atan2(d.y, d.x) } }
+    for j in stride(from: i - 1, through: 0, by: -1) {
+      if let d = Self.direction(segments[j].piece, 1) { return atan2(d.y, d.x) }
+    }
+    return 0
+  }
+
+  static func evaluate(_ piece: Piece, _ t: Double) -> Point {
+    let u = 1 - t
+    switch piece {
+    case .line(let a, let b):
+      return Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
+    case .quad(let a, let c, let b):
+      return Point(x: u * u * a.x + 2 * u * t * c.x + t * t * b.x, y: u * u * a.y + 2 * u * t * c.y + t * t * b.y)
+    case .cubic(let a, let c1, let c2, let b):
+      let (w0, w1, w2, w3) = (u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)
+      return Point(
+        x: w0 * a.x + w1 * c1.x + w2 * c2.x + w3 * b.x, y: w0 * a.y + w1 * c1.y + w2 * c2.y + w3 * b.y)
+    }
+  }
+
+  /// dB/dt.
+  static func derivative(_ piece: Piece, _ t: Double) -> Point {
+    let u = 1 - t
+    switch piece {
+    case .line(let a, let b):
+      return Point(x: b.x - a.x, y: b.y - a.y)
+    case .quad(let a, let c, let b):
+      return Point(x: 2 * (u * (c.x - a.x) + t * (b.x - c.x)), y: 2 * (u * (c.y - a.y) + t * (b.y - c.y)))
+    case .cubic(let a, let c1, let c2, let b):
+      let (w0, w1, w2) = (3 * u * u, 6 * u * t, 3 * t * t)
+      return Point(
+        x: w0 * (c1.x - a.x) + w1 * (c2.x - c1.x) + w2 * (b.x - c2.x),
+        y: w0 * (c1.y - a.y) + w1 * (c2.y - c1.y) + w2 * (b.y - c2.y))
+    }
+  }
+
+  private static func speed(_ piece: Piece, _ t: Double) -> Double {
+    let d = derivative(piece, t)
+    return hypot(d.x, d.y)
+  }
+
+  /// The direction of travel at t, or nil where the piece has no length. Where the derivative
+  /// vanishes (a control point on an end point, a cusp) the chord over a small step in the
+  /// direction of travel gives the limit direction.
+  static func direction(_ piece: Piece, _ t: Double) -> Point? {
+    let d = derivative(piece, t)
+    let scale = controlLength(piece)
+    guard scale > 0 else { return nil }
+    if hypot(d.x, d.y) > 1e-9 * scale { return d }
+    for h in [1e-7, 1e-5, 1e-3, 1e-1] {
+      let (t0, t1) = t + h <= 1 ? (t, t + h) : (t - h, t)
+      let (p0, p1) = (evaluate(piece, max(t0, 0)), evaluate(piece, min(t1, 1)))
+      let c = Point(x: p1.x - p0.x, y: p1.y - p0.y)
+      if hypot(c.x, c.y) > 1e-12 * scale { return c }
+    }
+    return nil
+  }
+
+  private static func controlLength(_ piece: Piece) -> Double {
+    switch piece {
+    case .line(let a, let b): Path.length(a, b)
+    case .quad(let a, let c, let b): Path.length(a, c, b)
+    case .cubic(let a, let c1, let c2, let b): Path.length(a, c1, c2, b)
+    }
+  }
+
+  // Five-point Gauss–Legendre nodes and weights on [−1, 1].
+  private static let nodes: [Double] = [
+    0, -0.538_469_310_105_683_1, 0.538_469_310_105_683_1, -0.906_179_845_938_664_0, 0.906_179_845_938_664_0,
+  ]
+  private static let weights: [Double] = [
+    0.568_888_888_888_888_9, 0.478_628_670_499_366_5, 0.478_628_670_499_366_5, 0.236_926_885_056_189_1,
+    0.236_926_885_056_189_1,
+  ]
+
+  /// ∫ |B'(t)| dt over [t0, t1].
+  private static func arcLength(_ piece: Piece, _ t0: Double, _ t1: Double) -> Double {
+    let half = (t1 - t0) / 2
+    let mid = (t1 + t0) / 2
+    var sum = 0.0
+    for k in 0..<5 { sum += weights[k] * speed(piece, mid + half * nodes[k]) }
+    return sum * half
+  }
+
+  /// Builds a segment's arc-length table by adaptive quadrature: an interval is split until its
+  /// two halves agree with the whole to the tolerance (at least 8 pieces, at most 2¹⁶).
+  static func measure(_ piece: Piece) -> Segment {
+    if case .line(let a, let b) = piece {
+      let l = hypot(b.x - a.x, b.y - a.y)
+      return Segment(piece: piece, length: l, table: [(0, 0), (1, l)])
+    }
+    let tolerance = max(controlLength(piece), .leastNormalMagnitude) * 1e-10
+    var table: [(t: Double, s: Double)] = [(0, 0)]
+    var total = 0.0
+    func refine(_ t0: Double, _ t1: Double, _ whole: Double, _ depth: Int) {
+      let mid = (t0 + t1) / 2
+      let left = arcLength(piece, t0, mid)
+      let right = arcLength(piece, mid, t1)
+      if depth >= 16 || abs(left + right - whole) <= tolerance * (t1 - t0) {
+        total += left
+        table.append((mid, total))
+        total += right
+        table.append((t1, total))
+      } else {
+        refine(t0, mid, left, depth + 1)
+        refine(mid, t1, right, depth + 1)
+      }
+    }
+    for k in 0..<8 {
+      let (t0, t1) = (Double(k) / 8, Double(k + 1) / 8)
+      refine(t0, t1, arcLength(piece, t0, t1), 3)
+    }
+    table[table.count - 1].t = 1
+    return Segment(piece: piece, length: total, table: table)
+  }
+
+  /// The curve parameter at arc length `s` from the segment's start: the table brackets it,
+  /// Newton steps on ∫|B'| = s refine it.
+  static func parameter(in segment: Segment, atLength s: Double) -> Double {
+    guard segment.length > 0 else { return 0 }
+    if case .line = segment.piece { return min(max(s / segment.length, 0), 1) }
+    let table = segment.table
+    var (lo, hi) = (0, table.count - 1)
+    while hi - lo > 1 {
+      let mid = (lo + hi) / 2
+      if table[mid].s <= s { lo = mid } else { hi = mid }
+    }
+    let (a, b) = (table[lo], table[hi])
+    guard b.s > a.s else { return a.t }
+    var t = a.t + (b.t - a.t) * (s - a.s) / (b.s - a.s)
+    for _ in 0..<4 {
+      let v = speed(segment.piece, t)
+      guard v > 0 else { break }
+      let error = a.s + arcLength(segment.piece, a.t, t) - s
+      t = min(max(t - error / v, a.t), b.t)
+    }
+    return t
+  }
+}

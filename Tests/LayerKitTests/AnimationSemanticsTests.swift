@@ -1,0 +1,295 @@
+import LayerKit
+import XCTest
+
+/// The animation object model: the documented rules each test pins are quoted in its comment.
+final class AnimationSemanticsTests: XCTestCase {
+  func layer() -> Layer {
+    let l = Layer(frame: Rect(x: 0, y: 0, width: 100, height: 50))
+    l.position = Point(x: 50, y: 25)
+    l.opacity = 0.5
+    return l
+  }
+
+  func x(_ l: Layer, _ t: Double) -> Double { l.presentation(at: t).position.x }
+
+  func basic(_ from: Double?, _ to: Double?, _ by: Double?) -> BasicAnimation {
+    let a = BasicAnimation(keyPath: "position.x")
+    a.fromValue = from
+    a.toValue = to
+    a.byValue = by
+    a.duration = 1
+    a.beginTime = 1
+    return a
+  }
+
+  /// CABasicAnimation: the seven fromValue / toValue / byValue combinations, at half-time with a
+  /// linear timing function; the model value of position.x is 50.
+  func testTheSevenFromToByCombinations() throws {
+    let cases: [(Double?, Double?, Double?, Double, String)] = [
+      (10, 30, nil, 20, "from and to: between from and to"),
+      (10, nil, 30, 25, "from and by: between from and from + by"),
+      (nil, 30, 10, 25, "by and to: between to − by and to"),
+      (10, nil, nil, 30, "from only: between from and the current presentation value"),
+      (nil, 30, nil, 40, "to only: between the current presentation value and to"),
+      (nil, nil, 30, 65, "by only: between the current value and that value + by"),
+      (nil, nil, nil, 50, "none: between the previous and the current presentation value"),
+    ]
+    for (from, to, by, expected, rule) in cases {
+      let l = layer()
+      try l.add(basic(from, to, by), forKey: "x")
+      XCTAssertEqual(x(l, 1.5), expected, accuracy: 1e-9, rule)
+    }
+  }
+
+  func testFillModeRemovedRevertsToTheModelValue() throws {
+    // fillMode removed: outside its active interval the animation has no effect.
+    let l = layer()
+    try l.add(basic(0, 100, nil), forKey: "x")
+    XCTAssertEqual(x(l, 0.5), 50)  // before beginTime
+    XCTAssertEqual(x(l, 1.25), 25, accuracy: 1e-9)
+    XCTAssertEqual(x(l, 2.5), 50)  // after the end
+  }
+
+  func testFillModeBothHoldsTheEnds() throws {
+    let l = layer()
+    let a = basic(0, 100, nil)
+    a.fillMode = .both
+    try l.add(a, forKey: "x")
+    XCTAssertEqual(x(l, 0.5), 0)
+    XCTAssertEqual(x(l, 3), 100, accuracy: 1e-9)
+  }
+
+  func testAdditiveAddsToTheModelValue() throws {
+    // isAdditive: the animated value is added to the property's current value.
+    let l = layer()
+    let a = basic(0, 10, nil)
+    a.isAdditive = true
+    try l.add(a, forKey: "x")
+    XCTAssertEqual(x(l, 1.5), 55, accuracy: 1e-9)
+  }
+
+  func testCumulativeRepeatsContinueFromTheLastEnd() throws {
+    // isCumulative: each repeat starts where the previous one ended.
+    let l = layer()
+    let a = basic(0, 10, nil)
+    a.repeatCount = 3
+    a.isCumulative = true
+    try l.add(a, forKey: "x")
+    XCTAssertEqual(x(l, 1.5), 5, accuracy: 1e-9)
+    XCTAssertEqual(x(l, 2.5), 15, accuracy: 1e-9)
+    XCTAssertEqual(x(l, 3.5), 25, accuracy: 1e-9)
+  }
+
+  func testTimingFunctionShapesProgress() throws {
+    let l = layer()
+    let a = basic(0, 100, nil)
+    a.timingFunction = .easeIn
+    try l.add(a, forKey: "x")
+    XCTAssertLessThan(x(l, 1.5), 50)  // ease-in lags behind linear at half-time
+    XCTAssertEqual(x(l, 1.5), 100 * MediaTimingFunction.easeIn.value(at: 0.5), accuracy: 1e-9)
+  }
+
+  func testModelValuesAreUntouchedAndPresentationIsPure() throws {
+    let l = layer()
+    try l.add(basic(0, 100, nil), forKey: "x")
+    let a = l.presentation(at: 1.5).position.x
+    let b = l.presentation(at: 1.5).position.x
+    XCTAssertEqual(a, b)
+    XCTAssertEqual(l.position.x, 50)
+  }
+
+  func testUnknownKeyPathAndWrongTypeAreRejectedWhenAdded() {
+    let l = layer()
+    XCTAssertThrowsError(try l.add(BasicAnimation(keyPath: "positon.x"), forKey: nil)) {
+      XCTAssertEqual($0 as? AnimationError, .unknownKeyPath("positon.x"))
+    }
+    let a = BasicAnimation(keyPath: "opacity")
+    a.toValue = Point(x: 1, y: 2)
+    XCTAssertThrowsError(try l.add(a, forKey: nil)) {
+      guard case .wrongValueType(let k, let f, _, _) = $0 as? AnimationError else { return XCTFail("\($0)") }
+      XCTAssertEqual(k, "opacity")
+      XCTAssertEqual(f, "toValue")
+    }
+    let bad = basic(0, 1, nil)
+    bad.duration = -1
+    XCTAssertThrowsError(try l.add(bad, forKey: nil))
+    let nan = basic(0, 1, nil)
+    nan.beginTime = .nan
+    XCTAssertThrowsError(try l.add(nan, forKey: nil))
+    XCTAssertTrue(l.animationKeys.isEmpty)
+  }
+
+  func testAddingCopiesAndReplacesByKey() throws {
+    let l = layer()
+    let a = basic(0, 100, nil)
+    try l.add(a, forKey: "x")
+    a.toValue = 1000.0  // changing the original after adding does nothing
+    XCTAssertEqual(x(l, 1.5), 50, accuracy: 1e-9)
+    try l.add(basic(0, 10, nil), forKey: "x")
+    XCTAssertEqual(l.animationKeys, ["x"])
+    XCTAssertEqual(x(l, 1.5), 5, accuracy: 1e-9)
+  }
+
+  func testZeroBeginTimeMeansNowInTheScene() throws {
+    let l = layer()
+    let scene = Scene(root: l)
+    scene.advance(to: 2)
+    let a = basic(0, 100, nil)
+    a.beginTime = 0
+    try l.add(a, forKey: "x")
+    XCTAssertEqual(l.animation(forKey: "x")?.beginTime, 2)
+    XCTAssertEqual(scene.presentation(at: 2.5).position.x, 50, accuracy: 1e-9)
+  }
+
+  func testDefaultDurationIsAQuarterSecond() throws {
+    let l = layer()
+    let a = basic(0, 100, nil)
+    a.duration = 0
+    try l.add(a, forKey: "x")
+    XCTAssertEqual(x(l, 1.125), 50, accuracy: 1e-9)
+  }
+
+  func testLayerTimingComposesDownTheTree() throws {
+    // Layers are timed objects: a parent at speed 2 runs its sublayers' animations twice as fast.
+    let parent = Layer()
+    parent.timing.speed = 2
+    let l = layer()
+    parent.addSublayer(l)
+    try l.add(basic(0, 100, nil), forKey: "x")  // local 1…2 = parent time 0.5…1
+    XCTAssertEqual(parent.presentation(at: 0.75).sublayers[0].position.x, 50, accuracy: 1e-9)
+  }
+
+  func testGroupRunsChildrenInItsTimeAndClipsThem() throws {
+    let l = layer()
+    let g = AnimationGroup()
+    g.beginTime = 1
+    g.duration = 2
+    let child = BasicAnimation(keyPath: "position.x")
+    child.fromValue = 0.0
+    child.toValue = 100.0
+    child.beginTime = 1  // relative to the group's start
+    child.duration = 2
+    child.fillMode = .both
+    g.animations = [child]
+    try l.add(g, forKey: "g")
+    XCTAssertEqual(x(l, 1.5), 0, accuracy: 1e-9)  // child filling backwards
+    XCTAssertEqual(x(l, 2.5), 25, accuracy: 1e-9)
+    XCTAssertEqual(x(l, 3.5), 50)  // the group ended at 3: its children no longer apply
+  }
+
+  func testKeyframesThroughValues() throws {
+    let l = layer()
+    let k = KeyframeAnimation(keyPath: "opacity")
+    k.values = [0.0, 1.0, 0.0]
+    k.keyTimes = [0, 0.25, 1]
+    k.duration = 1
+    k.beginTime = 1
+    try l.add(k, forKey: "k")
+    XCTAssertEqual(l.presentation(at: 1.125).opacity, 0.5, accuracy: 1e-9)
+    XCTAssertEqual(l.presentation(at: 1.25).opacity, 1, accuracy: 1e-9)
+    XCTAssertEqual(l.presentation(at: 1.625).opacity, 0.5, accuracy: 1e-9)
+    let bad = KeyframeAnimation(keyPath: "opacity")
+    bad.values = [0.0, 1.0]
+    bad.keyTimes = [0, 0.5, 1]
+    XCTAssertThrowsError(try l.add(bad, forKey: nil)) {
+      guard case .invalidKeyframes = $0 as? AnimationError else { return XCTFail("\($0)") }
+    }
+    let empty = KeyframeAnimation(keyPath: "opacity")
+    empty.values = []
+    XCTAssertThrowsError(try l.add(empty, forKey: nil))
+  }
+
+  func testKeyframesDiscreteHoldEachValue() throws {
+    let l = layer()
+    let k = KeyframeAnimation(keyPath: "position.x")
+    k.values = [0.0, 10.0, 20.0]
+    k.calculationMode = .discrete
+    k.duration = 3
+    k.beginTime = 1
+    try l.add(k, forKey: "k")
+    XCTAssertEqual(x(l, 1.5), 0)
+    XCTAssertEqual(x(l, 2.5), 10)
+    XCTAssertEqual(x(l, 3.5), 20)
+  }
+
+  func testSpringProgressFollowsTheSolver() throws {
+    let l = layer()
+    let s = SpringAnimation(keyPath: "position.x")
+    s.fromValue = 0.0
+    s.toValue = 100.0
+    s.beginTime = 1
+    s.duration = s.settlingDuration
+    try l.add(s, forKey: "s")
+    let solver = try SpringSolver(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0)
+    XCTAssertEqual(x(l, 1.3), 100 * solver.progress(at: 0.3), accuracy: 1e-9)
+    XCTAssertGreaterThan(s.settlingDuration, 0.5)
+  }
+
+  func testTransformComponentKeyPaths() throws {
+    let l = layer()
+    let a = BasicAnimation(keyPath: "transform.rotation.z")
+    a.fromValue = 0.0
+    a.toValue = Double.pi / 2
+    a.duration = 1
+    a.beginTime = 1
+    try l.add(a, forKey: "r")
+    let t = l.presentation(at: 1.5).transform
+    XCTAssertEqual(t.m11, cos(Double.pi / 4), accuracy: 1e-9)
+    XCTAssertEqual(t.m12, sin(Double.pi / 4), accuracy: 1e-9)
+    let s = BasicAnimation(keyPath: "transform.scale")
+    s.fromValue = 1.0
+    s.toValue = 3.0
+    s.duration = 1
+    s.beginTime = 1
+    let l2 = layer()
+    try l2.add(s, forKey: "s")
+    XCTAssertEqual(l2.presentation(at: 1.5).transform.m11, 2, accuracy: 1e-9)
+  }
+
+  func testFilterParameterKeyPath() throws {
+    let l = layer()
+    l.filters = [.gaussianBlur(radius: 0)]
+    let a = BasicAnimation(keyPath: "filters.gaussianBlur.inputRadius")
+    a.fromValue = 0.0
+    a.toValue = 10.0
+    a.duration = 1
+    a.beginTime = 1
+    try l.add(a, forKey: "blur")
+    XCTAssertEqual(l.presentation(at: 1.5).filters[0].parameters["inputRadius"], 5)
+  }
+
+  final class Recorder: AnimationDelegate {
+    var log: [String] = []
+    let name: String
+    init(_ name: String, log: [String] = []) { self.name = name }
+    func animationDidStart(_ animation: Animation) { Recorder.events.append("\(name) start") }
+    func animationDidStop(_ animation: Animation, finished: Bool) { Recorder.events.append("\(name) stop \(finished)") }
+    nonisolated(unsafe) static var events: [String] = []
+  }
+
+  func testDelegateCallbacksFireInSceneTimeOrderAndFinishedAnimationsAreRemoved() throws {
+    Recorder.events = []
+    let l = layer()
+    let scene = Scene(root: l)
+    let a = basic(0, 100, nil)
+    a.beginTime = 1
+    a.duration = 2
+    a.delegate = Recorder("a")
+    let b = basic(0, 100, nil)
+    b.beginTime = 1.5
+    b.duration = 0.5
+    b.delegate = Recorder("b")
+    let keep = basic(0, 100, nil)
+    keep.beginTime = 0.5
+    keep.duration = 0.25
+    keep.isRemovedOnCompletion = false
+    keep.delegate = Recorder("keep")
+    try l.add(a, forKey: "a")
+    try l.add(b, forKey: "b")
+    try l.add(keep, forKey: "keep")
+    scene.advance(to: 10)
+    XCTAssertEqual(
+      Recorder.events, ["keep start", "keep stop true", "a start", "b start", "b stop true", "a stop true"])
+    XCTAssertEqual(l.animationKeys, ["keep"])
+  }
+}
