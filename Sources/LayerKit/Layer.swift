@@ -17,17 +17,21 @@ open class Layer {
   // MARK: Geometry
 
   /// The layer's own coordinate space: its origin is the top-left corner of the layer's content.
-  public var bounds: Rect = .zero
+  public var bounds: Rect = .zero { didSet { didChange("bounds", from: oldValue, to: bounds) } }
   /// Where the anchor point sits, in the superlayer's bounds space.
-  public var position: Point = .zero
+  public var position: Point = .zero { didSet { didChange("position", from: oldValue, to: position) } }
   /// The point of the bounds, in unit coordinates, that `position` places and transforms pivot on.
-  public var anchorPoint = Point(x: 0.5, y: 0.5)
+  public var anchorPoint = Point(x: 0.5, y: 0.5) {
+    didSet { didChange("anchorPoint", from: oldValue, to: anchorPoint) }
+  }
   /// Position on the z axis, in the superlayer's space; also orders siblings (higher draws later).
-  public var zPosition: Double = 0
+  public var zPosition: Double = 0 { didSet { didChange("zPosition", from: oldValue, to: zPosition) } }
   /// Applied to the layer about its anchor point.
-  public var transform: Transform3D = .identity
+  public var transform: Transform3D = .identity { didSet { didChange("transform", from: oldValue, to: transform) } }
   /// Applied to every sublayer, about this layer's anchor point (perspective goes here).
-  public var sublayerTransform: Transform3D = .identity
+  public var sublayerTransform: Transform3D = .identity {
+    didSet { didChange("sublayerTransform", from: oldValue, to: sublayerTransform) }
+  }
 
   /// The layer's rectangle in its superlayer's space, derived from bounds, anchorPoint, position
   /// and transform as Core Animation derives it: the bounding box of the transformed bounds
@@ -72,22 +76,22 @@ open class Layer {
 
   /// Opacity of the layer and its subtree, applied to the subtree as one group (CALayer's
   /// default `allowsGroupOpacity`). 0 hides the layer.
-  public var opacity: Double = 1
+  public var opacity: Double = 1 { didSet { didChange("opacity", from: oldValue, to: opacity) } }
   public var isHidden = false
   /// Filled first, inside the (rounded) bounds. nil draws nothing.
-  public var backgroundColor: Color?
+  public var backgroundColor: Color? { didSet { didChange("backgroundColor", from: oldValue, to: backgroundColor) } }
   /// The image drawn above the background, placed by `contentsGravity`.
   public var contents: Image?
   /// The part of the contents image to draw, in unit coordinates of the image.
-  public var contentsRect: Rect = .unit
+  public var contentsRect: Rect = .unit { didSet { didChange("contentsRect", from: oldValue, to: contentsRect) } }
   public var contentsGravity: ContentsGravity = .resize
   /// Pixels of the contents image per point, for the natural size that non-resizing gravities use.
   public var contentsScale: Double = 1
   /// Rounds the background and border; the contents and sublayers too when `masksToBounds`.
-  public var cornerRadius: Double = 0
+  public var cornerRadius: Double = 0 { didSet { didChange("cornerRadius", from: oldValue, to: cornerRadius) } }
   /// Drawn inset from the bounds, above the contents and the sublayers.
-  public var borderWidth: Double = 0
-  public var borderColor: Color = .black
+  public var borderWidth: Double = 0 { didSet { didChange("borderWidth", from: oldValue, to: borderWidth) } }
+  public var borderColor: Color = .black { didSet { didChange("borderColor", from: oldValue, to: borderColor) } }
   /// Clips the contents and sublayers to the bounds (rounded by `cornerRadius`).
   public var masksToBounds = false
   /// When false, the layer and its subtree are not drawn while it faces away from the viewer.
@@ -100,15 +104,17 @@ open class Layer {
   /// not be in a tree itself (no superlayer) and not be the layer itself.
   public var mask: Layer?
   /// The shadow's colour (default opaque black).
-  public var shadowColor: Color = .black
+  public var shadowColor: Color = .black { didSet { didChange("shadowColor", from: oldValue, to: shadowColor) } }
   /// 0 (the default) draws no shadow.
-  public var shadowOpacity: Double = 0
+  public var shadowOpacity: Double = 0 { didSet { didChange("shadowOpacity", from: oldValue, to: shadowOpacity) } }
   /// The shadow's offset in the layer's space. Core Animation's default is (0, −3): on iOS's
   /// y-down geometry, the shadow falls 3 points above the layer.
-  public var shadowOffset = Size(width: 0, height: -3)
+  public var shadowOffset = Size(width: 0, height: -3) {
+    didSet { didChange("shadowOffset", from: oldValue, to: shadowOffset) }
+  }
   /// The blur of the shadow: the standard deviation of its Gaussian, in points of the layer's
   /// space (default 3).
-  public var shadowRadius: Double = 3
+  public var shadowRadius: Double = 3 { didSet { didChange("shadowRadius", from: oldValue, to: shadowRadius) } }
   /// When set, the shadow takes this shape (filled non-zero) instead of the layer's alpha.
   public var shadowPath: Path?
   /// Applied, in order, to the layer and its subtree before it is composited.
@@ -128,6 +134,33 @@ open class Layer {
   var animationEntries: [AnimationEntry] = []
   /// The scene this layer is the root of, for "now" when an animation is added.
   weak var hostScene: Scene?
+  /// Whether a scene has presented this layer: only then do property changes run actions (as
+  /// Core Animation animates only layers that have been committed to the render tree).
+  var wasPresented = false
+
+  // MARK: Actions
+
+  /// Searched first for the action of a changed property (CALayer.delegate).
+  public weak var delegate: LayerDelegate?
+  /// Actions by key, searched after the delegate (CALayer.actions).
+  public var actions: [String: LayerAction] = [:]
+  /// Actions searched after `actions` (the "actions" entry of CALayer.style).
+  public var styleActions: [String: LayerAction] = [:]
+
+  /// The action used when the search finds none (CALayer.defaultAction(forKey:)): a basic
+  /// animation for the animatable properties, nothing otherwise. Subclasses may override.
+  open class func defaultAction(forKey key: String) -> LayerAction? {
+    guard Layer.implicitlyAnimatedKeys.contains(key) else { return nil }
+    return .animation(BasicAnimation(keyPath: key))
+  }
+
+  /// The properties whose changes run actions (the Animatable Properties appendix, less those
+  /// whose default action is a transition, which come with transitions).
+  public static let implicitlyAnimatedKeys: Set<String> = [
+    "bounds", "position", "anchorPoint", "zPosition", "transform", "sublayerTransform", "opacity",
+    "backgroundColor", "contentsRect", "cornerRadius", "borderWidth", "borderColor", "shadowColor",
+    "shadowOpacity", "shadowOffset", "shadowRadius",
+  ]
 
   // MARK: The tree
 

@@ -14,24 +14,30 @@ struct ResolvedProperty: Sendable {
   let keyPath: String
   let typeName: String
   let makeTrack: @Sendable (PropertyAnimation, Layer) throws(AnimationError) -> any AnimationTrack
+  /// Untyped access, for actions (once per property change, never per frame).
+  let getAny: @Sendable (Layer) -> any Animatable
+  let setAny: @Sendable (Layer, any Animatable) -> Void
 
   static func make<V: Animatable>(
     _ keyPath: String, _ get: @escaping @Sendable (Layer) -> V, _ set: @escaping @Sendable (Layer, V) -> Void
   ) -> ResolvedProperty {
     let accessor = PropertyAccessor(get: get, set: set)
-    return ResolvedProperty(keyPath: keyPath, typeName: String(describing: V.self)) {
-      (animation, layer) throws(AnimationError) -> any AnimationTrack in
-      switch animation {
-      case let spring as SpringAnimation:
-        return try BasicTrack(spring, accessor, model: layer)
-      case let basic as BasicAnimation:
-        return try BasicTrack(basic, accessor, model: layer)
-      case let keyframes as KeyframeAnimation:
-        return try KeyframeTrack(keyframes, accessor)
-      default:
-        throw .unsupported(keyPath: keyPath, reason: "\(type(of: animation)) is not a property animation kind")
-      }
-    }
+    return ResolvedProperty(
+      keyPath: keyPath, typeName: String(describing: V.self),
+      makeTrack: { (animation, layer) throws(AnimationError) -> any AnimationTrack in
+        switch animation {
+        case let spring as SpringAnimation:
+          return try BasicTrack(spring, accessor, model: layer)
+        case let basic as BasicAnimation:
+          return try BasicTrack(basic, accessor, model: layer)
+        case let keyframes as KeyframeAnimation:
+          return try KeyframeTrack(keyframes, accessor)
+        default:
+          throw .unsupported(keyPath: keyPath, reason: "\(type(of: animation)) is not a property animation kind")
+        }
+      },
+      getAny: { get($0) },
+      setAny: { layer, value in if let v = value as? V { set(layer, v) } })
   }
 }
 

@@ -9,6 +9,8 @@ public final class Scene {
   /// The scene's current time, in seconds.
   public private(set) var time: Double
   private var started = Set<ObjectIdentifier>()
+  /// Transaction completion blocks waiting for their animations.
+  private var completions: [(block: () -> Void, animations: [Transaction.Added])] = []
 
   /// - Parameters:
   ///   - root: the tree; its frame is placed in the target's point space when rendered.
@@ -19,8 +21,43 @@ public final class Scene {
     root.hostScene = self
   }
 
-  /// The presentation tree at the current time.
-  public func presentation() -> Layer { root.presentation(at: time) }
+  /// The presentation tree at the current time. From now on, changes to the layers of the tree
+  /// run their actions (implicit animations).
+  public func presentation() -> Layer {
+    markPresented(root)
+    return root.presentation(at: time)
+  }
+
+  private func markPresented(_ layer: Layer) {
+    layer.wasPresented = true
+    if let mask = layer.mask { markPresented(mask) }
+    for sub in layer.sublayers { markPresented(sub) }
+  }
+
+  /// Queues a transaction's completion block until `animations` have all finished.
+  func addCompletion(_ block: @escaping () -> Void, waitingFor animations: [Transaction.Added]) {
+    completions.append((block, animations))
+  }
+
+  /// Scene time at which `animation` on `layer` ends; nil if never (infinite, or frozen time).
+  func endTime(of animation: Animation, on layer: Layer) -> Double? {
+    var chain: [Layer] = []
+    var node: Layer? = layer
+    while let n = node {
+      chain.append(n)
+      node = n.superlayer
+    }
+    var scale = 1.0
+    var offset = 0.0
+    for l in chain.reversed() {
+      offset = (offset - l.timing.beginTime) * l.timing.speed + l.timing.timeOffset
+      scale *= l.timing.speed
+    }
+    let t = animation.timing
+    guard scale > 0, t.speed > 0 else { return nil }
+    let end = (t.beginTime + t.activeDuration(defaultDuration: AnimationEntry.duration(t)) / t.speed - offset) / scale
+    return end.isFinite ? end : nil
+  }
 
   /// The presentation tree at `t`, without moving the clock.
   public func presentation(at t: Double) -> Layer { root.presentation(at: t) }
@@ -39,6 +76,7 @@ public final class Scene {
   /// stop in between in time order, and removing finished animations.
   public func advance(to t: Double) {
     guard t.isFinite, t >= time else { return }
+    Transaction.flush()
     var events: [(time: Double, order: Int, fire: () -> Void)] = []
     var order = 0
     func visit(_ layer: Layer, scale: Double, offset: Double) {
@@ -81,6 +119,26 @@ public final class Scene {
       for sub in layer.sublayers { visit(sub, scale: s, offset: o) }
     }
     visit(root, scale: 1, offset: 0)
+    // Completion blocks, at the end of the last of their animations (at once when they added none).
+    var waiting: [(block: () -> Void, animations: [Transaction.Added])] = []
+    for c in completions {
+      var end = time
+      var never = false
+      for added in c.animations {
+        guard let layer = added.layer, let e = endTime(of: added.animation, on: layer) else {
+          never = added.layer != nil
+          continue
+        }
+        end = max(end, e)
+      }
+      if !never && end <= t {
+        order += 1
+        events.append((end, order, c.block))
+      } else {
+        waiting.append(c)
+      }
+    }
+    completions = waiting
     time = t
     for e in events.sorted(by: { ($0.time, $0.order) < ($1.time, $1.order) }) { e.fire() }
   }

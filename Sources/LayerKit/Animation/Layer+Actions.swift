@@ -1,0 +1,56 @@
+// Implicit animations: a change to an animatable property of a presented layer runs the action
+// the search finds — delegate, then `actions`, then `styleActions`, then the class's default
+// action — where `.none` anywhere stops the search (NSNull in Core Animation).
+
+extension Layer {
+  /// The scene whose tree holds the layer.
+  public var scene: Scene? {
+    var node: Layer? = self
+    while let n = node {
+      if let s = n.hostScene { return s }
+      node = n.superlayer
+    }
+    return nil
+  }
+
+  /// The action for `key`, by Core Animation's search order (CALayer.action(forKey:)).
+  public func action(forKey key: String) -> LayerAction? {
+    if let found = delegate?.action(for: self, forKey: key) { return found }
+    if let found = actions[key] { return found }
+    if let found = styleActions[key] { return found }
+    return type(of: self).defaultAction(forKey: key)
+  }
+
+  /// Runs the action for a changed property, inside the current transaction.
+  func didChange<V: Animatable>(_ key: String, from old: V, to new: V) {
+    guard wasPresented, old != new, scene != nil else { return }
+    let settings = Transaction.current
+    guard !settings.disableActions, case .animation(let template)? = action(forKey: key) else { return }
+    let animation = template.copy()
+    // The default action animates from the value the property showed just before the change.
+    if let basic = animation as? BasicAnimation, basic.fromValue == nil, basic.toValue == nil, basic.byValue == nil,
+      let previous = presentationValue(key, modelValue: old)
+    {
+      basic.fromValue = previous
+    }
+    if animation.timing.duration == 0 { animation.timing.duration = settings.duration }
+    if animation.timingFunction == nil { animation.timingFunction = settings.timingFunction ?? .default }
+    do {
+      try add(animation, forKey: key)
+    } catch {
+      return  // An action that does not fit the property is not run.
+    }
+    if let stored = self.animation(forKey: key) { Transaction.record(stored, on: self) }
+  }
+
+  /// The presentation value of `key` now, had the model value still been `modelValue`.
+  private func presentationValue(_ key: String, modelValue: any Animatable) -> (any Animatable)? {
+    guard let property = AnimatableProperties.resolve(key) else { return nil }
+    let copy = Layer()
+    copy.copyModelValues(from: self)
+    property.setAny(copy, modelValue)
+    let local = currentLocalTime
+    for entry in animationEntries { entry.apply(to: copy, layerTime: local) }
+    return property.getAny(copy)
+  }
+}

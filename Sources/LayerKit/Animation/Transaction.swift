@@ -1,0 +1,142 @@
+import Foundation
+
+/// Groups layer changes (CATransaction): their implicit animations take the transaction's duration
+/// and timing function, actions can be disabled, and a completion block runs, in scene time, when
+/// every animation added in the transaction has finished. Transactions nest; the settings of the
+/// innermost one apply. Changes made outside an explicit transaction use an implicit one with the
+/// defaults (0.25 s, the default timing function, actions enabled).
+///
+/// Like CATransaction, the stack is per thread.
+public enum Transaction {
+  /// Opens a transaction, nested in the current one if any.
+  public static func begin() {
+    var s = stack
+    s.append(State())
+    stack = s
+  }
+
+  /// Closes the innermost transaction. Its completion block is handed to the scene of the layers
+  /// it animated, to run when their animations end (or at the scene's next step if it added none).
+  public static func commit() {
+    var s = stack
+    guard let top = s.popLast() else { return }
+    stack = s
+    if let block = top.completion {
+      if !s.isEmpty {
+        // Nested: the outer transaction waits for the inner one's animations too.
+        s[s.count - 1].added += top.added
+        stack = s
+      }
+      // With no animation to wait for, the block runs now, as Core Animation runs it right after
+      // the commit.
+      if let scene = top.added.lazy.compactMap({ $0.layer?.scene }).first {
+        scene.addCompletion(block, waitingFor: top.added)
+      } else {
+        block()
+      }
+    } else if !s.isEmpty {
+      s[s.count - 1].added += top.added
+      stack = s
+    }
+  }
+
+  /// Runs `body` in a transaction (begin, body, commit).
+  public static func perform<R>(_ body: () throws -> R) rethrows -> R {
+    begin()
+    defer { commit() }
+    return try body()
+  }
+
+  /// Duration of the implicit animations of the current transaction (default 0.25 s).
+  public static var animationDuration: Double {
+    get { stack.last?.duration ?? MediaTiming.defaultAnimationDuration }
+    set { update { $0.duration = newValue } }
+  }
+
+  /// Timing function of the implicit animations (nil: the default timing function).
+  public static var animationTimingFunction: MediaTimingFunction? {
+    get { stack.last?.timingFunction }
+    set { update { $0.timingFunction = newValue } }
+  }
+
+  /// When true, property changes add no implicit animation.
+  public static var disableActions: Bool {
+    get { stack.last?.disableActions ?? false }
+    set { update { $0.disableActions = newValue } }
+  }
+
+  /// Runs once every animation added in the current transaction has finished, in scene time.
+  public static func setCompletionBlock(_ block: @escaping () -> Void) {
+    update { $0.completion = block }
+  }
+
+  // MARK: State
+
+  struct Added {
+    weak var layer: Layer?
+    let animation: Animation
+  }
+
+  struct State {
+    var implicit = false
+    var duration: Double?
+    var timingFunction: MediaTimingFunction?
+    var disableActions: Bool?
+    var completion: (() -> Void)?
+    var added: [Added] = []
+  }
+
+  /// The settings in force: the innermost transaction's, each falling back to the enclosing ones.
+  static var current: (duration: Double, timingFunction: MediaTimingFunction?, disableActions: Bool) {
+    let s = stack
+    let duration = s.reversed().lazy.compactMap(\.duration).first ?? MediaTiming.defaultAnimationDuration
+    let tf = s.reversed().lazy.compactMap(\.timingFunction).first
+    let disabled = s.reversed().lazy.compactMap(\.disableActions).first ?? false
+    return (duration, tf, disabled)
+  }
+
+  /// Records an animation an action added, for the completion block.
+  static func record(_ animation: Animation, on layer: Layer) {
+    guard !stack.isEmpty else { return }
+    update { $0.added.append(Added(layer: layer, animation: animation)) }
+  }
+
+  /// Commits the implicit transaction, if one is open (Core Animation does this at the end of a
+  /// run-loop turn; here `Scene.advance(to:)` does it before moving the clock).
+  public static func flush() {
+    while let top = stack.last, top.implicit { commit() }
+  }
+
+  private static func update(_ change: (inout State) -> Void) {
+    var s = stack
+    if s.isEmpty { s.append(State(implicit: true)) }  // open until flush() or the next commit
+    change(&s[s.count - 1])
+    stack = s
+  }
+
+  private static let key = "LayerKit.Transaction.stack"
+
+  private final class Box { var states: [State] = [] }
+
+  private static var stack: [State] {
+    get { (Thread.current.threadDictionary[key] as? Box)?.states ?? [] }
+    set {
+      let box = (Thread.current.threadDictionary[key] as? Box) ?? Box()
+      box.states = newValue
+      Thread.current.threadDictionary[key] = box
+    }
+  }
+}
+
+/// What a property change does (CAAction): run an animation, or nothing. `.none` found anywhere
+/// in the search stops it, as NSNull does in Core Animation.
+public enum LayerAction {
+  case animation(Animation)
+  case none
+}
+
+/// Supplies actions for a layer first in the search (CALayerDelegate.action(for:forKey:)).
+public protocol LayerDelegate: AnyObject {
+  /// nil continues the search; `.none` stops it.
+  func action(for layer: Layer, forKey key: String) -> LayerAction?
+}
