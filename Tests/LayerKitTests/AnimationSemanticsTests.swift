@@ -293,3 +293,78 @@ final class AnimationSemanticsTests: XCTestCase {
     XCTAssertEqual(l.animationKeys, ["keep"])
   }
 }
+
+final class AnimationExtrasTests: XCTestCase {
+  func testValueFunctionInterpolatesTheNumberNotTheMatrix() throws {
+    // CAValueFunction rotateZ: 0 → 4π turns twice; interpolating the two (equal) matrices would
+    // not move at all.
+    let l = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+    let a = BasicAnimation(keyPath: "transform")
+    a.valueFunction = .rotateZ
+    a.fromValue = 0.0
+    a.toValue = 4 * Double.pi
+    a.duration = 1
+    a.beginTime = 1
+    try l.add(a, forKey: "spin")
+    let t = l.presentation(at: 1.125).transform  // π/2
+    XCTAssertEqual(t.m11, 0, accuracy: 1e-9)
+    XCTAssertEqual(t.m12, 1, accuracy: 1e-9)
+    let s = BasicAnimation(keyPath: "transform")
+    s.valueFunction = .scale
+    s.fromValue = 1.0
+    s.toValue = 3.0
+    s.duration = 1
+    s.beginTime = 1
+    let l2 = Layer()
+    try l2.add(s, forKey: "grow")
+    XCTAssertEqual(l2.presentation(at: 1.5).transform.m22, 2, accuracy: 1e-9)
+  }
+
+  func testNonFiniteValuesAreRejectedWhenAdded() {
+    let l = Layer()
+    let a = BasicAnimation(keyPath: "position")
+    a.toValue = Point(x: .nan, y: 0)
+    XCTAssertThrowsError(try l.add(a, forKey: nil)) {
+      XCTAssertEqual($0 as? AnimationError, .nonFiniteValue(keyPath: "position", field: "toValue"))
+    }
+    let k = KeyframeAnimation(keyPath: "opacity")
+    k.values = [0.0, Double.infinity]
+    XCTAssertThrowsError(try l.add(k, forKey: nil)) {
+      XCTAssertEqual($0 as? AnimationError, .nonFiniteValue(keyPath: "opacity", field: "values[1]"))
+    }
+  }
+
+  func testPathKeyframesWithAutoRotation() throws {
+    // A point property along a path at constant speed; rotationMode auto turns the layer along
+    // the tangent.
+    let l = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+    let k = KeyframeAnimation(keyPath: "position")
+    k.path = Path(rect: Rect(x: 0, y: 0, width: 100, height: 100))
+    k.rotationMode = .auto
+    k.calculationMode = .paced
+    k.duration = 4
+    k.beginTime = 1
+    try l.add(k, forKey: "orbit")
+    let p = l.presentation(at: 1.5)  // an eighth of the way: halfway along the top edge
+    XCTAssertEqual(p.position.x, 50, accuracy: 1e-6)
+    XCTAssertEqual(p.position.y, 0, accuracy: 1e-6)
+    XCTAssertEqual(p.transform.rotationZ, 0, accuracy: 1e-6)
+    let q = l.presentation(at: 2.5)  // halfway down the right edge, heading down (+y)
+    XCTAssertEqual(q.position.x, 100, accuracy: 1e-6)
+    XCTAssertEqual(q.position.y, 50, accuracy: 1e-6)
+    XCTAssertEqual(q.transform.rotationZ, Double.pi / 2, accuracy: 1e-6)
+    let bad = KeyframeAnimation(keyPath: "opacity")
+    bad.path = k.path
+    XCTAssertThrowsError(try l.add(bad, forKey: nil)) {
+      guard case .unsupported = $0 as? AnimationError else { return XCTFail("\($0)") }
+    }
+  }
+
+  func testPerceptualSpring() throws {
+    // iOS 17's duration/bounce form: duration 0.5, bounce 0.3 → stiffness (2π/0.5)², damping
+    // 4π(1 − 0.3)/0.5.
+    let s = try SpringAnimation(keyPath: "opacity", perceptualDuration: 0.5, bounce: 0.3)
+    XCTAssertEqual(s.stiffness, pow(2 * Double.pi / 0.5, 2), accuracy: 1e-9)
+    XCTAssertEqual(s.damping, 4 * Double.pi * 0.7 / 0.5, accuracy: 1e-9)
+  }
+}

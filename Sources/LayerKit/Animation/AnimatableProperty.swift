@@ -121,7 +121,34 @@ extension AnimatableProperties {
     _ set: @escaping @Sendable (Layer, Transform3D) -> Void,
     into t: inout [String: ResolvedProperty]
   ) {
-    t[name] = .make(name, get, set)
+    let plain = ResolvedProperty.make(name, get, set)
+    // With a value function the values are numbers: a SIMD3 track that writes the function's
+    // transform (a single number n stands for (n, n, n)).
+    t[name] = ResolvedProperty(
+      keyPath: name, typeName: plain.typeName,
+      makeTrack: { (animation, layer) throws(AnimationError) -> any AnimationTrack in
+        guard let function = animation.valueFunction else { return try plain.makeTrack(animation, layer) }
+        let additive = animation.isAdditive
+        let vector = ResolvedProperty.make(
+          name, { _ in SIMD3<Double>(repeating: function.identityValue) },
+          { layer, v in
+            let m = function.transform(v)
+            set(layer, additive ? m.concatenating(get(layer)) : m)
+          })
+        guard let copy = animation.copy() as? PropertyAnimation else {
+          throw .unsupported(keyPath: name, reason: "not a property animation")
+        }
+        copy.isAdditive = false
+        if let basic = copy as? BasicAnimation {
+          basic.fromValue = basic.fromValue.map(ValueFunction.vector)
+          basic.toValue = basic.toValue.map(ValueFunction.vector)
+          basic.byValue = basic.byValue.map(ValueFunction.vector)
+        }
+        if let keyframes = copy as? KeyframeAnimation {
+          keyframes.values = keyframes.values?.map(ValueFunction.vector)
+        }
+        return try vector.makeTrack(copy, layer)
+      }, getAny: plain.getAny, setAny: plain.setAny)
     func scalar(
       _ suffix: String, _ read: @escaping @Sendable (Transform3D) -> Double,
       _ write: @escaping @Sendable (Transform3D, Double) -> Transform3D
@@ -144,5 +171,21 @@ extension AnimatableProperties {
     t[translation] = .make(
       translation, { l -> Size in Size(width: get(l).translation.x, height: get(l).translation.y) },
       { l, v in set(l, get(l).settingTranslation(x: v.width, y: v.height)) })
+  }
+}
+
+extension ValueFunction {
+  /// The number that gives the identity transform.
+  var identityValue: Double {
+    switch self {
+    case .scale, .scaleX, .scaleY, .scaleZ: 1
+    default: 0
+    }
+  }
+
+  /// A number n becomes (n, n, n); vectors pass through.
+  static func vector(_ v: any Animatable) -> any Animatable {
+    if let d = v as? Double { return SIMD3(d, d, d) }
+    return v
   }
 }

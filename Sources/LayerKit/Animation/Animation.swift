@@ -80,6 +80,36 @@ open class Animation {
   }
 }
 
+/// Turns the scalar (or vector) values of a transform animation into a transform
+/// (CAValueFunction): the animation interpolates the numbers, then builds the matrix, so a
+/// rotation of 0 → 4π turns twice instead of interpolating two equal matrices.
+public enum ValueFunction: String, Sendable, CaseIterable {
+  case rotateX, rotateY, rotateZ
+  /// One number (uniform) or three (x, y, z).
+  case scale
+  case scaleX, scaleY, scaleZ
+  /// Three numbers (x, y, z).
+  case translate
+  case translateX, translateY, translateZ
+
+  /// The transform for `v` (one number is (n, n, n)).
+  public func transform(_ v: SIMD3<Double>) -> Transform3D {
+    switch self {
+    case .rotateX: Transform3D(rotationAngle: v.x, x: 1, y: 0, z: 0)
+    case .rotateY: Transform3D(rotationAngle: v.x, x: 0, y: 1, z: 0)
+    case .rotateZ: Transform3D(rotationAngle: v.x, x: 0, y: 0, z: 1)
+    case .scale: Transform3D(scaleX: v.x, y: v.y, z: v.z)
+    case .scaleX: Transform3D(scaleX: v.x, y: 1, z: 1)
+    case .scaleY: Transform3D(scaleX: 1, y: v.x, z: 1)
+    case .scaleZ: Transform3D(scaleX: 1, y: 1, z: v.x)
+    case .translate: Transform3D(translationX: v.x, y: v.y, z: v.z)
+    case .translateX: Transform3D(translationX: v.x, y: 0, z: 0)
+    case .translateY: Transform3D(translationX: 0, y: v.x, z: 0)
+    case .translateZ: Transform3D(translationX: 0, y: 0, z: v.x)
+    }
+  }
+}
+
 /// An animation of one layer property, named by a key path ("position.x", "transform.scale").
 open class PropertyAnimation: Animation {
   public var keyPath: String
@@ -87,6 +117,9 @@ open class PropertyAnimation: Animation {
   public var isAdditive = false
   /// Each repeat starts where the previous one ended.
   public var isCumulative = false
+  /// For "transform" and "sublayerTransform": the values are numbers (or SIMD3 vectors) that
+  /// this function turns into the transform.
+  public var valueFunction: ValueFunction?
 
   public init(keyPath: String) {
     self.keyPath = keyPath
@@ -102,6 +135,7 @@ open class PropertyAnimation: Animation {
     copyTiming(from: other)
     isAdditive = other.isAdditive
     isCumulative = other.isCumulative
+    valueFunction = other.valueFunction
   }
 }
 

@@ -16,6 +16,8 @@ func typed<V: Animatable>(
     throw .wrongValueType(
       keyPath: keyPath, field: field, expected: String(describing: V.self), actual: String(describing: type(of: value)))
   }
+  // A value's distance to itself is 0 unless a component is NaN or infinite.
+  guard v.distance(to: v) == 0 else { throw .nonFiniteValue(keyPath: keyPath, field: field) }
   return v
 }
 
