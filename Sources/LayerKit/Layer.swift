@@ -81,7 +81,7 @@ open class Layer {
   /// Filled first, inside the (rounded) bounds. nil draws nothing.
   public var backgroundColor: Color? { didSet { didChange("backgroundColor", from: oldValue, to: backgroundColor) } }
   /// The image drawn above the background, placed by `contentsGravity`.
-  public var contents: Image?
+  public var contents: Image? { didSet { didChange("contents", from: oldValue ?? .zero, to: contents ?? .zero) } }
   /// The part of the contents image to draw, in unit coordinates of the image.
   public var contentsRect: Rect = .unit { didSet { didChange("contentsRect", from: oldValue, to: contentsRect) } }
   public var contentsGravity: ContentsGravity = .resize
@@ -159,7 +159,7 @@ open class Layer {
   public static let implicitlyAnimatedKeys: Set<String> = [
     "bounds", "position", "anchorPoint", "zPosition", "transform", "sublayerTransform", "opacity",
     "backgroundColor", "contentsRect", "cornerRadius", "borderWidth", "borderColor", "shadowColor",
-    "shadowOpacity", "shadowOffset", "shadowRadius",
+    "shadowOpacity", "shadowOffset", "shadowRadius", "contents",
   ]
 
   // MARK: The tree

@@ -368,3 +368,50 @@ final class AnimationExtrasTests: XCTestCase {
     XCTAssertEqual(s.damping, 4 * Double.pi * 0.7 / 0.5, accuracy: 1e-9)
   }
 }
+
+final class ContentsAndRemovalTests: XCTestCase {
+  func testContentsCrossfade() throws {
+    // Core Animation animates contents as a crossfade: (1 − p)·from + p·to, premultiplied.
+    let red = try Image(width: 2, height: 2, color: .red)
+    let blue = try Image(width: 2, height: 2, color: .blue)
+    let l = Layer(frame: Rect(x: 0, y: 0, width: 2, height: 2))
+    l.contents = blue
+    let a = BasicAnimation(keyPath: "contents")
+    a.fromValue = red
+    a.toValue = blue
+    a.duration = 1
+    a.beginTime = 1
+    try l.add(a, forKey: "fade")
+    XCTAssertEqual(l.presentation(at: 1.5).contents?.pixel(x: 0, y: 0), [128, 0, 128, 255])
+    XCTAssertEqual(l.presentation(at: 1.75).contents?.pixel(x: 1, y: 1), [64, 0, 191, 255])
+    XCTAssertEqual(l.presentation(at: 1).contents, red)
+    XCTAssertEqual(l.presentation(at: 3).contents, blue)
+    // From no contents: a fade in from transparent.
+    let m = Layer(frame: Rect(x: 0, y: 0, width: 2, height: 2))
+    let b = BasicAnimation(keyPath: "contents")
+    b.toValue = blue
+    b.duration = 1
+    b.beginTime = 1
+    try m.add(b, forKey: "in")
+    XCTAssertEqual(m.presentation(at: 1.5).contents?.pixel(x: 0, y: 0), [0, 0, 128, 128])
+  }
+
+  final class Stops: AnimationDelegate {
+    var finished: [Bool] = []
+    func animationDidStop(_ animation: Animation, finished: Bool) { self.finished.append(finished) }
+  }
+
+  func testRemovingOrReplacingStopsUnfinished() throws {
+    // animationDidStop(_:finished:) reports false for an animation removed before its end.
+    let l = Layer()
+    let stops = Stops()
+    let a = BasicAnimation(keyPath: "opacity")
+    a.toValue = 0.0
+    a.delegate = stops
+    try l.add(a, forKey: "o")
+    try l.add(a, forKey: "o")  // replaces the first
+    l.removeAnimation(forKey: "o")
+    XCTAssertEqual(stops.finished, [false, false])
+    XCTAssertTrue(l.animationKeys.isEmpty)
+  }
+}

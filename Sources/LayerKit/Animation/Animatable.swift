@@ -19,14 +19,11 @@ import Foundation
 /// - `distance(to:)` is the Euclidean distance in the value's components, the metric a paced
 ///   keyframe animation (`calculationMode` paced / cubicPaced) keeps at constant speed.
 ///
-/// `Image` (layer `contents`) is deliberately *not* `Animatable`: two images have no component
-/// sum. Core Animation animates `contents` as a crossfade. The rule LayerKit follows: at progress
-/// `p` the presented contents is the dissolve `(1 − p)·from + p·to` of the two premultiplied
-/// images, each drawn with the layer's contents geometry (`contentsRect`, `contentsGravity`), with
-/// `p` clamped to [0, 1] (an image cannot overshoot). At `p == 0` it is exactly `from`, at
-/// `p == 1` exactly `to`; a discrete keyframe animation of contents switches images without a
-/// crossfade. Note that drawing `to` with opacity `p` over `from` is *not* that dissolve unless
-/// `from` is opaque; the renderer composes the mix in an offscreen group (or one two-texture draw).
+/// `Image` (layer `contents`) animates as Core Animation animates contents, a crossfade: at
+/// progress `p` the presented contents is the dissolve `(1 − p)·from + p·to` of the two
+/// premultiplied images (Image+Animatable.swift), with `p` clamped to [0, 1] (an image cannot
+/// overshoot). At `p == 0` it is exactly `from`, at `p == 1` exactly `to`; a discrete keyframe
+/// animation of contents switches images without a crossfade.
 public protocol Animatable: Sendable, Equatable {
   /// The value at eased progress `t` between `from` (`t == 0`) and `to` (`t == 1`).
   /// - Parameters:

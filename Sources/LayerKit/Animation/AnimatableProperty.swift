@@ -81,6 +81,8 @@ enum AnimatableProperties {
     add(.make("shadowOpacity", { $0.shadowOpacity }, { $0.shadowOpacity = $1 }))
     add(.make("shadowRadius", { $0.shadowRadius }, { $0.shadowRadius = $1 }))
     add(.make("contentsScale", { $0.contentsScale }, { $0.contentsScale = $1 }))
+    // A crossfade (Image+Animatable.swift); nil contents mix as transparent.
+    add(.make("contents", { $0.contents ?? .zero }, { $0.contents = $1.id == Image.zero.id ? nil : $1 }))
 
     add(.make("position", { $0.position }, { $0.position = $1 }))
     add(.make("position.x", { $0.position.x }, { $0.position.x = $1 }))

@@ -41,7 +41,8 @@ extension Layer {
       copy.timing.beginTime = currentLocalTime
     }
     let k = key ?? "animation-\(animationEntries.count)-\(ObjectIdentifier(copy).hashValue)"
-    animationEntries.removeAll { $0.key == k }
+    // An animation replaced under its key stops unfinished, as in Core Animation.
+    removeAnimation(forKey: k)
     animationEntries.append(AnimationEntry(key: k, animation: copy, tracks: tracks))
   }
 
@@ -60,12 +61,18 @@ extension Layer {
     animationEntries.first { $0.key == key }?.animation
   }
 
+  /// Removes the animation under `key`; its delegate hears that it stopped unfinished.
   public func removeAnimation(forKey key: String) {
+    let removed = animationEntries.filter { $0.key == key }
     animationEntries.removeAll { $0.key == key }
+    for entry in removed { entry.animation.delegate?.animationDidStop(entry.animation, finished: false) }
   }
 
+  /// Removes every animation; their delegates hear that they stopped unfinished.
   public func removeAllAnimations() {
+    let removed = animationEntries
     animationEntries.removeAll()
+    for entry in removed { entry.animation.delegate?.animationDidStop(entry.animation, finished: false) }
   }
 
   /// The layer's local time now: its scene's time carried down the tree (0 outside a scene).
