@@ -415,3 +415,28 @@ final class ContentsAndRemovalTests: XCTestCase {
     XCTAssertTrue(l.animationKeys.isEmpty)
   }
 }
+
+final class NestedGroupTests: XCTestCase {
+  func testNestedGroupsComposeTime() throws {
+    // Time composes through groups: outer (begin 1) → inner (begin 1, speed 2, duration 2) → child.
+    let l = Layer()
+    l.position = Point(x: 7, y: 0)
+    let child = BasicAnimation(keyPath: "position.x")
+    child.fromValue = 0.0
+    child.toValue = 100.0
+    child.duration = 2
+    let inner = AnimationGroup()
+    inner.beginTime = 1
+    inner.speed = 2
+    inner.duration = 2
+    inner.animations = [child]
+    let outer = AnimationGroup()
+    outer.beginTime = 1
+    outer.duration = 4
+    outer.animations = [inner]
+    try l.add(outer, forKey: "outer")
+    XCTAssertEqual(l.presentation(at: 2.5).position.x, 50, accuracy: 1e-9)  // inner local 1 of 2
+    XCTAssertEqual(l.presentation(at: 2.25).position.x, 25, accuracy: 1e-9)
+    XCTAssertEqual(l.presentation(at: 3.5).position.x, 7)  // inner ended at outer time 2
+  }
+}

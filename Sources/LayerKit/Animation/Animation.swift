@@ -215,14 +215,15 @@ open class SpringAnimation: BasicAnimation {
 /// Runs its children in its own time space (CAAnimationGroup): each child's beginTime is relative
 /// to the group's start, and the group's duration clips them.
 open class AnimationGroup: Animation {
-  public var animations: [PropertyAnimation] = []
+  /// Property animations or nested groups.
+  public var animations: [Animation] = []
 
   public override init() {}
 
   open override func copy() -> Animation {
     let g = AnimationGroup()
     g.copyTiming(from: self)
-    g.animations = animations.compactMap { $0.copy() as? PropertyAnimation }
+    g.animations = animations.map { $0.copy() }
     return g
   }
 }

@@ -2,8 +2,34 @@
 struct AnimationEntry {
   let key: String
   let animation: Animation
-  /// One track for a property animation; one per child, with the child's timing, for a group.
-  let tracks: [(timing: MediaTiming, track: any AnimationTrack)]
+  let node: TrackNode
+}
+
+/// The compiled form of an animation: a property track, or a group of nodes in the group's time.
+indirect enum TrackNode {
+  case property(MediaTiming, any AnimationTrack)
+  case group(MediaTiming, [TrackNode])
+
+  var timing: MediaTiming {
+    switch self {
+    case .property(let t, _), .group(let t, _): t
+    }
+  }
+
+  /// Applies the node at its parent's time (the layer's, or the enclosing group's local time).
+  func apply(to layer: Layer, parentTime: Double) {
+    let timing = self.timing
+    let d = AnimationEntry.duration(timing)
+    guard let local = timing.localTime(parentTime: parentTime, defaultDuration: d) else { return }
+    switch self {
+    case .property(_, let track):
+      track.apply(
+        to: layer, time: local, duration: d, iteration: timing.iteration(parentTime: parentTime, defaultDuration: d))
+    case .group(_, let children):
+      // Children run in the group's local time, which the group's duration clips.
+      for child in children { child.apply(to: layer, parentTime: local) }
+    }
+  }
 }
 
 extension Layer {
@@ -19,31 +45,35 @@ extension Layer {
     } catch {
       throw .invalidTiming(error)
     }
-    let tracks: [(timing: MediaTiming, track: any AnimationTrack)]
-    switch copy {
-    case let group as AnimationGroup:
-      var list: [(timing: MediaTiming, track: any AnimationTrack)] = []
-      for child in group.animations {
-        do {
-          try child.timing.validate(child.keyPath)
-        } catch {
-          throw .invalidTiming(error)
-        }
-        list.append((child.timing, try track(for: child)))
-      }
-      tracks = list
-    case let property as PropertyAnimation:
-      tracks = [(property.timing, try track(for: property))]
-    default:
-      throw .unsupported(keyPath: key ?? "", reason: "\(type(of: copy)) animates nothing")
-    }
+    let node = try compile(copy, owner: key ?? "animation")
     if copy.timing.beginTime == 0 {
       copy.timing.beginTime = currentLocalTime
     }
     let k = key ?? "animation-\(animationEntries.count)-\(ObjectIdentifier(copy).hashValue)"
     // An animation replaced under its key stops unfinished, as in Core Animation.
     removeAnimation(forKey: k)
-    animationEntries.append(AnimationEntry(key: k, animation: copy, tracks: tracks))
+    animationEntries.append(AnimationEntry(key: k, animation: copy, node: node))
+  }
+
+  /// Checks an animation (and a group's children, at any depth) and compiles its tracks.
+  private func compile(_ animation: Animation, owner: String) throws(AnimationError) -> TrackNode {
+    switch animation {
+    case let group as AnimationGroup:
+      var children: [TrackNode] = []
+      for child in group.animations {
+        do {
+          try child.timing.validate((child as? PropertyAnimation)?.keyPath ?? "group child")
+        } catch {
+          throw .invalidTiming(error)
+        }
+        children.append(try compile(child, owner: owner))
+      }
+      return .group(group.timing, children)
+    case let property as PropertyAnimation:
+      return .property(property.timing, try track(for: property))
+    default:
+      throw .unsupported(keyPath: owner, reason: "\(type(of: animation)) animates nothing")
+    }
   }
 
   private func track(for animation: PropertyAnimation) throws(AnimationError) -> any AnimationTrack {
@@ -116,21 +146,7 @@ extension AnimationEntry {
   }
 
   func apply(to layer: Layer, layerTime: Double) {
-    let top = animation.timing
-    let d = AnimationEntry.duration(top)
-    guard let local = top.localTime(parentTime: layerTime, defaultDuration: d) else { return }
-    if animation is AnimationGroup {
-      for (timing, track) in tracks {
-        let cd = AnimationEntry.duration(timing)
-        guard let childLocal = timing.localTime(parentTime: local, defaultDuration: cd) else { continue }
-        track.apply(
-          to: layer, time: childLocal, duration: cd, iteration: timing.iteration(parentTime: local, defaultDuration: cd)
-        )
-      }
-    } else if let (_, track) = tracks.first {
-      track.apply(
-        to: layer, time: local, duration: d, iteration: top.iteration(parentTime: layerTime, defaultDuration: d))
-    }
+    node.apply(to: layer, parentTime: layerTime)
   }
 }
 
