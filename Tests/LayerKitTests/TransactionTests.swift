@@ -145,3 +145,19 @@ final class TransactionTests: XCTestCase {
     XCTAssertEqual(log, ["empty", "short", "long"])
   }
 }
+
+final class TransactionDurationTests: XCTestCase {
+  func testZeroDurationTakesTheTransactionsDuration() throws {
+    // "A duration of 0 means the default (0.25 s, or the transaction's)."
+    let l = Layer()
+    let a = BasicAnimation(keyPath: "opacity")
+    a.toValue = 0.0
+    try Transaction.perform {
+      Transaction.animationDuration = 2
+      try l.add(a, forKey: "fade")
+    }
+    XCTAssertEqual(l.animation(forKey: "fade")?.duration, 2)
+    try l.add(a, forKey: "quick")
+    XCTAssertEqual(l.animation(forKey: "quick")?.duration, 0.25)
+  }
+}

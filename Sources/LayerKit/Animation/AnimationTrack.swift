@@ -91,10 +91,23 @@ struct BasicTrack<V: Animatable>: AnimationTrack {
 }
 
 /// A keyframe animation of one property, through values or along a path.
+///
+/// Through values, each calculation mode as CAAnimationCalculationMode documents it: linear and
+/// cubic follow keyTimes and the per-segment timing functions; discrete shows each value in turn;
+/// paced and cubicPaced ignore both and move at constant speed — paced along the straight
+/// segments, cubicPaced along the spline, by its arc length (KeyframeTrack+Paced.swift).
+///
+/// Along a path ("the end point of a line-to or curve-to segment defines the keyframe value …
+/// move-to segments do not define separate keyframe values"), each line, quadratic or cubic
+/// element is one keyframe segment: linear and cubic give each element its share of time from
+/// keyTimes (one per keyframe point) or evenly, eased by that element's timing function, and
+/// move through it by the curve's own parameter; discrete jumps from element end point to element
+/// end point; paced and cubicPaced move at constant speed by the path's arc length.
 struct KeyframeTrack<V: Animatable>: AnimationTrack {
   let accessor: PropertyAccessor<V>
   let values: [V]
   let keyframes: KeyframeTiming
+  /// The per-segment timing functions; nil in the paced modes, which ignore them.
   let functions: [MediaTimingFunction]?
   let tcb: [(tension: Double, continuity: Double, bias: Double)]
   let mode: KeyframeCalculationMode
@@ -103,77 +116,110 @@ struct KeyframeTrack<V: Animatable>: AnimationTrack {
   let timingFunction: MediaTimingFunction?
   let path: PathSampler?
   let rotationMode: RotationMode?
+  /// cubicPaced through two or more values: the spline's arc length, measured once.
+  let arc: CurveArcTable?
 
   init(_ a: KeyframeAnimation, _ accessor: PropertyAccessor<V>) throws(AnimationError) {
     self.accessor = accessor
-    mode = a.calculationMode
+    let mode = a.calculationMode
+    self.mode = mode
     additive = a.isAdditive
     cumulative = a.isCumulative
     timingFunction = a.timingFunction
-    functions = a.timingFunctions
+    // Paced modes: "keyTimes and timingFunction are ignored and keyframe times are automatically
+    // generated to give the animation a constant velocity".
+    let paced = mode == .paced || mode == .cubicPaced
+    functions = paced ? nil : a.timingFunctions
     rotationMode = a.rotationMode
+    let keyPath = a.keyPath
     if let p = a.path {
       guard V.self == Point.self else {
-        throw .unsupported(keyPath: a.keyPath, reason: "a path animates a point property only")
+        throw .unsupported(keyPath: keyPath, reason: "a path animates a point property only")
       }
-      guard p.isFinite else { throw .nonFiniteValue(keyPath: a.keyPath, field: "path") }
-      do {
-        path = try PathSampler(path: p)
-      } catch {
-        throw .invalidKeyframes(keyPath: a.keyPath, error)
-      }
+      guard p.isFinite else { throw .nonFiniteValue(keyPath: keyPath, field: "path") }
+      let sampler = try Self.keyframeChecked(keyPath) { () throws(KeyframeError) in try PathSampler(path: p) }
+      path = sampler
       values = []
-      do {
-        keyframes = try KeyframeTiming(count: 2, keyTimes: nil, calculationMode: .linear, segmentLengths: nil)
-      } catch {
-        throw .invalidKeyframes(keyPath: a.keyPath, error)
+      tcb = []
+      arc = nil
+      // One key time per keyframe point: the path's start, then each element's end.
+      keyframes = try Self.keyframeChecked(keyPath) { () throws(KeyframeError) in
+        paced
+          ? try KeyframeTiming(
+            count: sampler.keyframeCount, calculationMode: .paced, segmentLengths: sampler.segmentLengths)
+          : try KeyframeTiming(count: sampler.keyframeCount, keyTimes: a.keyTimes, calculationMode: mode)
       }
-    } else {
-      path = nil
-      var list: [V] = []
-      for (i, v) in (a.values ?? []).enumerated() {
-        if let t = try typed(v, as: V.self, keyPath: a.keyPath, field: "values[\(i)]") { list.append(t) }
-      }
-      values = list
-      let lengths = zip(list, list.dropFirst()).map { $0.0.distance(to: $0.1) }
-      do {
-        keyframes = try KeyframeTiming(
-          count: list.count, keyTimes: a.keyTimes, calculationMode: a.calculationMode, segmentLengths: lengths)
-      } catch {
-        throw .invalidKeyframes(keyPath: a.keyPath, error)
+      return
+    }
+    path = nil
+    var list: [V] = []
+    for (i, v) in (a.values ?? []).enumerated() {
+      if let t = try typed(v, as: V.self, keyPath: keyPath, field: "values[\(i)]") { list.append(t) }
+    }
+    values = list
+    let n = list.count
+    if mode == .cubic || mode == .cubicPaced {
+      try Self.keyframeChecked(keyPath) { () throws(KeyframeError) in
+        try KeyframeTiming.validateCubicParameters(a.tensionValues, field: "tensionValues", count: n)
+        try KeyframeTiming.validateCubicParameters(a.continuityValues, field: "continuityValues", count: n)
+        try KeyframeTiming.validateCubicParameters(a.biasValues, field: "biasValues", count: n)
       }
     }
-    let n = values.count
-    tcb = (0..<n).map { i in
+    let parameters = (0..<n).map { i in
       (a.tensionValues?[safe: i] ?? 0, a.continuityValues?[safe: i] ?? 0, a.biasValues?[safe: i] ?? 0)
+    }
+    tcb = parameters
+    if mode == .cubicPaced, n > 1 {
+      // Constant velocity along the spline: key times from the spline's arc length per segment.
+      let table = CurveArcTable(segmentCount: n - 1, resolution: Self.cubicPacedResolution) { i, s in
+        Self.hermite(list, parameters, i, s)
+      }
+      arc = table
+      keyframes = try Self.keyframeChecked(keyPath) { () throws(KeyframeError) in
+        try KeyframeTiming(count: n, calculationMode: .cubicPaced, segmentLengths: table.segmentLengths)
+      }
+    } else {
+      arc = nil
+      let lengths = zip(list, list.dropFirst()).map { $0.0.distance(to: $0.1) }
+      keyframes = try Self.keyframeChecked(keyPath) { () throws(KeyframeError) in
+        try KeyframeTiming(count: n, keyTimes: a.keyTimes, calculationMode: mode, segmentLengths: lengths)
+      }
+    }
+  }
+
+  /// Runs `body`, reporting a keyframe error as `invalidKeyframes` for `keyPath`.
+  private static func keyframeChecked<T>(
+    _ keyPath: String, _ body: () throws(KeyframeError) -> T
+  ) throws(AnimationError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw .invalidKeyframes(keyPath: keyPath, error)
     }
   }
 
   func apply(to layer: Layer, time: Double, duration: Double, iteration: Int) {
     let x = duration > 0 ? time / duration : 1
     let progress = timingFunction?.value(at: x) ?? x
-    let current = accessor.get(layer)
-    var value: V
     if let path, let pointAccessor = accessor as? PropertyAccessor<Point> {
-      let p = path.point(atArcFraction: progress)
-      pointAccessor.set(layer, p)
-      if let rotationMode {
-        let angle = path.tangentAngle(atArcFraction: progress) + (rotationMode == .autoReverse ? .pi : 0)
-        layer.transform = layer.transform.settingRotation(z: angle)
-      }
+      applyPath(path, pointAccessor, to: layer, progress: progress, iteration: iteration)
       return
     }
     guard !values.isEmpty else { return }
+    let current = accessor.get(layer)
     let (i, f) = keyframes.segment(at: progress)
-    let fraction = functions?[safe: i]?.value(at: f) ?? f
     let i1 = min(i + 1, values.count - 1)
+    var value: V
     switch mode {
     case .discrete:
       value = values[i]
     case .linear, .paced:
-      value = V.interpolate(values[i], values[i1], fraction)
-    case .cubic, .cubicPaced:
-      value = hermite(i, fraction)
+      value = V.interpolate(values[i], values[i1], functions?[safe: i]?.value(at: f) ?? f)
+    case .cubic:
+      value = Self.hermite(values, tcb, i, functions?[safe: i]?.value(at: f) ?? f)
+    case .cubicPaced:
+      // f is the fraction of segment i's arc length; the table turns it into the curve parameter.
+      value = Self.hermite(values, tcb, i, arc?.parameter(segment: i, arcFraction: f) ?? f)
     }
     if cumulative && iteration > 0, let first = values.first, let last = values.last {
       value = V.add(value, V.scale(difference(last, first), by: Double(iteration)))
@@ -181,31 +227,38 @@ struct KeyframeTrack<V: Animatable>: AnimationTrack {
     accessor.set(layer, additive ? V.add(current, value) : value)
   }
 
-  /// Kochanek–Bartels between keyframes i and i + 1, end points repeated, in Animatable's terms.
-  func hermite(_ i: Int, _ s: Double) -> V {
-    let n = values.count
-    let p0 = values[max(i - 1, 0)]
-    let p1 = values[i]
-    let p2 = values[min(i + 1, n - 1)]
-    let p3 = values[min(i + 2, n - 1)]
-    let (t1, c1, b1) = tcb[i]
-    let (t2, c2, b2) = tcb[min(i + 1, n - 1)]
-    // Outgoing tangent at p1 and incoming tangent at p2.
-    let w1a: Double = (1 - t1) * (1 + b1) * (1 + c1) / 2
-    let w1b: Double = (1 - t1) * (1 - b1) * (1 - c1) / 2
-    let w2a: Double = (1 - t2) * (1 + b2) * (1 - c2) / 2
-    let w2b: Double = (1 - t2) * (1 - b2) * (1 + c2) / 2
-    let d1: V = V.add(V.scale(difference(p1, p0), by: w1a), V.scale(difference(p2, p1), by: w1b))
-    let d2: V = V.add(V.scale(difference(p2, p1), by: w2a), V.scale(difference(p3, p2), by: w2b))
-    let s2 = s * s
-    let s3 = s2 * s
-    let h00 = 2 * s3 - 3 * s2 + 1
-    let h10 = s3 - 2 * s2 + s
-    let h01 = -2 * s3 + 3 * s2
-    let h11 = s3 - s2
-    let left: V = V.add(V.scale(p1, by: h00), V.scale(d1, by: h10))
-    let right: V = V.add(V.scale(p2, by: h01), V.scale(d2, by: h11))
-    return V.add(left, right)
+  /// The point and direction of travel along the path at `progress`, then the layer's rotation
+  /// for rotationMode.
+  private func applyPath(
+    _ path: PathSampler, _ pointAccessor: PropertyAccessor<Point>, to layer: Layer, progress: Double, iteration: Int
+  ) {
+    let current = pointAccessor.get(layer)
+    var point: Point
+    let angle: Double
+    switch mode {
+    case .paced, .cubicPaced:
+      point = path.point(atArcFraction: progress)
+      angle = path.tangentAngle(atArcFraction: progress)
+    case .discrete:
+      // Keyframe 0 is the path's start, keyframe k the end point of element k − 1: those are
+      // the values a discrete animation shows in turn. The heading is the element's at that end.
+      let k = keyframes.segment(at: progress).index
+      let (segment, fraction) = k == 0 ? (0, 0.0) : (k - 1, 1.0)
+      point = path.point(segment: segment, fraction: fraction)
+      angle = path.tangentAngle(segment: segment, fraction: fraction)
+    case .linear, .cubic:
+      let (i, f) = keyframes.segment(at: progress)
+      let fraction = functions?[safe: i]?.value(at: f) ?? f
+      point = path.point(segment: i, fraction: fraction)
+      angle = path.tangentAngle(segment: i, fraction: fraction)
+    }
+    if cumulative && iteration > 0, let first = path.keyframePoints.first, let last = path.keyframePoints.last {
+      point = Point.add(point, Point.scale(difference(last, first), by: Double(iteration)))
+    }
+    pointAccessor.set(layer, additive ? Point.add(current, point) : point)
+    if let rotationMode {
+      layer.transform = layer.transform.settingRotation(z: angle + (rotationMode == .autoReverse ? .pi : 0))
+    }
   }
 }
 

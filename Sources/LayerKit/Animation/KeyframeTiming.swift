@@ -26,7 +26,8 @@ public enum KeyframeCalculationMode: String, Sendable, CaseIterable {
   case paced
   /// A Kochanek–Bartels (by default Catmull–Rom) spline through the values.
   case cubic
-  /// The cubic spline with key times generated for constant speed.
+  /// The cubic spline traversed at constant speed along its arc length; keyTimes and timing
+  /// functions are ignored.
   case cubicPaced
 }
 
@@ -48,8 +49,9 @@ public struct KeyframeTiming: Hashable, Sendable {
   ///     `.paced` and `.cubicPaced`.
   ///   - calculationMode: the animation's `calculationMode`.
   ///   - segmentLengths: for `.paced` and `.cubicPaced` (required there when count > 1): the
-  ///     `count − 1` non-negative distances between consecutive values, in whatever metric the
-  ///     value type has. Key times are spaced in proportion, so motion runs at constant speed;
+  ///     `count − 1` non-negative lengths of the segments between consecutive values, in whatever
+  ///     metric the value type has — the chords for `.paced`, the spline's arc lengths for
+  ///     `.cubicPaced`. Key times are spaced in proportion, so motion runs at constant speed;
   ///     if every length is 0 they are evenly spaced. Ignored by the other modes.
   /// - Throws: `KeyframeError`, naming the field and the index that broke a rule.
   public init(
@@ -320,10 +322,10 @@ public enum KeyframeError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Two ways through a path, as Core Animation offers them:
 /// - by arc length (`point(atArcFraction:)`), for the paced modes: the layer moves at constant
 ///   speed along the whole path;
-/// - element by element (`point(segment:fraction:)`), for linear mode: each line, quadratic or
-///   cubic element is one keyframe segment, so `KeyframeTiming(count: keyframeCount, …)` and the
-///   segment timing functions decide the time spent in each, and the fraction is the curve's own
-///   parameter.
+/// - element by element (`point(segment:fraction:)`), for linear and cubic modes: each line,
+///   quadratic or cubic element is one keyframe segment, so `KeyframeTiming(count: keyframeCount,
+///   …)` and the segment timing functions decide the time spent in each, and the fraction is the
+///   curve's own parameter; discrete mode shows the element end points in turn.
 ///
 /// Move elements start a new subpath without a segment of their own (the layer jumps at the
 /// segment boundary); a close element is a line back to the subpath's start, left out when it has

@@ -45,10 +45,15 @@ extension Layer {
     } catch {
       throw .invalidTiming(error)
     }
-    let node = try compile(copy, owner: key ?? "animation")
     if copy.timing.beginTime == 0 {
       copy.timing.beginTime = currentLocalTime
     }
+    // A duration of 0 means the transaction's animation duration (0.25 s by default).
+    if copy.timing.duration == 0 {
+      copy.timing.duration = Transaction.current.duration
+    }
+    // Compiled after the begin time is settled: the tracks keep the timing they were given.
+    let node = try compile(copy, owner: key ?? "animation")
     let k = key ?? "animation-\(animationEntries.count)-\(ObjectIdentifier(copy).hashValue)"
     // An animation replaced under its key stops unfinished, as in Core Animation.
     removeAnimation(forKey: k)
