@@ -440,3 +440,18 @@ final class NestedGroupTests: XCTestCase {
     XCTAssertEqual(l.presentation(at: 3.5).position.x, 7)  // inner ended at outer time 2
   }
 }
+
+final class BooleanKeyPathTests: XCTestCase {
+  func testHiddenStepsAtTheMiddle() throws {
+    let l = Layer()
+    let a = BasicAnimation(keyPath: "hidden")
+    a.fromValue = false
+    a.toValue = true
+    a.duration = 1
+    a.beginTime = 1
+    try l.add(a, forKey: "hide")
+    XCTAssertFalse(l.presentation(at: 1.4).isHidden)
+    XCTAssertTrue(l.presentation(at: 1.6).isHidden)
+    XCTAssertFalse(l.presentation(at: 2.5).isHidden)  // fill removed: back to the model value
+  }
+}

@@ -81,6 +81,9 @@ enum AnimatableProperties {
     add(.make("shadowOpacity", { $0.shadowOpacity }, { $0.shadowOpacity = $1 }))
     add(.make("shadowRadius", { $0.shadowRadius }, { $0.shadowRadius = $1 }))
     add(.make("contentsScale", { $0.contentsScale }, { $0.contentsScale = $1 }))
+    add(.make("hidden", { $0.isHidden }, { $0.isHidden = $1 }))
+    add(.make("masksToBounds", { $0.masksToBounds }, { $0.masksToBounds = $1 }))
+    add(.make("doubleSided", { $0.isDoubleSided }, { $0.isDoubleSided = $1 }))
     // A crossfade (Image+Animatable.swift); nil contents mix as transparent.
     add(.make("contents", { $0.contents ?? .zero }, { $0.contents = $1.id == Image.zero.id ? nil : $1 }))
 
