@@ -243,21 +243,27 @@ public struct KeyframeTiming: Hashable, Sendable {
   ///   - fraction: the position in the segment, 0 at `p1` and 1 at `p2`.
   ///   - start: the parameters of keyframe `p1`.
   ///   - end: the parameters of keyframe `p2`.
-  public static func hermite(
-    p0: Double, p1: Double, p2: Double, p3: Double, fraction s: Double,
-    start: CubicParameters, end: CubicParameters
-  ) -> Double {
+  public static func hermite<V: Animatable>(
+    p0: V, p1: V, p2: V, p3: V, fraction s: Double, start: CubicParameters, end: CubicParameters
+  ) -> V {
     let (t1, c1, b1) = (start.tension, start.continuity, start.bias)
     let (t2, c2, b2) = (end.tension, end.continuity, end.bias)
-    let out = (1 - t1) * (1 + b1) * (1 + c1) / 2 * (p1 - p0) + (1 - t1) * (1 - b1) * (1 - c1) / 2 * (p2 - p1)
-    let inc = (1 - t2) * (1 + b2) * (1 - c2) / 2 * (p2 - p1) + (1 - t2) * (1 - b2) * (1 + c2) / 2 * (p3 - p2)
+    // Built from Animatable's add and scale, so any animatable value follows the same spline.
+    let w1a: Double = (1 - t1) * (1 + b1) * (1 + c1) / 2
+    let w1b: Double = (1 - t1) * (1 - b1) * (1 - c1) / 2
+    let w2a: Double = (1 - t2) * (1 + b2) * (1 - c2) / 2
+    let w2b: Double = (1 - t2) * (1 - b2) * (1 + c2) / 2
+    let leaving: V = V.add(V.scale(difference(p1, p0), by: w1a), V.scale(difference(p2, p1), by: w1b))
+    let arriving: V = V.add(V.scale(difference(p2, p1), by: w2a), V.scale(difference(p3, p2), by: w2b))
     let s2 = s * s
     let s3 = s2 * s
     let h00 = 2 * s3 - 3 * s2 + 1
     let h10 = s3 - 2 * s2 + s
     let h01 = -2 * s3 + 3 * s2
     let h11 = s3 - s2
-    return h00 * p1 + h10 * out + h01 * p2 + h11 * inc
+    let left: V = V.add(V.scale(p1, by: h00), V.scale(leaving, by: h10))
+    let right: V = V.add(V.scale(p2, by: h01), V.scale(arriving, by: h11))
+    return V.add(left, right)
   }
 
   /// Checks a per-keyframe parameter array (`tensionValues`, `continuityValues`, `biasValues`):

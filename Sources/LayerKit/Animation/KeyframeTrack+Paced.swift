@@ -87,8 +87,7 @@ extension KeyframeTrack {
 
   /// The Kochanek–Bartels spline through `values` between keyframes `i` and `i + 1` at parameter
   /// `s`, end points repeated, in Animatable's terms: Hermite basis functions applied with
-  /// `scale` and `add` to the keyframes and to tangents built from their differences. The
-  /// tangent formulas are `KeyframeTiming.hermite(p0:p1:p2:p3:fraction:start:end:)`'s.
+  /// `scale` and `add` to the keyframes and to tangents built from their differences.
   ///
   /// - Parameters:
   ///   - values: the keyframe values (at least one).
@@ -105,21 +104,8 @@ extension KeyframeTrack {
     let p3 = values[min(i + 2, n - 1)]
     let (t1, c1, b1) = tcb[i]
     let (t2, c2, b2) = tcb[min(i + 1, n - 1)]
-    // Outgoing tangent at p1 and incoming tangent at p2.
-    let w1a: Double = (1 - t1) * (1 + b1) * (1 + c1) / 2
-    let w1b: Double = (1 - t1) * (1 - b1) * (1 - c1) / 2
-    let w2a: Double = (1 - t2) * (1 + b2) * (1 - c2) / 2
-    let w2b: Double = (1 - t2) * (1 - b2) * (1 + c2) / 2
-    let d1: V = V.add(V.scale(difference(p1, p0), by: w1a), V.scale(difference(p2, p1), by: w1b))
-    let d2: V = V.add(V.scale(difference(p2, p1), by: w2a), V.scale(difference(p3, p2), by: w2b))
-    let s2 = s * s
-    let s3 = s2 * s
-    let h00 = 2 * s3 - 3 * s2 + 1
-    let h10 = s3 - 2 * s2 + s
-    let h01 = -2 * s3 + 3 * s2
-    let h11 = s3 - s2
-    let left: V = V.add(V.scale(p1, by: h00), V.scale(d1, by: h10))
-    let right: V = V.add(V.scale(p2, by: h01), V.scale(d2, by: h11))
-    return V.add(left, right)
+    return KeyframeTiming.hermite(
+      p0: p0, p1: p1, p2: p2, p3: p3, fraction: s,
+      start: .init(tension: t1, continuity: c1, bias: b1), end: .init(tension: t2, continuity: c2, bias: b2))
   }
 }
