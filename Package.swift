@@ -31,7 +31,7 @@ let package = Package(
       path: "Shaders",
       exclude: [],
       sources: ["ShaderBundle.swift"],
-      resources: [.copy("layer"), .copy("effects")]
+      resources: [.copy("layer"), .copy("effects"), .copy("transitions")]
     ),
 
     // GPU backend: headless EGL + OpenGL ES 3.

@@ -250,6 +250,51 @@ public enum FilterOperation: Hashable, Sendable {
   case tint(SIMD4<Float>)
 }
 
+/// A parameter value of a transition effect: the uniform types of the gl-transitions form.
+public enum TransitionValue: Hashable, Sendable {
+  case float(Float)
+  case int(Int32)
+  case bool(Bool)
+  case vec2(SIMD2<Float>)
+  case vec3(SIMD3<Float>)
+  case vec4(SIMD4<Float>)
+  case ivec2(SIMD2<Int32>)
+}
+
+/// A transition step: mixes two surfaces into a new one with a built-in effect.
+///
+/// `from`, `to` and `output` all cover `bounds`. Effects see the gl-transitions conventions:
+/// for the output pixel at target pixel centre p, uv = ((p.x − bounds.x) / width,
+/// 1 − (p.y − bounds.y) / height) — (0, 0) is the bottom-left corner, y up —, `ratio` =
+/// width / height, and getFromColor(uv) / getToColor(uv) sample the surfaces bilinearly with
+/// clamp-to-edge (RenderMath.sampleBilinear) at (uv.x, 1 − uv.y) in the surface's own top-down
+/// coordinates. The effect's premultiplied result is stored (no blending), as unorm8.
+/// Every effect gives exactly `from` at progress 0 and exactly `to` at progress 1.
+public struct TransitionPass: Hashable, Sendable {
+  public var from: Int
+  public var to: Int
+  public var output: Int
+  public var bounds: PixelRect
+  public var progress: Float
+  /// The built-in effect's name: Shaders/transitions/NAME.glsl and TransitionEffects' CPU twin.
+  public var effect: String
+  /// Values for the effect's uniforms by name; missing ones take the effect's defaults.
+  public var parameters: [String: TransitionValue]
+
+  public init(
+    from: Int, to: Int, output: Int, bounds: PixelRect, progress: Float, effect: String,
+    parameters: [String: TransitionValue] = [:]
+  ) {
+    self.from = from
+    self.to = to
+    self.output = output
+    self.bounds = bounds
+    self.progress = progress
+    self.effect = effect
+    self.parameters = parameters
+  }
+}
+
 /// One filter step: reads surface `input`, writes a new surface `output` covering `bounds`.
 public struct FilterPass: Hashable, Sendable {
   public var input: Int
@@ -331,6 +376,8 @@ public enum RenderOp: Hashable, Sendable {
   case copyBackdrop(Int, bounds: PixelRect)
   /// Make a new surface from an existing one.
   case filter(FilterPass)
+  /// Make a new surface from two existing ones with a transition effect.
+  case transition(TransitionPass)
 }
 
 /// An ordered list of draw operations for one frame, and everything they reference.
@@ -408,6 +455,14 @@ public struct RenderList: Equatable, Sendable {
         case .tint(let c):
           guard c.x.isFinite, c.y.isFinite, c.z.isFinite, c.w.isFinite else { throw fail(index, "non-finite tint") }
         }
+        finished[pass.output] = pass.bounds
+      case .transition(let pass):
+        guard finished[pass.from] == pass.bounds, finished[pass.to] == pass.bounds else {
+          throw fail(index, "transition inputs must be finished surfaces covering \(pass.bounds)")
+        }
+        guard seen.insert(pass.output).inserted else { throw fail(index, "surface \(pass.output) made twice") }
+        guard inside(pass.bounds, targetRect) else { throw fail(index, "transition bounds outside the target") }
+        guard pass.progress.isFinite else { throw fail(index, "non-finite transition progress") }
         finished[pass.output] = pass.bounds
       case .draw(let d):
         guard inside(d.pixelBounds, current) else {

@@ -189,6 +189,8 @@ public final class GLRenderer: Renderer {
         try runFilter(pass, input: input, output: output)
         surfaces[pass.output] = output
         try context.bindTarget(stack[stack.count - 1].target)
+      case .transition:
+        throw .unsupported("transition passes are not implemented yet")
       case .draw(let draw):
         let current = stack[stack.count - 1]
         switch draw.paint {

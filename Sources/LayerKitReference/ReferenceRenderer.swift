@@ -47,6 +47,8 @@ public final class ReferenceRenderer: Renderer {
         surfaces[id] = stack[stack.count - 1].surface.copy(bounds)
       case .filter(let pass):
         surfaces[pass.output] = filter(pass, input: surfaces[pass.input]!)
+      case .transition(let pass):
+        surfaces[pass.output] = try transition(pass, from: surfaces[pass.from]!, to: surfaces[pass.to]!)
       case .draw(let draw):
         let source: Surface?
         switch draw.paint {
@@ -83,6 +85,27 @@ public final class ReferenceRenderer: Renderer {
       input.pixels.withUnsafeBufferPointer { px in
         let job = FilterJob(pass: pass, input: SurfacePixels(bounds: input.bounds, texels: px), output: out)
         parallelRows(pass.bounds) { job.rows($0) }
+      }
+    }
+    return output
+  }
+
+  /// A transition pass: the effect's CPU twin per output pixel, with gl-transitions' uv (y up)
+  /// and bilinear reads of the two surfaces at (uv.x, 1 − uv.y).
+  private func transition(_ pass: TransitionPass, from: Surface, to: Surface) throws -> Surface {
+    guard let effect = TransitionEffects.all[pass.effect] else {
+      throw RenderError.malformedList(index: 0, reason: "no built-in transition effect \(pass.effect)")
+    }
+    var output = Surface(bounds: pass.bounds)
+    let b = pass.bounds
+    let size = SIMD2(Float(b.width), Float(b.height))
+    output.withTarget { out in
+      withPixels(from) { a in
+        withPixels(to) { z in
+          let job = TransitionJob(
+            pass: pass, effect: effect, from: a!, to: z!, output: out, size: size)
+          parallelRows(b) { job.rows($0) }
+        }
       }
     }
     return output
@@ -297,6 +320,34 @@ private struct FilterJob: @unchecked Sendable {
         for x in b.x..<b.maxX {
           output.store(output.index(x, y), RenderMath.unorm8(RenderMath.tint(c, input.texel(x, y))))
         }
+      }
+    }
+  }
+}
+
+/// One transition pass's inputs, shared read-only by the threads.
+private struct TransitionJob: @unchecked Sendable {
+  let pass: TransitionPass
+  let effect: TransitionEffect
+  let from: SurfacePixels
+  let to: SurfacePixels
+  let output: SurfaceTarget
+  let size: SIMD2<Float>
+
+  func rows(_ range: Range<Int>) {
+    let b = pass.bounds
+    // getFromColor(uv) reads at (uv.x, 1 − uv.y) in the surface's top-down coordinates.
+    let sampleFrom: (SIMD2<Float>) -> SIMD4<Float> = { uv in from.sample(SIMD2(uv.x, 1 - uv.y)) }
+    let sampleTo: (SIMD2<Float>) -> SIMD4<Float> = { uv in to.sample(SIMD2(uv.x, 1 - uv.y)) }
+    var context = TransitionContext(
+      uv: .zero, progress: pass.progress, ratio: size.x / size.y, parameters: pass.parameters,
+      from: sampleFrom, to: sampleTo)
+    for y in range {
+      for x in b.x..<b.maxX {
+        let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
+        let local = p - SIMD2(Float(b.x), Float(b.y))
+        context.uv = SIMD2(local.x / size.x, 1 - local.y / size.y)
+        output.store(output.index(x, y), RenderMath.unorm8(effect.cpu(context)))
       }
     }
   }

@@ -157,7 +157,7 @@ final class EffectsTests: XCTestCase {
         XCTAssertLessThanOrEqual(b.width * b.height, 64 * 64)
       case .filter(let pass):
         XCTAssertLessThanOrEqual(pass.bounds.width * pass.bounds.height, 64 * 64)
-      case .draw, .popGroup: break
+      case .draw, .popGroup, .transition: break
       }
     }
     // σ = 100 > 85 splits into two passes per axis.

@@ -194,4 +194,49 @@ final class CommandLineTests: XCTestCase {
     XCTAssertEqual(try run(["render", "--sample", "-o", out, "--renderer", "metal"]).status, 64)
     XCTAssertFalse(FileManager.default.fileExists(atPath: out))
   }
+
+  // MARK: transition and list
+
+  func testTransitionWritesNumberedFrames() throws {
+    let a = try write(try Image(width: 16, height: 8, color: .red), "a.png")
+    let b = try write(try Image(width: 32, height: 8, color: .blue), "b.png")  // another size: fitted
+    let out = tmp.appendingPathComponent("frames")
+    let r = try run([
+      "transition", a, b, "--type", "push", "--subtype", "fromRight", "--duration", "0.5", "--fps", "4",
+      "--renderer", "cpu", "-o", out.path,
+    ])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    XCTAssertEqual(r.lines, ["wrote 3 frames (16×8, push, cpu) to \(out.path)"])
+    let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+    XCTAssertEqual(names, ["frame_00000.png", "frame_00001.png", "frame_00002.png"])
+    XCTAssertEqual(
+      try ImageFile.read(out.appendingPathComponent("frame_00000.png")).pixel(x: 8, y: 4), [255, 0, 0, 255])
+    XCTAssertEqual(
+      try ImageFile.read(out.appendingPathComponent("frame_00002.png")).pixel(x: 8, y: 4), [0, 0, 255, 255])
+  }
+
+  func testTransitionRejectsBadArguments() throws {
+    let a = try write(try Image(width: 4, height: 4, color: .red), "a.png")
+    let out = tmp.appendingPathComponent("f").path
+    XCTAssertEqual(
+      try run(["transition", a, a, "--start-progress", "0.8", "--end-progress", "0.2", "-o", out]).status, 64)
+    XCTAssertEqual(try run(["transition", a, a, "--type", "swirl", "-o", out]).status, 64)
+    XCTAssertEqual(try run(["transition", a, a, "--duration", "0", "-o", out]).status, 64)
+    let missing = try run([
+      "transition", a, tmp.appendingPathComponent("none.png").path, "--renderer", "cpu", "-o", out,
+    ])
+    XCTAssertEqual(missing.status, 1)
+    XCTAssertTrue(missing.stderr.contains("none.png"), missing.stderr)
+  }
+
+  func testListPrintsEveryBuiltInEffect() throws {
+    let r = try run(["list"])
+    XCTAssertEqual(r.status, 0)
+    XCTAssertEqual(
+      r.lines,
+      [
+        "fade", "moveIn: direction = vec2(-1.0, 0.0)", "push: direction = vec2(-1.0, 0.0)",
+        "reveal: direction = vec2(-1.0, 0.0)",
+      ])
+  }
 }

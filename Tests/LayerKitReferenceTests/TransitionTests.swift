@@ -1,0 +1,82 @@
+import LayerKit
+import LayerKitReference
+import XCTest
+
+/// Core Animation's transition types on the CPU reference (the GPU is held to the same in the
+/// GL parity tests).
+final class TransitionTests: XCTestCase {
+  let cpu = ReferenceRenderer(threadCount: 2)
+
+  func picture(_ hue: Double) throws -> Layer {
+    let l = Layer(frame: Rect(x: 0, y: 0, width: 40, height: 30))
+    l.contents = try SampleScene.testImage(width: 40, height: 30, hue: hue)
+    return l
+  }
+
+  func frame(_ effect: String, _ direction: SIMD2<Float>?, _ p: Double) throws -> Image {
+    let params: [String: TransitionValue] = direction.map { ["direction": .vec2($0)] } ?? [:]
+    return try cpu.render(
+      RenderList(
+        transitionFrom: picture(0), to: picture(0.5), width: 40, height: 30, effect: effect, parameters: params,
+        progress: p))
+  }
+
+  func testProgressZeroAndOneAreExactlyTheEndImages() throws {
+    // gl-transitions' rule: progress 0 is the from-image, progress 1 the to-image, every byte.
+    let from = try cpu.render(picture(0), width: 40, height: 30)
+    let to = try cpu.render(picture(0.5), width: 40, height: 30)
+    for type in TransitionType.allCases {
+      let directions: [SIMD2<Float>?] =
+        type == .fade ? [nil] : TransitionSubtype.allCases.map { TransitionEffects.direction($0) }
+      for d in directions {
+        XCTAssertEqual(try frame(type.rawValue, d, 0).pixels, from.pixels, "\(type) \(String(describing: d)) at 0")
+        XCTAssertEqual(try frame(type.rawValue, d, 1).pixels, to.pixels, "\(type) \(String(describing: d)) at 1")
+      }
+    }
+  }
+
+  func solid(_ c: Color) -> Layer {
+    let l = Layer(frame: Rect(x: 0, y: 0, width: 20, height: 10))
+    l.backgroundColor = c
+    return l
+  }
+
+  func halfway(_ effect: String, _ subtype: TransitionSubtype) throws -> Image {
+    try cpu.render(
+      RenderList(
+        transitionFrom: solid(.red), to: solid(.blue), width: 20, height: 10, effect: effect,
+        parameters: ["direction": .vec2(TransitionEffects.direction(subtype))], progress: 0.5))
+  }
+
+  func testDirectionsMoveTheRightWay() throws {
+    // fromLeft: the new (blue) content comes in from the left edge.
+    for effect in ["moveIn", "push", "reveal"] {
+      let left = try halfway(effect, .fromLeft)
+      XCTAssertEqual(left.pixel(x: 1, y: 5), [0, 0, 255, 255], effect)
+      XCTAssertEqual(left.pixel(x: 18, y: 5), [255, 0, 0, 255], effect)
+      let right = try halfway(effect, .fromRight)
+      XCTAssertEqual(right.pixel(x: 18, y: 5), [0, 0, 255, 255], effect)
+      XCTAssertEqual(right.pixel(x: 1, y: 5), [255, 0, 0, 255], effect)
+      // fromTop: y is down in the image, so the new content fills the top rows first.
+      let top = try halfway(effect, .fromTop)
+      XCTAssertEqual(top.pixel(x: 10, y: 1), [0, 0, 255, 255], effect)
+      XCTAssertEqual(top.pixel(x: 10, y: 8), [255, 0, 0, 255], effect)
+      let bottom = try halfway(effect, .fromBottom)
+      XCTAssertEqual(bottom.pixel(x: 10, y: 8), [0, 0, 255, 255], effect)
+    }
+  }
+
+  func testFadeIsACrossfade() throws {
+    let image = try cpu.render(
+      RenderList(transitionFrom: solid(.red), to: solid(.blue), width: 20, height: 10, effect: "fade", progress: 0.25))
+    XCTAssertEqual(image.pixel(x: 3, y: 3), [191, 0, 64, 255])
+  }
+
+  func testUnknownEffectIsATypedError() {
+    XCTAssertThrowsError(
+      try RenderList(transitionFrom: solid(.red), to: solid(.blue), width: 4, height: 4, effect: "swirl", progress: 0)
+    ) {
+      guard case .malformedList = $0 as? RenderError else { return XCTFail("\($0)") }
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import LayerKit
+import LayerKitGL
+import LayerKitMedia
+import LayerKitReference
+
+/// `layerkit transition FROM TO -o frames/`: numbered PNG frames of a transition between two
+/// images.
+struct Transition: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Render a transition between two images to numbered PNG frames.",
+    discussion: """
+      Frames are written as frame_00000.png, frame_00001.png, … for t = 0, 1/fps, … duration \
+      (inclusive). Images of another size than the output are fitted (--fit), not rejected.
+      """)
+
+  @Argument(help: "The image shown at progress 0 (PNG or JPEG).") var from: String
+  @Argument(help: "The image shown at progress 1 (PNG or JPEG).") var to: String
+  @Option(help: "fade, moveIn, push or reveal.") var type: TransitionType = .fade
+  @Option(help: "fromLeft, fromRight, fromTop or fromBottom (not for fade).") var subtype: TransitionSubtype = .fromLeft
+  @Option(help: "Where the effect starts, 0…1.") var startProgress: Double = 0
+  @Option(help: "Where the effect ends, startProgress…1.") var endProgress: Double = 1
+  @Option(help: "linear, easeIn, easeOut, easeInEaseOut or default.") var timing: MediaTimingFunction.Name = .linear
+  @Option(help: "Seconds.") var duration: Double = 1
+  @Option(help: "Frames per second.") var fps: Double = 30
+  @Option(help: "Output size WIDTHxHEIGHT (default: the FROM image's size).") var size: PixelSize?
+  @Option(help: "cover, contain or stretch: how images of another aspect fill the frame.") var fit: Fit = .cover
+  @Option(help: "gpu (headless EGL) or cpu.") var renderer: Backend = .gpu
+  @Option(name: .shortAndLong, help: "The folder for the frames (created if missing).") var output: String
+
+  enum Fit: String, ExpressibleByArgument, CaseIterable {
+    case cover, contain, stretch
+  }
+
+  func validate() throws {
+    guard (0...1).contains(startProgress), (0...1).contains(endProgress), endProgress >= startProgress else {
+      throw ValidationError("--start-progress and --end-progress must lie in 0…1, end ≥ start")
+    }
+    guard duration.isFinite, duration > 0 else { throw ValidationError("--duration must be a positive number") }
+    guard fps.isFinite, fps > 0, duration * fps <= 100_000 else {
+      throw ValidationError("--fps must be positive, and duration × fps at most 100000 frames")
+    }
+  }
+
+  func run() throws {
+    do {
+      let a = try ImageFile.read(URL(fileURLWithPath: from))
+      let b = try ImageFile.read(URL(fileURLWithPath: to))
+      let (w, h) = (size?.width ?? a.width, size?.height ?? a.height)
+      let backend: Renderer = renderer == .gpu ? try GLRenderer() : ReferenceRenderer()
+      let folder = URL(fileURLWithPath: output, isDirectory: true)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let function = MediaTimingFunction(name: timing)
+      let parameters: [String: TransitionValue] =
+        type == .fade ? [:] : ["direction": .vec2(TransitionEffects.direction(subtype))]
+      let count = Int((duration * fps).rounded(.down)) + 1
+      for i in 0..<count {
+        let t = min(Double(i) / fps / duration, 1)
+        let progress = startProgress + (endProgress - startProgress) * function.value(at: t)
+        let list = try RenderList(
+          transitionFrom: picture(a, w, h), to: picture(b, w, h), width: w, height: h, effect: type.rawValue,
+          parameters: parameters, progress: progress)
+        let image = try backend.render(list)
+        let name = String(format: "frame_%05d.png", i)
+        try ImageFile.writePNG(image, to: folder.appendingPathComponent(name))
+      }
+      print("wrote \(count) frames (\(w)×\(h), \(type.rawValue), \(backend.name)) to \(output)")
+    } catch {
+      printError("layerkit transition: \(error)")
+      throw ExitCode(1)
+    }
+  }
+
+  /// The image as the contents of a layer filling the frame, fitted as asked.
+  func picture(_ image: LayerKit.Image, _ w: Int, _ h: Int) -> Layer {
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: Double(w), height: Double(h)))
+    layer.contents = image
+    layer.masksToBounds = true
+    layer.contentsGravity =
+      switch fit {
+      case .cover: .resizeAspectFill
+      case .contain: .resizeAspect
+      case .stretch: .resize
+      }
+    return layer
+  }
+}
+
+extension TransitionType: ExpressibleByArgument {}
+extension TransitionSubtype: ExpressibleByArgument {}
+extension MediaTimingFunction.Name: ExpressibleByArgument {}
+
+/// `layerkit list`: every built-in effect with its parameters and defaults.
+struct List: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "List the built-in transition effects and their parameters.")
+
+  func run() {
+    for name in TransitionEffects.all.keys.sorted() {
+      let effect = TransitionEffects.all[name]!
+      let params = effect.parameters.map { "\($0.name) = \(describe($0.default))" }
+      print(params.isEmpty ? name : "\(name): \(params.joined(separator: ", "))")
+    }
+  }
+
+  func describe(_ v: TransitionValue) -> String {
+    switch v {
+    case .float(let f): "\(f)"
+    case .int(let i): "\(i)"
+    case .bool(let b): "\(b)"
+    case .vec2(let v): "vec2(\(v.x), \(v.y))"
+    case .vec3(let v): "vec3(\(v.x), \(v.y), \(v.z))"
+    case .vec4(let v): "vec4(\(v.x), \(v.y), \(v.z), \(v.w))"
+    case .ivec2(let v): "ivec2(\(v.x), \(v.y))"
+    }
+  }
+}
