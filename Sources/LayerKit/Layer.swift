@@ -118,12 +118,16 @@ open class Layer {
   /// When set, the shadow takes this shape (filled non-zero) instead of the layer's alpha.
   public var shadowPath: Path?
   /// Applied, in order, to the layer and its subtree before it is composited.
-  public var filters: [Filter] = []
+  public var filters: [Filter] = [] { didSet { if oldValue != filters { didChangeDiscretely("filters") } } }
   /// Applied, in order, to what lies behind the layer, within its (rounded) bounds, before the
   /// layer is drawn over it.
-  public var backgroundFilters: [Filter] = []
+  public var backgroundFilters: [Filter] = [] {
+    didSet { if oldValue != backgroundFilters { didChangeDiscretely("backgroundFilters") } }
+  }
   /// How the layer (with its subtree) is composited onto what lies behind it; nil is source-over.
-  public var compositingFilter: BlendMode?
+  public var compositingFilter: BlendMode? {
+    didSet { if oldValue != compositingFilter { didChangeDiscretely("compositingFilter") } }
+  }
 
   // MARK: Timing and animations
 
@@ -137,6 +141,8 @@ open class Layer {
   /// Whether a scene has presented this layer: only then do property changes run actions (as
   /// Core Animation animates only layers that have been committed to the render tree).
   var wasPresented = false
+  /// On a presentation copy: the transition running on this layer.
+  var activeTransition: ActiveTransition?
 
   // MARK: Actions
 
@@ -150,12 +156,16 @@ open class Layer {
   /// The action used when the search finds none (CALayer.defaultAction(forKey:)): a basic
   /// animation for the animatable properties, nothing otherwise. Subclasses may override.
   open class func defaultAction(forKey key: String) -> LayerAction? {
+    if Layer.transitionedKeys.contains(key) { return .animation(Transition(type: .fade)) }
     guard Layer.implicitlyAnimatedKeys.contains(key) else { return nil }
     return .animation(BasicAnimation(keyPath: key))
   }
 
-  /// The properties whose changes run actions (the Animatable Properties appendix, less those
-  /// whose default action is a transition, which come with transitions).
+  /// The filter-type properties, whose default action is a fade transition.
+  public static let transitionedKeys: Set<String> = ["filters", "backgroundFilters", "compositingFilter"]
+
+  /// The properties whose changes run a basic animation by default (the Animatable Properties
+  /// appendix).
   public static let implicitlyAnimatedKeys: Set<String> = [
     "bounds", "position", "anchorPoint", "zPosition", "transform", "sublayerTransform", "opacity",
     "backgroundColor", "contentsRect", "cornerRadius", "borderWidth", "borderColor", "shadowColor",

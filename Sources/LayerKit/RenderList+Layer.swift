@@ -60,7 +60,7 @@ struct RenderListBuilder {
   private(set) var images: [Image] = []
   private var imageIndex: [UInt64: Int] = [:]
   private var nextGroup = 0
-  private var visiting = Set<ObjectIdentifier>()
+  var visiting = Set<ObjectIdentifier>()
 
   init(width: Int, height: Int) {
     target = PixelRect(x: 0, y: 0, width: width, height: height)
@@ -89,6 +89,9 @@ struct RenderListBuilder {
     guard let (mapping, det) = PlaneMapping.make(toTarget.planeHomography) else { return [] }
     if !layer.isDoubleSided && det < 0 { return [] }
 
+    if let active = layer.activeTransition {
+      return try transitionSubtree(layer, active, mapping: mapping, parent: parent, clips: clips, region: region)
+    }
     let opacity = Float(min(layer.opacity, 1))
     if layer.hasEffects {
       return try effects(

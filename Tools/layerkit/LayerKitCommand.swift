@@ -8,7 +8,7 @@ struct LayerKitCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "layerkit",
     abstract: "Render Core Animation–style layer trees offscreen, on the GPU (headless EGL) or the CPU.",
-    subcommands: [Render.self, Transition.self, List.self, Compare.self, Info.self]
+    subcommands: [Render.self, TransitionCommand.self, List.self, Compare.self, Info.self]
   )
 }
 

@@ -7,8 +7,9 @@ import LayerKitReference
 
 /// `layerkit transition FROM TO -o frames/`: numbered PNG frames of a transition between two
 /// images.
-struct Transition: ParsableCommand {
+struct TransitionCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "transition",
     abstract: "Render a transition between two images to numbered PNG frames.",
     discussion: """
       Frames are written as frame_00000.png, frame_00001.png, … for t = 0, 1/fps, … duration \

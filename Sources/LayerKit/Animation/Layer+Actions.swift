@@ -43,6 +43,26 @@ extension Layer {
     if let stored = self.animation(forKey: key) { Transaction.record(stored, on: self) }
   }
 
+  /// Runs the action for a changed property that does not interpolate (the filter-type
+  /// properties, whose default action is a fade transition of the layer).
+  func didChangeDiscretely(_ key: String) {
+    guard wasPresented, scene != nil else { return }
+    let settings = Transaction.current
+    guard !settings.disableActions, case .animation(let template)? = action(forKey: key) else { return }
+    let animation = template.copy()
+    if animation.timing.duration == 0 { animation.timing.duration = settings.duration }
+    if animation.timingFunction == nil, !(animation is Transition) {
+      animation.timingFunction = settings.timingFunction ?? .default
+    }
+    do {
+      try add(animation, forKey: key)
+    } catch {
+      return
+    }
+    let stored = animation is Transition ? "transition" : key
+    if let added = self.animation(forKey: stored) { Transaction.record(added, on: self) }
+  }
+
   /// The presentation value of `key` now, had the model value still been `modelValue`.
   private func presentationValue(_ key: String, modelValue: any Animatable) -> (any Animatable)? {
     guard let property = AnimatableProperties.resolve(key) else { return nil }

@@ -9,10 +9,11 @@ struct AnimationEntry {
 indirect enum TrackNode {
   case property(MediaTiming, any AnimationTrack)
   case group(MediaTiming, [TrackNode])
+  case transition(MediaTiming, TransitionTrack)
 
   var timing: MediaTiming {
     switch self {
-    case .property(let t, _), .group(let t, _): t
+    case .property(let t, _), .group(let t, _), .transition(let t, _): t
     }
   }
 
@@ -28,6 +29,8 @@ indirect enum TrackNode {
     case .group(_, let children):
       // Children run in the group's local time, which the group's duration clips.
       for child in children { child.apply(to: layer, parentTime: local) }
+    case .transition(_, let track):
+      track.apply(to: layer, time: local, duration: d)
     }
   }
 }
@@ -54,6 +57,8 @@ extension Layer {
     }
     // Compiled after the begin time is settled: the tracks keep the timing they were given.
     let node = try compile(copy, owner: key ?? "animation")
+    // One transition per layer, under "transition", whatever the key (CATransition's rule).
+    let key = copy is Transition ? "transition" : key
     let k = key ?? "animation-\(animationEntries.count)-\(ObjectIdentifier(copy).hashValue)"
     // An animation replaced under its key stops unfinished, as in Core Animation.
     removeAnimation(forKey: k)
@@ -76,6 +81,13 @@ extension Layer {
       return .group(group.timing, children)
     case let property as PropertyAnimation:
       return .property(property.timing, try track(for: property))
+    case let transition as Transition:
+      guard (0...1).contains(transition.startProgress), (0...1).contains(transition.endProgress),
+        transition.endProgress >= transition.startProgress
+      else {
+        throw .unsupported(keyPath: "transition", reason: "startProgress and endProgress must lie in 0…1, end ≥ start")
+      }
+      return .transition(transition.timing, TransitionTrack(before: transitionSnapshot(), transition: transition))
     default:
       throw .unsupported(keyPath: owner, reason: "\(type(of: animation)) animates nothing")
     }
@@ -129,16 +141,29 @@ extension Layer {
     presentationCopy(parentTime: time)
   }
 
-  func presentationCopy(parentTime: Double) -> Layer {
+  /// The subtree as its scene last presented it (or as it is now, outside a scene), without
+  /// animations: the "before" image of a transition.
+  func transitionSnapshot() -> Layer {
+    if let shown = scene?.presentedCopies[ObjectIdentifier(self)] {
+      // What it showed; a transition it was running then is not carried into the new one.
+      shown.activeTransition = nil
+      return shown
+    }
+    let parentTime = superlayer?.currentLocalTime ?? (scene?.time ?? 0)
+    return presentationCopy(parentTime: parentTime)
+  }
+
+  func presentationCopy(parentTime: Double, record: ((Layer, Layer) -> Void)? = nil) -> Layer {
     let copy = Layer()
+    record?(self, copy)
     copy.copyModelValues(from: self)
     let local = timing.layerTime(parentTime: parentTime)
     for entry in animationEntries {
       entry.apply(to: copy, layerTime: local)
     }
-    if let mask { copy.mask = mask.presentationCopy(parentTime: local) }
+    if let mask { copy.mask = mask.presentationCopy(parentTime: local, record: record) }
     for sub in sublayerList {
-      copy.addSublayer(sub.presentationCopy(parentTime: local))
+      copy.addSublayer(sub.presentationCopy(parentTime: local, record: record))
     }
     return copy
   }

@@ -25,8 +25,15 @@ public final class Scene {
   /// run their actions (implicit animations).
   public func presentation() -> Layer {
     markPresented(root)
-    return root.presentation(at: time)
+    var copies: [ObjectIdentifier: Layer] = [:]
+    let tree = root.presentationCopy(parentTime: time) { original, copy in copies[ObjectIdentifier(original)] = copy }
+    presentedCopies = copies
+    return tree
   }
+
+  /// The copies of the last presentation, by the layer they copy: what each layer showed, for
+  /// the "before" image of a transition added after a change.
+  var presentedCopies: [ObjectIdentifier: Layer] = [:]
 
   private func markPresented(_ layer: Layer) {
     layer.wasPresented = true

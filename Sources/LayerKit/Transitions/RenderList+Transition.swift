@@ -95,3 +95,46 @@ extension RenderOp {
     }
   }
 }
+
+extension RenderListBuilder {
+  /// A layer in the middle of a transition: the "before" and "after" subtrees, each rendered
+  /// into a surface over the layer's area, mixed by the effect and drawn there.
+  mutating func transitionSubtree(
+    _ layer: Layer, _ active: ActiveTransition, mapping: PlaneMapping, parent: Transform3D, clips: [ClipEntry],
+    region: PixelRect
+  ) throws(RenderError) -> [RenderOp] {
+    let b = layer.bounds
+    let area = mapping.pixelBounds(
+      of: SIMD4(Float(b.minX), Float(b.minY), Float(b.maxX), Float(b.maxY)), within: region)
+    guard !area.isEmpty else { return [] }
+    // The layer's own subtree without the transition, and the snapshot of what it showed before.
+    // The layer is rendered again without its transition: not a cycle.
+    layer.activeTransition = nil
+    visiting.remove(ObjectIdentifier(layer))
+    defer {
+      layer.activeTransition = active
+      visiting.insert(ObjectIdentifier(layer))
+    }
+    let after = try subtree(layer, parent: parent, clips: [], region: area)
+    let before = try subtree(active.before, parent: parent, clips: [], region: area)
+    let (from, to, out) = (newSurface(), newSurface(), newSurface())
+    var ops: [RenderOp] = [.pushGroup(from, bounds: area)]
+    ops += before
+    ops += [.popGroup(from), .pushGroup(to, bounds: area)]
+    ops += after
+    ops.append(.popGroup(to))
+    ops.append(
+      .transition(
+        TransitionPass(
+          from: from, to: to, output: out, bounds: area, progress: Float(active.progress), effect: active.effect,
+          parameters: active.parameters)))
+    let visible = clips.reduce(area) { $0.intersection($1.bounds) }
+    guard !visible.isEmpty else { return ops }
+    ops.append(
+      .draw(
+        Draw(
+          pixelBounds: visible, mapping: .identity, shape: Shape(rect: area.roundedRect),
+          paint: .texture(.surface(out), area.surfaceTransform), clips: clips.map(\.clip))))
+    return ops
+  }
+}
