@@ -5,8 +5,9 @@
 // start-up (failing fast with the file and line of a shader error), and for each render executes
 // the ops on surfaces: the main target (a surface covering the whole target) and one pooled RGBA8
 // texture per group, backdrop copy and filter output, each the size of its bounds. Draws run
-// layer_quad.{vert,frag} (the GLSL twin of RenderMath), filter passes run Shaders/effects, and the
-// main target is read back top-down.
+// layer_quad.{vert,frag} (the GLSL twin of RenderMath), filter passes run Shaders/effects,
+// transition passes run Shaders/transitions (each effect hosted by transition_wrapper.frag, see
+// TransitionProgram), and the main target is read back top-down.
 //
 // What it does not do: look at Layers, evaluate animations, filter textures in hardware (all
 // sampling is the manual bilinear of RenderMath, for parity with the CPU reference), or share GL
@@ -35,6 +36,9 @@ public final class GLRenderer: Renderer {
   private let quads: [LayerQuadProgram?]
   /// One program per FilterKind.
   private let filters: [FilterKind: FilterProgram]
+  /// One program per transition effect, by name: the built-ins (TransitionEffects.all), plus any
+  /// registered with `registerTransition`.
+  private var transitions: [String: TransitionProgram]
   /// Path segments, RGBA32F, `segmentRowWidth` texels a row, enough rows for
   /// RenderList.maxPathSegments.
   private let segments: TextureHandle
@@ -69,6 +73,7 @@ public final class GLRenderer: Renderer {
     let vertexArray = try context.makeVertexArray()
     var built = [LayerQuadProgram?](repeating: nil, count: LayerQuadVariant.tableSize)
     var builtFilters: [FilterKind: FilterProgram] = [:]
+    var builtTransitions: [String: TransitionProgram] = [:]
     let segments: TextureHandle
     do {
       for variant in LayerQuadVariant.allCases {
@@ -77,17 +82,22 @@ public final class GLRenderer: Renderer {
       for kind in FilterKind.allCases {
         builtFilters[kind] = try FilterProgram(context: context, kind: kind)
       }
+      for effect in TransitionEffects.all.values.sorted(by: { $0.name < $1.name }) {
+        builtTransitions[effect.name] = try TransitionProgram(context: context, effect: effect)
+      }
       let rows = (RenderList.maxPathSegments + Self.segmentRowWidth - 1) / Self.segmentRowWidth
       segments = try context.makeFloatTexture(width: Self.segmentRowWidth, height: rows)
     } catch {
       for q in built.compactMap({ $0 }) { context.delete(q.program) }
       for f in builtFilters.values { context.delete(f.program) }
+      for t in builtTransitions.values { context.delete(t.program) }
       context.delete(vertexArray)
       throw error
     }
     self.vertexArray = vertexArray
     self.quads = built
     self.filters = builtFilters
+    self.transitions = builtTransitions
     self.segments = segments
     try? context.bindTexture(nil)
   }
@@ -99,6 +109,7 @@ public final class GLRenderer: Renderer {
     targets.removeAll(context: context)
     for q in quads.compactMap({ $0 }) { context.delete(q.program) }
     for f in filters.values { context.delete(f.program) }
+    for t in transitions.values { context.delete(t.program) }
     context.delete(segments)
     context.delete(vertexArray)
     context.releaseCurrent()
@@ -118,6 +129,12 @@ public final class GLRenderer: Renderer {
     }
     for image in list.images where image.width > limit || image.height > limit {
       throw RenderError.targetTooLarge(width: image.width, height: image.height, limit: limit)
+    }
+    // Transition parameters are checked against the effects' uniforms before any GL call.
+    do {
+      try TransitionProgram.check(list, programs: transitions)
+    } catch {
+      throw RenderError.backendFailure(error.description)
     }
     let pixels: [UInt8]
     do {
@@ -189,8 +206,11 @@ public final class GLRenderer: Renderer {
         try runFilter(pass, input: input, output: output)
         surfaces[pass.output] = output
         try context.bindTarget(stack[stack.count - 1].target)
-      case .transition:
-        throw .unsupported("transition passes are not implemented yet")
+      case .transition(let pass):
+        let output = try makeSurface(pass.bounds)
+        try runTransition(pass, from: try surface(pass.from), to: try surface(pass.to), output: output)
+        surfaces[pass.output] = output
+        try context.bindTarget(stack[stack.count - 1].target)
       case .draw(let draw):
         let current = stack[stack.count - 1]
         switch draw.paint {
@@ -249,6 +269,24 @@ public final class GLRenderer: Renderer {
     try context.check("glDrawArrays (filter)")
   }
 
+  /// Writes `output` (every pixel, blending off) from the two surfaces with the pass's effect.
+  private func runTransition(_ pass: TransitionPass, from: Surface, to: Surface, output: Surface)
+    throws(GLError)
+  {
+    // render() checked the effect and its parameters (TransitionProgram.check).
+    guard let program = transitions[pass.effect],
+      let values = try? program.source.resolve(pass.parameters, effect: pass.effect)
+    else { throw .unsupported("no program for transition \(pass.effect)") }
+    try context.bindTarget(output.target)
+    try context.setBlending(false)
+    try context.useProgram(program.program)
+    try program.setPass(pass, values: values, context: context)
+    try context.bindTexture(from.target.texture, unit: .paint)
+    try context.bindTexture(to.target.texture, unit: .mask)
+    glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
+    try context.check("glDrawArrays (transition \(pass.effect))")
+  }
+
   /// Uploads a path's segments (x0, y0, x1, y1) into the rows of the segment texture they fill.
   private func uploadSegments(_ list: [SIMD4<Float>]) throws(GLError) {
     let width = Self.segmentRowWidth
@@ -284,6 +322,26 @@ public final class GLRenderer: Renderer {
     let program = try context.makeProgram(
       vertex: .file(vertex), fragment: .file(fragment), defines: defines)
     context.delete(program)
+  }
+
+  /// Compiles and links a transition file in the gl-transitions form (hosted by
+  /// transitions/transition_wrapper.frag) and makes it the effect `name` of later passes,
+  /// replacing any effect of that name.
+  /// - Parameters:
+  ///   - name: the effect name passes use (`TransitionPass.effect`).
+  ///   - file: the `.glsl` file.
+  /// - Returns: the parsed source (its parameters and defaults).
+  /// - Throws: `GLError.resourceMissing`, `.shaderCompile` naming the file and its own line (also
+  ///   for a malformed uniform or default, or a missing `transition` function), `.programLink`.
+  @discardableResult
+  package func registerTransition(name: String, file: URL) throws(GLError) -> GLTransitionSource {
+    guard let text = try? String(contentsOf: file, encoding: .utf8) else { throw .resourceMissing(file.path) }
+    try context.makeCurrent()
+    defer { context.releaseCurrent() }
+    let program = try TransitionProgram(context: context, file: file.path, text: text)
+    if let old = transitions[name] { context.delete(old.program) }
+    transitions[name] = program
+    return program.source
   }
 
   /// Image textures held between renders.

@@ -215,6 +215,24 @@ final class CommandLineTests: XCTestCase {
       try ImageFile.read(out.appendingPathComponent("frame_00002.png")).pixel(x: 8, y: 4), [0, 0, 255, 255])
   }
 
+  func testTransitionOnTheGPUMatchesTheCPU() throws {
+    let a = try write(try SampleScene.testImage(width: 48, height: 32, hue: 0.1), "a.png")
+    let b = try write(try SampleScene.testImage(width: 48, height: 32, hue: 0.6), "b.png")
+    for backend in ["gpu", "cpu"] {
+      let r = try run([
+        "transition", a, b, "--type", "reveal", "--subtype", "fromTop", "--duration", "1", "--fps", "2",
+        "--timing", "easeInEaseOut", "--renderer", backend, "-o", tmp.appendingPathComponent(backend).path,
+      ])
+      XCTAssertEqual(r.status, 0, r.stderr)
+    }
+    for frame in ["frame_00000.png", "frame_00001.png", "frame_00002.png"] {
+      let c = try run([
+        "compare", tmp.appendingPathComponent("cpu/\(frame)").path, tmp.appendingPathComponent("gpu/\(frame)").path,
+      ])
+      XCTAssertEqual(c.status, 0, "\(frame): \(c.stdout)")
+    }
+  }
+
   func testTransitionRejectsBadArguments() throws {
     let a = try write(try Image(width: 4, height: 4, color: .red), "a.png")
     let out = tmp.appendingPathComponent("f").path

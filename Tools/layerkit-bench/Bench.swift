@@ -18,7 +18,7 @@ struct Bench: ParsableCommand {
   @Option(help: "gpu, cpu or both.") var renderer: String = "both"
   @Option(
     help:
-      "sample (the 10-layer scene), effects (it with a 20-pt shadow, a 10-pt blur, a background blur) or backdrop (one full-target layer)."
+      "sample (the 10-layer scene), effects (it with a 20-pt shadow, a 10-pt blur, a background blur), backdrop (one full-target layer), or fade / push (a transition from sample to effects at progress 0.5)."
   )
   var scene: String = "sample"
 
@@ -26,8 +26,8 @@ struct Bench: ParsableCommand {
     guard iterations > 0 else { throw ValidationError("--iterations must be positive") }
     guard ["gpu", "cpu", "both"].contains(renderer) else { throw ValidationError("--renderer: gpu, cpu or both") }
     guard parsedSize != nil else { throw ValidationError("--size must look like 1920x1080") }
-    guard ["sample", "effects", "backdrop"].contains(scene) else {
-      throw ValidationError("--scene: sample, effects or backdrop")
+    guard ["sample", "effects", "backdrop", "fade", "push"].contains(scene) else {
+      throw ValidationError("--scene: sample, effects, backdrop, fade or push")
     }
   }
 
@@ -38,14 +38,28 @@ struct Bench: ParsableCommand {
 
   func run() throws {
     let (w, h) = parsedSize!
-    let root: Layer
-    if scene == "sample" {
-      root = try SampleScene.cards(width: Double(w), height: Double(h))
-    } else if scene == "effects" {
-      root = try SampleScene.effects(width: Double(w), height: Double(h))
-    } else {
-      root = Layer(frame: Rect(x: 0, y: 0, width: Double(w), height: Double(h)))
+    let (dw, dh) = (Double(w), Double(h))
+    // Building the list is part of a frame: flatten + render + read back.
+    let makeList: () throws -> RenderList
+    switch scene {
+    case "sample":
+      let root = try SampleScene.cards(width: dw, height: dh)
+      makeList = { try RenderList(layer: root, width: w, height: h) }
+    case "effects":
+      let root = try SampleScene.effects(width: dw, height: dh)
+      makeList = { try RenderList(layer: root, width: w, height: h) }
+    case "fade", "push":
+      let from = try SampleScene.cards(width: dw, height: dh)
+      let to = try SampleScene.effects(width: dw, height: dh)
+      let params: [String: TransitionValue] = scene == "push" ? ["direction": .vec2([1, 0])] : [:]
+      makeList = {
+        try RenderList(
+          transitionFrom: from, to: to, width: w, height: h, effect: scene, parameters: params, progress: 0.5)
+      }
+    default:
+      let root = Layer(frame: Rect(x: 0, y: 0, width: dw, height: dh))
       root.backgroundColor = Color(red: 0.2, green: 0.3, blue: 0.4)
+      makeList = { try RenderList(layer: root, width: w, height: h) }
     }
     var backends: [Renderer] = []
     if renderer != "cpu" {
@@ -54,16 +68,15 @@ struct Bench: ParsableCommand {
       backends.append(gpu)
     }
     if renderer != "gpu" { backends.append(ReferenceRenderer()) }
-    let list = try RenderList(layer: root, width: w, height: h)
+    let list = try makeList()
     print("scene: \(scene) (\(list.drawCount) draws), \(w)×\(h), \(iterations) frames per backend, interleaved")
 
-    // Building the list is part of a frame: flatten + render + read back.
     var times: [String: [Double]] = [:]
-    for b in backends { _ = try b.render(root, width: w, height: h) }  // warm-up: uploads, pools
+    for b in backends { _ = try b.render(makeList()) }  // warm-up: uploads, pools
     for _ in 0..<iterations {
       for b in backends {
         let t0 = DispatchTime.now().uptimeNanoseconds
-        _ = try b.render(root, width: w, height: h)
+        _ = try b.render(makeList())
         let t1 = DispatchTime.now().uptimeNanoseconds
         times[b.name, default: []].append(Double(t1 - t0) / 1e6)
       }

@@ -1,0 +1,247 @@
+// The GPU backend's transition passes: every built-in effect (Shaders/transitions, hosted by
+// transition_wrapper.frag) and the gl-transitions-form fixtures under Fixtures/transitions hold
+// the invariants of issue 5 — progress 0 is exactly the from-image and progress 1 exactly the
+// to-image, every byte — on surfaces whose origin is not the target's; the effects agree with
+// their CPU twins in between; parameters are type-checked; compile errors name the effect file
+// and its own line.
+//
+// These tests never skip: a machine without a GPU still has Mesa's llvmpipe.
+
+import Foundation
+import LayerKit
+import LayerKitGL
+import LayerKitReference
+import XCTest
+
+final class GLTransitionTests: XCTestCase {
+  // MARK: - Helpers
+
+  private func makeRenderer(file: StaticString = #filePath, line: UInt = #line) -> GLRenderer? {
+    do {
+      return try GLRenderer()
+    } catch {
+      XCTFail("GLRenderer() failed: \(error)", file: file, line: line)
+      return nil
+    }
+  }
+
+  private func fixture(_ name: String) throws -> URL {
+    let base = try XCTUnwrap(Bundle.module.resourceURL, "test resources missing")
+    return base.appendingPathComponent("Fixtures/transitions").appendingPathComponent(name)
+  }
+
+  /// The four Core Animation directions (uv units, y up).
+  private static let directions: [SIMD2<Float>] = [[-1, 0], [1, 0], [0, 1], [0, -1]]
+
+  /// A target larger than the pass, so every surface has a non-zero origin.
+  private static let target = (width: 41, height: 31)
+  private static let bounds = PixelRect(x: 7, y: 5, width: 23, height: 17)
+
+  private func box(_ r: PixelRect) -> SIMD4<Float> {
+    SIMD4(Float(r.x), Float(r.y), Float(r.maxX), Float(r.maxY))
+  }
+
+  private func over(_ b: PixelRect) -> TextureTransform {
+    let w = Float(b.width)
+    let h = Float(b.height)
+    return TextureTransform(scale: [1 / w, 1 / h], offset: [-Float(b.x) / w, -Float(b.y) / h])
+  }
+
+  private func quad(_ b: PixelRect, _ source: TextureSource) -> RenderOp {
+    .draw(
+      Draw(
+        pixelBounds: b, mapping: .identity, shape: Shape(rect: RoundedRect(bounds: box(b))),
+        paint: .texture(source, over(b))))
+  }
+
+  /// Varied premultiplied pixels, some translucent, one transparent; `seed` tells two apart.
+  private func pattern(_ seed: Int) throws -> LayerKit.Image {
+    let b = Self.bounds
+    var bytes: [UInt8] = []
+    for y in 0..<b.height {
+      for x in 0..<b.width {
+        let a = x == 0 && y == 0 ? 0 : 255 - (x * 37 + y * 11 + seed * 29) % 200
+        let m = max(a, 1)
+        bytes += [
+          UInt8((x * 41 + y * 7 + seed * 13) % m), UInt8((y * 53 + 11 + seed * 5) % m),
+          UInt8((x * y + 5 + seed) % m), UInt8(a),
+        ]
+      }
+    }
+    return try LayerKit.Image(width: b.width, height: b.height, pixels: bytes)
+  }
+
+  /// Two groups (0: image 0, 1: image 1) over `bounds`, then `last` (a transition into 2 and its
+  /// presentation, or the presentation of one group).
+  private func list(_ last: [RenderOp]) throws -> RenderList {
+    let b = Self.bounds
+    return RenderList(
+      width: Self.target.width, height: Self.target.height, clearColor: [0.1, 0.2, 0.3, 1],
+      images: [try pattern(0), try pattern(1)],
+      ops: [
+        .pushGroup(0, bounds: b), quad(b, .image(0)), .popGroup(0),
+        .pushGroup(1, bounds: b), quad(b, .image(1)), .popGroup(1),
+      ] + last)
+  }
+
+  private func transitionList(
+    _ effect: String, progress: Float, parameters: [String: TransitionValue] = [:]
+  ) throws -> RenderList {
+    let pass = TransitionPass(
+      from: 0, to: 1, output: 2, bounds: Self.bounds, progress: progress, effect: effect, parameters: parameters)
+    return try list([.transition(pass), quad(Self.bounds, .surface(2))])
+  }
+
+  /// Asserts progress 0 renders exactly the from-group and progress 1 exactly the to-group.
+  private func assertEnds(
+    _ renderer: GLRenderer, _ effect: String, _ parameters: [String: TransitionValue], _ label: String,
+    file: StaticString = #filePath, line: UInt = #line
+  ) throws {
+    for (progress, surface) in [(Float(0), 0), (1, 1)] {
+      let want = try renderer.render(try list([quad(Self.bounds, .surface(surface))]))
+      let got = try renderer.render(try transitionList(effect, progress: progress, parameters: parameters))
+      let diff = zip(got.pixels, want.pixels).enumerated().first { $0.element.0 != $0.element.1 }
+      XCTAssertNil(
+        diff.map {
+          "byte \($0.offset) (pixel \($0.offset / 4 % Self.target.width), \($0.offset / 4 / Self.target.width)): \($0.element.0) ≠ \($0.element.1)"
+        },
+        "\(label) at progress \(progress)", file: file, line: line)
+    }
+  }
+
+  // MARK: - Built-in effects
+
+  func testBuiltInEffectsGiveExactlyFromAndToAtTheEnds() throws {
+    guard let renderer = makeRenderer() else { return }
+    for name in TransitionEffects.all.keys.sorted() {
+      if TransitionEffects.all[name]!.parameters.isEmpty {
+        try assertEnds(renderer, name, [:], name)
+        continue
+      }
+      for d in Self.directions {
+        try assertEnds(renderer, name, ["direction": .vec2(d)], "\(name) direction \(d)")
+      }
+    }
+  }
+
+  /// Not the parity suite (which owns the tolerance matrix): a check that the wrapper's uv, y flip
+  /// and sampling agree with the CPU twins in between the ends.
+  func testBuiltInEffectsAgreeWithTheirCPUTwinsInBetween() throws {
+    guard let renderer = makeRenderer() else { return }
+    let cpu = ReferenceRenderer()
+    for name in TransitionEffects.all.keys.sorted() {
+      let directions: [SIMD2<Float>?] = TransitionEffects.all[name]!.parameters.isEmpty ? [nil] : Self.directions
+      for d in directions {
+        for progress: Float in [0.25, 0.5, 0.75] {
+          let l = try transitionList(name, progress: progress, parameters: d.map { ["direction": .vec2($0)] } ?? [:])
+          let g = try renderer.render(l).pixels
+          let c = try cpu.render(l).pixels
+          let worst = zip(g, c).map { abs(Int($0) - Int($1)) }.max() ?? 0
+          XCTAssertLessThanOrEqual(worst, 2, "\(name) \(String(describing: d)) at \(progress)")
+        }
+      }
+    }
+  }
+
+  func testBuiltInProgramsStartWithTheRenderer() throws {
+    guard let renderer = makeRenderer() else { return }
+    // A fresh renderer has every built-in program: a pass runs with no registration.
+    XCTAssertNoThrow(try renderer.render(try transitionList("push", progress: 0.5)))
+  }
+
+  // MARK: - Parameters
+
+  func testParameterOfTheWrongTypeIsRejected() throws {
+    guard let renderer = makeRenderer() else { return }
+    XCTAssertThrowsError(
+      try renderer.render(try transitionList("push", progress: 0.5, parameters: ["direction": .float(1)]))
+    ) {
+      guard case RenderError.backendFailure(let message)? = $0 as? RenderError else { return XCTFail("\($0)") }
+      XCTAssertTrue(message.contains("direction") && message.contains("vec2"), message)
+    }
+  }
+
+  func testUnknownParameterNamesTheOnesThatExist() throws {
+    guard let renderer = makeRenderer() else { return }
+    XCTAssertThrowsError(
+      try renderer.render(try transitionList("moveIn", progress: 0.5, parameters: ["dir": .vec2([1, 0])]))
+    ) {
+      guard case RenderError.backendFailure(let message)? = $0 as? RenderError else { return XCTFail("\($0)") }
+      XCTAssertTrue(message.contains("'dir'") && message.contains("parameters: direction"), message)
+    }
+    XCTAssertThrowsError(try renderer.render(try transitionList("wipe", progress: 0.5))) {
+      guard case RenderError.backendFailure(let message)? = $0 as? RenderError else { return XCTFail("\($0)") }
+      XCTAssertTrue(message.contains("wipe") && message.contains("push"), message)
+    }
+  }
+
+  // MARK: - Files in the gl-transitions form
+
+  func testFixturesGiveExactlyFromAndToAtTheEnds() throws {
+    guard let renderer = makeRenderer() else { return }
+    let source = try renderer.registerTransition(name: "allTypes", file: try fixture("all_types.glsl"))
+    XCTAssertEqual(source.uniforms.count, 14)
+    try assertEnds(renderer, "allTypes", [:], "all_types.glsl")
+    try assertEnds(
+      renderer, "allTypes",
+      [
+        "grid": .ivec2([3, 5]), "flip": .bool(false), "steps": .int(7), "strength": .float(4),
+        "tint": .vec3([0.2, 0.4, 0.6]), "shade": .vec4([1, 1, 1, 1]), "level": .float(1), "center": .vec2([0, 1]),
+      ],
+      "all_types.glsl with parameters")
+    try renderer.registerTransition(name: "legacy", file: try fixture("legacy.glsl"))
+    try assertEnds(renderer, "legacy", [:], "legacy.glsl")
+    try assertEnds(renderer, "legacy", ["squeeze": .vec2([2, 2])], "legacy.glsl with parameters")
+  }
+
+  func testParametersChangeTheFixtureInBetween() throws {
+    guard let renderer = makeRenderer() else { return }
+    try renderer.registerTransition(name: "allTypes", file: try fixture("all_types.glsl"))
+    let a = try renderer.render(try transitionList("allTypes", progress: 0.5))
+    let b = try renderer.render(try transitionList("allTypes", progress: 0.5, parameters: ["grid": .ivec2([2, 2])]))
+    let c = try renderer.render(try transitionList("allTypes", progress: 0.5))
+    XCTAssertNotEqual(a.pixels, b.pixels)
+    // A pass's parameters do not leak into the next pass.
+    XCTAssertEqual(a.pixels, c.pixels)
+  }
+
+  func testBrokenFixtureNamesItsFileAndLine() throws {
+    guard let renderer = makeRenderer() else { return }
+    let url = try fixture("broken.glsl")
+    XCTAssertThrowsError(try renderer.registerTransition(name: "broken", file: url)) { error in
+      guard case GLError.shaderCompile(let file, let stage, let line, let message, let excerpt)? = error as? GLError
+      else { return XCTFail("expected shaderCompile, got \(error)") }
+      XCTAssertEqual(file, url.path)
+      XCTAssertEqual(stage, .fragment)
+      XCTAssertEqual(line, 8, message)
+      XCTAssertTrue(excerpt.contains(">  8 |   return mix(a, getToColor(uv), progress * undeclaredAmount);"), excerpt)
+    }
+  }
+
+  func testMalformedUniformFixtureNamesItsLine() throws {
+    guard let renderer = makeRenderer() else { return }
+    let url = try fixture("bad_default.glsl")
+    XCTAssertThrowsError(try renderer.registerTransition(name: "bad", file: url)) { error in
+      guard case GLError.shaderCompile(let file, _, let line, _, _)? = error as? GLError else {
+        return XCTFail("expected shaderCompile, got \(error)")
+      }
+      XCTAssertEqual(file, url.path)
+      XCTAssertEqual(line, 4)
+    }
+  }
+
+  func testHostErrorsNameTheWrapperAndItsOwnLine() throws {
+    guard let renderer = makeRenderer() else { return }
+    let wrapper = try XCTUnwrap(GLRenderer.builtInShaderURL("transitions/transition_wrapper.frag"))
+    let lines = try String(contentsOf: wrapper, encoding: .utf8).split(
+      separator: "\n", omittingEmptySubsequences: false)
+    let call = try XCTUnwrap(lines.firstIndex { $0.contains("fragColor = transition(uv);") }) + 1
+    XCTAssertThrowsError(try renderer.registerTransition(name: "wrong", file: try fixture("wrong_signature.glsl"))) {
+      guard case GLError.shaderCompile(let file, _, let line, let message, _)? = $0 as? GLError else {
+        return XCTFail("expected shaderCompile, got \($0)")
+      }
+      XCTAssertEqual(file, "transitions/transition_wrapper.frag")
+      XCTAssertEqual(line, call, message)
+    }
+  }
+}

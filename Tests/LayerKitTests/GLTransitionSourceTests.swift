@@ -1,0 +1,174 @@
+// GLTransitionSource: reading transition shaders in the gl-transitions form (uniforms and their
+// comment defaults, the reserved names, the adaptation to GLSL ES 3.00 line for line) and the
+// DESIGN rule "a test holds the two lists of defaults equal" for the built-in effects: the
+// defaults parsed from Shaders/transitions/*.glsl equal TransitionEffects' Swift ones.
+//
+// The shaders are files (no GLSL in Swift strings): the repository's Shaders/transitions and the
+// fixtures under Tests/LayerKitGLTests/Fixtures/transitions, found from this file's path.
+
+import Foundation
+import XCTest
+
+@testable import LayerKit
+
+final class GLTransitionSourceTests: XCTestCase {
+  private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  private func fixture(_ name: String) throws -> GLTransitionSource {
+    let url = Self.root.appendingPathComponent("Tests/LayerKitGLTests/Fixtures/transitions/\(name)")
+    return try GLTransitionSource(text: try String(contentsOf: url, encoding: .utf8), file: name)
+  }
+
+  private func fixtureError(_ name: String) throws -> TransitionSourceError? {
+    do {
+      _ = try fixture(name)
+      return nil
+    } catch let error as TransitionSourceError {
+      return error
+    }
+  }
+
+  // MARK: - Uniforms and defaults
+
+  func testEveryUniformTypeAndCommentForm() throws {
+    let source = try fixture("all_types.glsl")
+    let expected: [(String, TransitionUniformType, TransitionValue?, Int)] = [
+      ("strength", .float, .float(0.5), 4),
+      // Several names in one declaration share its default.
+      ("spreadX", .float, .float(0.25), 5),
+      ("spreadY", .float, .float(0.25), 5),
+      ("steps", .int, .int(4), 6),
+      ("flip", .bool, .bool(true), 7),
+      // `/* = … */` and the single-argument splat.
+      ("center", .vec2, .vec2([0.5, 0.5]), 8),
+      ("tint", .vec3, .vec3([1, 0.5, 0.25]), 9),
+      // No space before the comment; literals `0.` and `.6`.
+      ("shade", .vec4, .vec4([0, 0, 0, 0.6]), 10),
+      ("grid", .ivec2, .ivec2([10, 10]), 11),
+      ("extra", .sampler2D, nil, 12),
+      // A comment that is not `= …` is no default.
+      ("level", .float, nil, 13),
+      // A precision qualifier, a comment inside the declaration, an int literal for a float.
+      ("scale", .float, .float(2), 14),
+      ("offset", .int, .int(-3), 15),
+      ("inverted", .bool, .bool(false), 16),
+    ]
+    XCTAssertEqual(source.uniforms.count, expected.count)
+    for (u, e) in zip(source.uniforms, expected) {
+      XCTAssertEqual(u.name, e.0)
+      XCTAssertEqual(u.type, e.1, u.name)
+      XCTAssertEqual(u.default, e.2, u.name)
+      XCTAssertEqual(u.line, e.3, u.name)
+    }
+  }
+
+  func testReservedNamesAreNotParameters() throws {
+    let source = try fixture("legacy.glsl")
+    XCTAssertEqual(source.uniforms.map(\.name), ["squeeze", "pattern"])
+    XCTAssertEqual(source.uniforms[0].default, .vec2([1, 0.5]))
+  }
+
+  func testDefaultLiterals() {
+    XCTAssertEqual(GLTransitionSource.parseDefault("= 1.", type: .float), .float(1))
+    XCTAssertEqual(GLTransitionSource.parseDefault("= -.5", type: .float), .float(-0.5))
+    XCTAssertEqual(GLTransitionSource.parseDefault("= 1e-3", type: .float), .float(0.001))
+    XCTAssertEqual(GLTransitionSource.parseDefault("= 2.5f", type: .float), .float(2.5))
+    XCTAssertEqual(GLTransitionSource.parseDefault("= float(3)", type: .float), .float(3))
+    XCTAssertEqual(GLTransitionSource.parseDefault("= ivec2(3)", type: .ivec2), .ivec2([3, 3]))
+    XCTAssertEqual(GLTransitionSource.parseDefault("= vec4(1)", type: .vec4), .vec4([1, 1, 1, 1]))
+    XCTAssertEqual(GLTransitionSource.parseDefault("= vec2(1.0,-2.0);", type: .vec2), .vec2([1, -2]))
+    // Wrong constructor, wrong arity, float for int, junk.
+    XCTAssertNil(GLTransitionSource.parseDefault("= vec3(1.0)", type: .vec2))
+    XCTAssertNil(GLTransitionSource.parseDefault("= vec3(1.0, 2.0)", type: .vec3))
+    XCTAssertNil(GLTransitionSource.parseDefault("= 1.5", type: .int))
+    XCTAssertNil(GLTransitionSource.parseDefault("= ivec2(1.5, 2)", type: .ivec2))
+    XCTAssertNil(GLTransitionSource.parseDefault("= yes", type: .bool))
+    XCTAssertNil(GLTransitionSource.parseDefault("= 0.5 0.5", type: .float))
+  }
+
+  // MARK: - Errors
+
+  func testUnsupportedTypeNamesTheLine() throws {
+    guard case .malformedUniform(let file, let line, let reason)? = try fixtureError("bad_type.glsl") else {
+      return XCTFail("expected malformedUniform")
+    }
+    XCTAssertEqual(file, "bad_type.glsl")
+    XCTAssertEqual(line, 3)
+    XCTAssertTrue(reason.contains("mat3"), reason)
+  }
+
+  func testMalformedDefaultNamesTheLine() throws {
+    XCTAssertEqual(
+      try fixtureError("bad_default.glsl"),
+      .malformedDefault(file: "bad_default.glsl", line: 4, name: "direction", text: "= vec3(1.0, 0.0, 0.0)"))
+  }
+
+  func testMissingTransitionFunction() throws {
+    XCTAssertEqual(try fixtureError("no_transition.glsl"), .missingTransitionFunction(file: "no_transition.glsl"))
+  }
+
+  // MARK: - Adaptation
+
+  func testAdaptationKeepsEveryLine() throws {
+    for name in ["all_types.glsl", "legacy.glsl", "broken.glsl"] {
+      let source = try fixture(name)
+      let before = source.text.split(separator: "\n", omittingEmptySubsequences: false)
+      let after = source.adapted(forGLSLES300: true).split(separator: "\n", omittingEmptySubsequences: false)
+      XCTAssertEqual(after.count, before.count, name)
+      XCTAssertFalse(after.joined().contains("texture2D("), name)
+      // Only the lines that needed it changed.
+      for (a, b) in zip(before, after) where a != b {
+        XCTAssertTrue(a.contains("texture2D") || a.contains("uniform"), "\(name): changed '\(a)' to '\(b)'")
+      }
+    }
+    XCTAssertEqual(try fixture("broken.glsl").adapted(forGLSLES300: false), try fixture("broken.glsl").text)
+  }
+
+  func testAdaptationBlanksOnlyReservedDeclarations() throws {
+    let lines = try fixture("legacy.glsl").adapted(forGLSLES300: true)
+      .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    // Lines 6–8 declare from, to, progress, ratio: blank now. Line 9 keeps its parameter.
+    for n in 6...8 { XCTAssertEqual(lines[n - 1].trimmingCharacters(in: .whitespaces), "", "line \(n)") }
+    XCTAssertTrue(lines[8].hasPrefix("uniform vec2 squeeze;"))
+    XCTAssertTrue(lines[12].contains("texture(pattern, uv * squeeze)"), lines[12])
+    // Comments are left alone.
+    XCTAssertTrue(lines[1].contains("The loader blanks"))
+  }
+
+  // MARK: - Parameters
+
+  func testResolveTypeChecksAndNamesTheParameters() throws {
+    let source = try fixture("all_types.glsl")
+    let values = try source.resolve(["grid": .ivec2([3, 2])], effect: "fixture")
+    XCTAssertEqual(values[8], .ivec2([3, 2]))
+    XCTAssertEqual(values[0], .float(0.5))
+    XCTAssertThrowsError(try source.resolve(["grid": .vec2([3, 2])], effect: "fixture")) { error in
+      XCTAssertEqual(
+        error as? TransitionParameterError, .wrongType(name: "grid", effect: "fixture", expected: .ivec2, got: .vec2))
+    }
+    XCTAssertThrowsError(try source.resolve(["gird": .ivec2([3, 2])], effect: "fixture")) { error in
+      guard case .unknownParameter("gird", "fixture", let available)? = error as? TransitionParameterError else {
+        return XCTFail("\(error)")
+      }
+      XCTAssertEqual(available, source.uniforms.filter { $0.type != .sampler2D }.map(\.name))
+    }
+  }
+
+  // MARK: - The built-in effects: GLSL defaults ≡ Swift defaults
+
+  func testBuiltInDefaultsEqualTheSwiftOnes() throws {
+    let folder = Self.root.appendingPathComponent("Shaders/transitions")
+    XCTAssertEqual(Set(TransitionEffects.all.keys), ["fade", "moveIn", "push", "reveal"])
+    for (name, effect) in TransitionEffects.all.sorted(by: { $0.key < $1.key }) {
+      let text = try String(contentsOf: folder.appendingPathComponent(effect.file), encoding: .utf8)
+      let source = try GLTransitionSource(text: text, file: effect.file)
+      XCTAssertEqual(source.uniforms.map(\.name), effect.parameters.map(\.name), name)
+      XCTAssertEqual(source.uniforms.map(\.default), effect.parameters.map(\.default), name)
+      XCTAssertEqual(source.uniforms.map(\.type), effect.parameters.map(\.default.uniformType), name)
+      XCTAssertEqual(
+        source.adapted(forGLSLES300: true).split(separator: "\n", omittingEmptySubsequences: false).count,
+        text.split(separator: "\n", omittingEmptySubsequences: false).count, name)
+    }
+  }
+}
