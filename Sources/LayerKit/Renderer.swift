@@ -49,6 +49,8 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidFilter(layer: String, FilterError)
   /// A path with a non-finite coordinate.
   case invalidPath(layer: String, property: String)
+  /// A transition effect that only the GPU backend runs (a user shader in the gl-transitions form).
+  case gpuOnlyEffect(String)
   /// A hand-built RenderList that breaks the contract.
   case malformedList(index: Int, reason: String)
   /// A backend could not execute a list (GL error, out of memory); the text says which.
@@ -65,6 +67,8 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case .invalidMask(let l, let r): "layer \(l): invalid mask: \(r)"
     case .invalidFilter(let l, let e): "layer \(l): \(e)"
     case .invalidPath(let l, let p): "layer \(l): \(p) has a coordinate that is not finite"
+    case .gpuOnlyEffect(let name):
+      "transition effect \(name) is a GPU-only effect (a GLSL shader); render it with the GPU backend"
     case .malformedList(let i, let r): "render list op \(i): \(r)"
     case .backendFailure(let m): m
     }

@@ -324,9 +324,11 @@ public final class GLRenderer: Renderer {
     context.delete(program)
   }
 
-  /// Compiles and links a transition file in the gl-transitions form (hosted by
-  /// transitions/transition_wrapper.frag) and makes it the effect `name` of later passes,
-  /// replacing any effect of that name.
+  /// Loads a transition written in the gl-transitions form (`vec4 transition(vec2 uv)`,
+  /// getFromColor / getToColor, progress, ratio, uniforms with `// = default`), unmodified:
+  /// compiles and links it (hosted by transitions/transition_wrapper.frag) and makes it the
+  /// effect `name` of later passes, replacing any effect of that name. GPU only: the CPU
+  /// backend refuses such passes with `RenderError.gpuOnlyEffect`.
   /// - Parameters:
   ///   - name: the effect name passes use (`TransitionPass.effect`).
   ///   - file: the `.glsl` file.
@@ -334,7 +336,7 @@ public final class GLRenderer: Renderer {
   /// - Throws: `GLError.resourceMissing`, `.shaderCompile` naming the file and its own line (also
   ///   for a malformed uniform or default, or a missing `transition` function), `.programLink`.
   @discardableResult
-  package func registerTransition(name: String, file: URL) throws(GLError) -> GLTransitionSource {
+  public func registerTransition(name: String, file: URL) throws(GLError) -> GLTransitionSource {
     guard let text = try? String(contentsOf: file, encoding: .utf8) else { throw .resourceMissing(file.path) }
     try context.makeCurrent()
     defer { context.releaseCurrent() }

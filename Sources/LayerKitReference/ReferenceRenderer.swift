@@ -93,9 +93,7 @@ public final class ReferenceRenderer: Renderer {
   /// A transition pass: the effect's CPU twin per output pixel, with gl-transitions' uv (y up)
   /// and bilinear reads of the two surfaces at (uv.x, 1 − uv.y).
   private func transition(_ pass: TransitionPass, from: Surface, to: Surface) throws -> Surface {
-    guard let effect = TransitionEffects.all[pass.effect] else {
-      throw RenderError.malformedList(index: 0, reason: "no built-in transition effect \(pass.effect)")
-    }
+    guard let effect = TransitionEffects.all[pass.effect] else { throw RenderError.gpuOnlyEffect(pass.effect) }
     var output = Surface(bounds: pass.bounds)
     let b = pass.bounds
     let size = SIMD2(Float(b.width), Float(b.height))

@@ -233,6 +233,52 @@ final class CommandLineTests: XCTestCase {
     }
   }
 
+  /// Our own test shader in the gl-transitions form: a soft wipe.
+  static let wipe = """
+    // A soft horizontal wipe, written for LayerKit's tests in the gl-transitions form.
+    uniform float softness; // = 0.1
+    uniform bool reverse; /* = false */
+
+    vec4 transition(vec2 uv) {
+      float x = reverse ? 1.0 - uv.x : uv.x;
+      float edge = progress * (1.0 + softness);
+      float w = smoothstep(edge - softness, edge, x);
+      return mix(getToColor(uv), getFromColor(uv), w);
+    }
+    """
+
+  func testShaderTransitionFromAFileWithParameters() throws {
+    let a = try write(try Image(width: 16, height: 8, color: .red), "a.png")
+    let b = try write(try Image(width: 16, height: 8, color: .blue), "b.png")
+    let shader = tmp.appendingPathComponent("wipe.glsl")
+    try Data(Self.wipe.utf8).write(to: shader)
+    let out = tmp.appendingPathComponent("frames")
+    let r = try run([
+      "transition", a, b, "--shader", shader.path, "--param", "softness=0.2", "--param", "reverse=true",
+      "--duration", "1", "--fps", "2", "-o", out.path,
+    ])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    XCTAssertEqual(r.lines, ["wrote 3 frames (16×8, \(shader.path), gpu) to \(out.path)"])
+    XCTAssertEqual(
+      try ImageFile.read(out.appendingPathComponent("frame_00000.png")).pixel(x: 3, y: 3), [255, 0, 0, 255])
+    XCTAssertEqual(
+      try ImageFile.read(out.appendingPathComponent("frame_00002.png")).pixel(x: 3, y: 3), [0, 0, 255, 255])
+    // reverse = true: the wipe starts on the right, so halfway the right edge is already new.
+    let mid = try ImageFile.read(out.appendingPathComponent("frame_00001.png"))
+    XCTAssertEqual(mid.pixel(x: 15, y: 3), [0, 0, 255, 255])
+    XCTAssertEqual(mid.pixel(x: 0, y: 3), [255, 0, 0, 255])
+
+    let unknown = try run(["transition", a, b, "--shader", shader.path, "--param", "width=2", "-o", out.path])
+    XCTAssertEqual(unknown.status, 1)
+    XCTAssertTrue(unknown.stderr.contains("it has: softness, reverse"), unknown.stderr)
+    let wrongType = try run(["transition", a, b, "--shader", shader.path, "--param", "reverse=2", "-o", out.path])
+    XCTAssertEqual(wrongType.status, 1)
+    XCTAssertTrue(wrongType.stderr.contains("not a bool"), wrongType.stderr)
+    let cpu = try run(["transition", a, b, "--shader", shader.path, "--renderer", "cpu", "-o", out.path])
+    XCTAssertEqual(cpu.status, 1)
+    XCTAssertTrue(cpu.stderr.contains("GPU-only"), cpu.stderr)
+  }
+
   func testTransitionRejectsBadArguments() throws {
     let a = try write(try Image(width: 4, height: 4, color: .red), "a.png")
     let out = tmp.appendingPathComponent("f").path

@@ -19,6 +19,12 @@ struct TransitionCommand: ParsableCommand {
   @Argument(help: "The image shown at progress 0 (PNG or JPEG).") var from: String
   @Argument(help: "The image shown at progress 1 (PNG or JPEG).") var to: String
   @Option(help: "fade, moveIn, push or reveal.") var type: TransitionType = .fade
+  @Option(help: "A built-in effect by name (see `layerkit list`); type and subtype are then ignored.")
+  var filter: String?
+  @Option(help: "A transition shader in the gl-transitions GLSL form, loaded unmodified (GPU only).")
+  var shader: String?
+  @Option(name: .customLong("param"), help: "NAME=VALUE for an effect parameter, e.g. direction=0,1 (repeatable).")
+  var params: [String] = []
   @Option(help: "fromLeft, fromRight, fromTop or fromBottom (not for fade).") var subtype: TransitionSubtype = .fromLeft
   @Option(help: "Where the effect starts, 0…1.") var startProgress: Double = 0
   @Option(help: "Where the effect ends, startProgress…1.") var endProgress: Double = 1
@@ -42,6 +48,8 @@ struct TransitionCommand: ParsableCommand {
     guard fps.isFinite, fps > 0, duration * fps <= 100_000 else {
       throw ValidationError("--fps must be positive, and duration × fps at most 100000 frames")
     }
+    guard filter == nil || shader == nil else { throw ValidationError("use --filter or --shader, not both") }
+    for p in params where !p.contains("=") { throw ValidationError("--param \(p): expected NAME=VALUE") }
   }
 
   func run() throws {
@@ -49,24 +57,54 @@ struct TransitionCommand: ParsableCommand {
       let a = try ImageFile.read(URL(fileURLWithPath: from))
       let b = try ImageFile.read(URL(fileURLWithPath: to))
       let (w, h) = (size?.width ?? a.width, size?.height ?? a.height)
-      let backend: Renderer = renderer == .gpu ? try GLRenderer() : ReferenceRenderer()
+      let gpu = renderer == .gpu ? try GLRenderer() : nil
+      let backend: Renderer = gpu ?? ReferenceRenderer()
+      // The effect and the types of its parameters.
+      let effect: String
+      var declared: [(String, TransitionUniformType)]
+      var parameters: [String: TransitionValue] = [:]
+      if let shader {
+        guard let gpu else { throw RenderError.gpuOnlyEffect(shader) }
+        effect = "shader"
+        let source = try gpu.registerTransition(name: effect, file: URL(fileURLWithPath: shader))
+        declared = source.uniforms.map { ($0.name, $0.type) }
+      } else {
+        effect = filter ?? type.rawValue
+        guard let builtIn = TransitionEffects.all[effect] else {
+          throw ParameterError(
+            "no built-in effect \(effect); there are: \(TransitionEffects.all.keys.sorted().joined(separator: ", "))")
+        }
+        declared = builtIn.parameters.map { ($0.name, $0.default.uniformType) }
+        if filter == nil && type != .fade { parameters["direction"] = .vec2(TransitionEffects.direction(subtype)) }
+      }
+      for p in params {
+        let name = String(p[..<p.firstIndex(of: "=")!])
+        let text = String(p[p.index(after: p.firstIndex(of: "=")!)...])
+        guard let type = declared.first(where: { $0.0 == name })?.1 else {
+          let known = declared.map(\.0)
+          throw ParameterError(
+            "\(effect) has no parameter \(name); it has: \(known.isEmpty ? "none" : known.joined(separator: ", "))")
+        }
+        guard let value = TransitionValue(parsing: text, as: type) else {
+          throw ParameterError("--param \(name): \(text) is not a \(type.rawValue)")
+        }
+        parameters[name] = value
+      }
       let folder = URL(fileURLWithPath: output, isDirectory: true)
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       let function = MediaTimingFunction(name: timing)
-      let parameters: [String: TransitionValue] =
-        type == .fade ? [:] : ["direction": .vec2(TransitionEffects.direction(subtype))]
       let count = Int((duration * fps).rounded(.down)) + 1
       for i in 0..<count {
         let t = min(Double(i) / fps / duration, 1)
         let progress = startProgress + (endProgress - startProgress) * function.value(at: t)
         let list = try RenderList(
-          transitionFrom: picture(a, w, h), to: picture(b, w, h), width: w, height: h, effect: type.rawValue,
-          parameters: parameters, progress: progress)
+          transitionFrom: picture(a, w, h), to: picture(b, w, h), width: w, height: h, effect: effect,
+          parameters: parameters, progress: progress, builtIn: shader == nil)
         let image = try backend.render(list)
         let name = String(format: "frame_%05d.png", i)
         try ImageFile.writePNG(image, to: folder.appendingPathComponent(name))
       }
-      print("wrote \(count) frames (\(w)×\(h), \(type.rawValue), \(backend.name)) to \(output)")
+      print("wrote \(count) frames (\(w)×\(h), \(shader ?? effect), \(backend.name)) to \(output)")
     } catch {
       printError("layerkit transition: \(error)")
       throw ExitCode(1)
@@ -86,6 +124,12 @@ struct TransitionCommand: ParsableCommand {
       }
     return layer
   }
+}
+
+/// A bad effect name or parameter, in one line.
+struct ParameterError: Error, CustomStringConvertible {
+  let description: String
+  init(_ d: String) { description = d }
 }
 
 extension TransitionType: ExpressibleByArgument {}

@@ -442,3 +442,42 @@ extension StringProtocol {
     return String(self[first...last])
   }
 }
+
+extension TransitionValue {
+  /// A value written as on a command line, read as `type`: "0.5", "3", "true", "0.5,1" or
+  /// "vec2(0.5, 1)". nil when the text is not a value of that type.
+  public init?(parsing text: String, as type: TransitionUniformType) {
+    var body = text.trimmingCharacters(in: .whitespaces)
+    if let open = body.firstIndex(of: "("), body.hasSuffix(")") {
+      body = String(body[body.index(after: open)..<body.index(before: body.endIndex)])
+    }
+    let parts = body.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    let floats = parts.compactMap { Float($0) }.filter(\.isFinite)
+    switch type {
+    case .float:
+      guard parts.count == 1, let v = floats.first else { return nil }
+      self = .float(v)
+    case .int:
+      guard parts.count == 1, let v = Int32(parts[0]) else { return nil }
+      self = .int(v)
+    case .bool:
+      guard parts.count == 1, let v = Bool(parts[0]) else { return nil }
+      self = .bool(v)
+    case .vec2, .vec3, .vec4:
+      let n = type.componentCount
+      guard floats.count == parts.count, parts.count == n || parts.count == 1 else { return nil }
+      let v = parts.count == 1 ? Array(repeating: floats[0], count: n) : floats
+      switch type {
+      case .vec2: self = .vec2(SIMD2(v[0], v[1]))
+      case .vec3: self = .vec3(SIMD3(v[0], v[1], v[2]))
+      default: self = .vec4(SIMD4(v[0], v[1], v[2], v[3]))
+      }
+    case .ivec2:
+      let ints = parts.compactMap { Int32($0) }
+      guard ints.count == parts.count, parts.count == 2 || parts.count == 1 else { return nil }
+      self = .ivec2(parts.count == 1 ? SIMD2(repeating: ints[0]) : SIMD2(ints[0], ints[1]))
+    case .sampler2D:
+      return nil
+    }
+  }
+}

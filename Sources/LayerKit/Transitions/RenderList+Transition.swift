@@ -4,14 +4,16 @@ extension RenderList {
   /// - Parameters:
   ///   - from: the tree shown at progress 0.
   ///   - to: the tree shown at progress 1.
-  ///   - effect: a built-in effect name (`TransitionEffects.all`).
+  ///   - effect: a built-in effect name (`TransitionEffects.all`), or with `builtIn: false` the
+  ///     name of a shader registered with the GPU backend (`GLRenderer.registerTransition`).
   ///   - parameters: values for the effect's uniforms; missing ones take the defaults.
-  /// - Throws: `RenderError` for a bad target or layer, or `.malformedList` for an unknown effect.
+  /// - Throws: `RenderError` for a bad target or layer, or `.malformedList` for an unknown
+  ///   built-in effect.
   public init(
     transitionFrom from: Layer, to: Layer, width: Int, height: Int, effect: String,
-    parameters: [String: TransitionValue] = [:], progress: Double, background: Color = .clear
+    parameters: [String: TransitionValue] = [:], progress: Double, background: Color = .clear, builtIn: Bool = true
   ) throws(RenderError) {
-    guard TransitionEffects.all[effect] != nil else {
+    guard !builtIn || TransitionEffects.all[effect] != nil else {
       throw .malformedList(index: 0, reason: "no built-in transition effect \(effect)")
     }
     guard progress.isFinite else { throw .nonFiniteValue(layer: "<transition>", property: "progress") }
