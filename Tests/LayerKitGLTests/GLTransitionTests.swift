@@ -114,7 +114,7 @@ final class GLTransitionTests: XCTestCase {
   func testBuiltInEffectsGiveExactlyFromAndToAtTheEnds() throws {
     guard let renderer = makeRenderer() else { return }
     for name in TransitionEffects.all.keys.sorted() {
-      if TransitionEffects.all[name]!.parameters.isEmpty {
+      if !TransitionEffects.all[name]!.parameters.contains(where: { $0.name == "direction" }) {
         try assertEnds(renderer, name, [:], name)
         continue
       }
@@ -130,7 +130,10 @@ final class GLTransitionTests: XCTestCase {
     guard let renderer = makeRenderer() else { return }
     let cpu = ReferenceRenderer()
     for name in TransitionEffects.all.keys.sorted() {
-      let directions: [SIMD2<Float>?] = TransitionEffects.all[name]!.parameters.isEmpty ? [nil] : Self.directions
+      // Core Animation's types run in the four directions; the filter-style effects (no
+      // `direction`) with their defaults.
+      let hasDirection = TransitionEffects.all[name]!.parameters.contains { $0.name == "direction" }
+      let directions: [SIMD2<Float>?] = hasDirection ? Self.directions : [nil]
       for d in directions {
         for progress: Float in [0.25, 0.5, 0.75] {
           let l = try transitionList(name, progress: progress, parameters: d.map { ["direction": .vec2($0)] } ?? [:])

@@ -159,7 +159,13 @@ final class GLTransitionSourceTests: XCTestCase {
 
   func testBuiltInDefaultsEqualTheSwiftOnes() throws {
     let folder = Self.root.appendingPathComponent("Shaders/transitions")
-    XCTAssertEqual(Set(TransitionEffects.all.keys), ["fade", "moveIn", "push", "reveal"])
+    XCTAssertEqual(
+      Set(TransitionEffects.all.keys),
+      [
+        "fade", "moveIn", "push", "reveal",
+        "dissolve", "swipe", "barsSwipe", "copyMachine", "flash", "mod",
+        "ripple", "pageCurl", "pageCurlWithShadow", "accordionFold", "disintegrateWithMask",
+      ])
     for (name, effect) in TransitionEffects.all.sorted(by: { $0.key < $1.key }) {
       let text = try String(contentsOf: folder.appendingPathComponent(effect.file), encoding: .utf8)
       let source = try GLTransitionSource(text: text, file: effect.file)

@@ -47,7 +47,7 @@ public struct TransitionEffect: Sendable {
 /// The built-in effects by name.
 public enum TransitionEffects {
   public static let all: [String: TransitionEffect] = Dictionary(
-    uniqueKeysWithValues: [fade, moveIn, push, reveal].map { ($0.name, $0) })
+    uniqueKeysWithValues: ([fade, moveIn, push, reveal] + coreImageA + coreImageB).map { ($0.name, $0) })
 
   /// Where the new content comes from, in uv units with y up, for Core Animation's subtypes.
   public static func direction(_ subtype: TransitionSubtype) -> SIMD2<Float> {

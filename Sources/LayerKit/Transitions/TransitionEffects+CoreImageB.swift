@@ -1,0 +1,300 @@
+// Core Image–style transitions, second half: ripple, pageCurl, pageCurlWithShadow, accordionFold
+// and disintegrateWithMask, with Core Image's parameter names and defaults. Each is one GLSL file
+// under Shaders/transitions and one CPU twin here with the same parameters in the same order and
+// the same Float operations in the same order (GPU ≡ CPU is a parity test).
+//
+// The pass has no extent, so Core Image's pixel lengths are fractions of the output's width,
+// taken over a 640-px-wide image (100 px → 0.15625), as in TransitionEffects+CoreImageA.swift,
+// and its pixel centres are uv (0.5, 0.5). The pass has no image parameters either: Core Image's
+// shading, backside and mask images are left out or, for the mask, made procedural.
+// Every effect returns getFromColor / getToColor outright at progress 0 / 1.
+
+import Foundation
+
+/// A parameter list in declaration order, shared by the effect's declaration and its CPU twin's
+/// fallbacks, so the Swift defaults are written once.
+private typealias Parameters = [(name: String, default: TransitionValue)]
+
+extension TransitionContext {
+  /// The value of `name`, or its default from `list`.
+  fileprivate func value(_ name: String, _ list: Parameters) -> TransitionValue? {
+    parameters[name] ?? list.first { $0.name == name }?.default
+  }
+
+  fileprivate func float(_ name: String, _ list: Parameters) -> Float {
+    if case .float(let v)? = value(name, list) { return v }
+    return 0
+  }
+
+  fileprivate func int(_ name: String, _ list: Parameters) -> Int32 {
+    if case .int(let v)? = value(name, list) { return v }
+    return 0
+  }
+
+  fileprivate func vec2(_ name: String, _ list: Parameters) -> SIMD2<Float> {
+    if case .vec2(let v)? = value(name, list) { return v }
+    return .zero
+  }
+}
+
+/// GLSL's clamp(x, lo, hi): min(max(x, lo), hi).
+private func clamp(_ x: Float, _ lo: Float, _ hi: Float) -> Float { min(max(x, lo), hi) }
+
+/// GLSL's floor.
+private func floor(_ x: Float) -> Float { x.rounded(.down) }
+
+private func rgbScaled(_ c: SIMD4<Float>, _ k: Float) -> SIMD4<Float> { SIMD4(c.x * k, c.y * k, c.z * k, c.w) }
+
+/// Black at alpha k over c (premultiplied source-over): the shadows' operation.
+private func shadowed(_ c: SIMD4<Float>, _ k: Float) -> SIMD4<Float> { c * (1 - k) + SIMD4(0, 0, 0, k) }
+
+extension TransitionEffects {
+  /// The effects of this file, in Core Image's order.
+  static let coreImageB: [TransitionEffect] = [
+    ripple, pageCurl, pageCurlWithShadow, accordionFold, disintegrateWithMask,
+  ]
+
+  // MARK: - ripple
+
+  private static let rippleParameters: Parameters = [
+    ("center", .vec2([0.5, 0.5])), ("width", .float(0.15625)), ("scale", .float(0.078125)),
+  ]
+
+  /// ripple.glsl: Core Image's CIRippleTransition, a ring wave from `center` refracting both
+  /// images, the new content inside it.
+  public static let ripple = TransitionEffect(name: "ripple", file: "ripple.glsl", parameters: rippleParameters) { c in
+    if c.progress <= 0 { return c.getFromColor(c.uv) }
+    if c.progress >= 1 { return c.getToColor(c.uv) }
+    let params = rippleParameters
+    let center = c.vec2("center", params)
+    // Width units: x spans [0, 1], y spans [0, h], so that the ring is round.
+    let h = 1 / c.ratio
+    let p = SIMD2(c.uv.x, c.uv.y * h)
+    let cc = SIMD2(center.x, center.y * h)
+    let v = p - cc
+    let d = (v.x * v.x + v.y * v.y).squareRoot()
+    let fx = max(cc.x, 1 - cc.x)
+    let fy = max(cc.y, h - cc.y)
+    let far = (fx * fx + fy * fy).squareRoot()
+    let hw = max(c.float("width", params) * 0.5, 0.0001)
+    let ring = c.progress * (far + 2 * hw) - hw
+    let x = (d - ring) / hw
+    if x >= 1 { return c.getFromColor(c.uv) }
+    if x <= -1 { return c.getToColor(c.uv) }
+    let k = 1 - x * x
+    let push = c.float("scale", params) * x * k * k
+    let dir = d > 0 ? v / d : SIMD2<Float>(0, 0)
+    let q = p - dir * push
+    let quv = SIMD2(q.x, q.y * c.ratio)
+    let s = (1 - x) * 0.5
+    let m = s * s * (3 - 2 * s)
+    let a = c.getFromColor(quv)
+    let b = c.getToColor(quv)
+    return a + (b - a) * m
+  }
+
+  // MARK: - pageCurl, pageCurlWithShadow
+
+  private static let pageCurlParameters: Parameters = [("angle", .float(0)), ("radius", .float(0.15625))]
+
+  private static let pageCurlWithShadowParameters: Parameters =
+    pageCurlParameters + [("shadowSize", .float(0.5)), ("shadowAmount", .float(0.7))]
+
+  /// The shaders' `cover`: how much of the page covers a point that maps to page point q — 1 on
+  /// the page, falling to 0 over 0.002 outside it.
+  private static func cover(_ q: SIMD2<Float>, _ h: Float) -> Float {
+    let e = min(min(q.x, 1 - q.x), min(q.y, h - q.y))
+    return clamp(1 + e / 0.002, 0, 1)
+  }
+
+  /// The shaders' `back`: the colour moved 60 % of the way to white (premultiplied: its alpha).
+  private static func back(_ c: SIMD4<Float>) -> SIMD4<Float> {
+    SIMD4(c.x + (c.w - c.x) * 0.6, c.y + (c.w - c.y) * 0.6, c.z + (c.w - c.z) * 0.6, c.w)
+  }
+
+  /// page_curl.glsl and page_curl_with_shadow.glsl, which differ only in the shadow (`shadow`
+  /// holds shadowSize and shadowAmount for the second).
+  private static func curl(_ c: TransitionContext, angle: Float, radius: Float, shadow: SIMD2<Float>?) -> SIMD4<Float> {
+    // Width units: x spans [0, 1], y spans [0, h], so that the cylinder is round.
+    let h = 1 / c.ratio
+    let r = max(radius, 0.0001)
+    let d = SIMD2<Float>(cos(angle), sin(angle))
+    let p = SIMD2(c.uv.x, c.uv.y * h)
+    let s = p.x * d.x + p.y * d.y
+    let lo = min(d.x, 0) + min(d.y * h, 0)
+    let hi = max(d.x, 0) + max(d.y * h, 0)
+    let line = hi - (hi - lo + r) * c.progress
+    var color = c.getToColor(c.uv)
+    if let shadow {
+      let reach = max(shadow.x * r, 0.0001)
+      let u = clamp((s - line - r) / reach, 0, 1)
+      let k = clamp(shadow.y, 0, 1) * (1 - u) * (1 - u) * min((1 - c.progress) * 4, 1)
+      color = shadowed(color, k)
+    }
+    if s <= line {
+      color = c.getFromColor(c.uv)
+      let s0 = line + 3.14159265 * r + (line - s)
+      let q = p + d * (s0 - s)
+      let layer = back(c.getFromColor(SIMD2(q.x, q.y * c.ratio)))
+      color = color + (layer - color) * cover(q, h)
+    } else {
+      let t = min((s - line) / r, 1)
+      let a = asin(t)
+      let rim = clamp((line + r - s) / 0.002, 0, 1)
+      let s1 = line + r * a
+      let q1 = p + d * (s1 - s)
+      var front = c.getFromColor(SIMD2(q1.x, q1.y * c.ratio))
+      let shade = 0.7 + 0.3 * cos(a)
+      front = rgbScaled(front, shade)
+      color = color + (front - color) * (cover(q1, h) * rim)
+      let s2 = line + r * (3.14159265 - a)
+      let q2 = p + d * (s2 - s)
+      let layer = back(c.getFromColor(SIMD2(q2.x, q2.y * c.ratio)))
+      color = color + (layer - color) * (cover(q2, h) * rim)
+    }
+    return color
+  }
+
+  /// page_curl.glsl: Core Image's CIPageCurlTransition, the old content curling away around a
+  /// cylinder of `radius` along `angle`, its back a lightened mirror of itself.
+  public static let pageCurl = TransitionEffect(
+    name: "pageCurl", file: "page_curl.glsl", parameters: pageCurlParameters
+  ) { c in
+    if c.progress <= 0 { return c.getFromColor(c.uv) }
+    if c.progress >= 1 { return c.getToColor(c.uv) }
+    let params = pageCurlParameters
+    return curl(c, angle: c.float("angle", params), radius: c.float("radius", params), shadow: nil)
+  }
+
+  /// page_curl_with_shadow.glsl: Core Image's CIPageCurlWithShadowTransition, the page curl with
+  /// the shadow the lifted page casts on the new content.
+  public static let pageCurlWithShadow = TransitionEffect(
+    name: "pageCurlWithShadow", file: "page_curl_with_shadow.glsl", parameters: pageCurlWithShadowParameters
+  ) { c in
+    if c.progress <= 0 { return c.getFromColor(c.uv) }
+    if c.progress >= 1 { return c.getToColor(c.uv) }
+    let params = pageCurlWithShadowParameters
+    return curl(
+      c, angle: c.float("angle", params), radius: c.float("radius", params),
+      shadow: SIMD2(c.float("shadowSize", params), c.float("shadowAmount", params)))
+  }
+
+  // MARK: - accordionFold
+
+  private static let accordionFoldParameters: Parameters = [
+    ("bottomHeight", .float(0)), ("numberOfFolds", .int(3)), ("foldShadowAmount", .float(0.1)),
+  ]
+
+  /// accordion_fold.glsl: Core Image's CIAccordionFoldTransition, the old content folding up
+  /// towards the top edge in 2 × `numberOfFolds` panels and crossfading into the new.
+  public static let accordionFold = TransitionEffect(
+    name: "accordionFold", file: "accordion_fold.glsl", parameters: accordionFoldParameters
+  ) { c in
+    if c.progress <= 0 { return c.getFromColor(c.uv) }
+    if c.progress >= 1 { return c.getToColor(c.uv) }
+    let params = accordionFoldParameters
+    let h = 1 / c.ratio
+    let p = SIMD2(c.uv.x, c.uv.y * h)
+    let b = clamp(c.float("bottomHeight", params), 0, h)
+    let span = h - b
+    let n = Float(max(c.int("numberOfFolds", params), 1)) * 2
+    let panel = span / n
+    let folded = span * (1 - c.progress)
+    let lean = 1 - c.progress
+    let depth = panel * max(1 - lean * lean, 0).squareRoot()
+    let yl = h - p.y
+    let src: SIMD2<Float>
+    var coverage: Float = 1
+    var shade: Float = 1
+    if yl < folded {
+      let f = yl / (folded / n)
+      let tri = abs(f - 2 * floor(f * 0.5 + 0.5))
+      let z = tri * depth
+      let sx = 0.5 + (p.x - 0.5) * (1 + z * 1.5)
+      src = SIMD2(sx, h - yl / lean)
+      coverage = clamp(1 + min(sx, 1 - sx) / 0.002, 0, 1)
+      shade = clamp(1 - c.float("foldShadowAmount", params) * 3 * z / panel, 0, 1)
+    } else {
+      src = SIMD2(p.x, p.y - span * c.progress)
+      coverage = clamp(1 + src.y / 0.002, 0, 1)
+    }
+    var a = c.getFromColor(SIMD2(src.x, src.y * c.ratio))
+    a = rgbScaled(a, shade)
+    let b2 = c.getToColor(c.uv)
+    let w = coverage * (1 - c.progress * c.progress)
+    return b2 + (a - b2) * w
+  }
+
+  // MARK: - disintegrateWithMask
+
+  private static let disintegrateWithMaskParameters: Parameters = [
+    ("maskScale", .float(8)), ("shadowRadius", .float(0.0125)), ("shadowDensity", .float(0.65)),
+    ("shadowOffset", .vec2([0, -0.015625])),
+  ]
+
+  /// The shader's `wrap289`: x mod 289 for whole numbers x, exactly.
+  private static func wrap289(_ x: Float) -> Float {
+    var r = x - 289 * floor(x / 289)
+    if r >= 289 { r -= 289 }
+    if r < 0 { r += 289 }
+    return r
+  }
+
+  /// The shader's `lattice`: a value in [0, 1] for a lattice point, from whole-number steps.
+  private static func lattice(_ c: SIMD2<Float>) -> Float {
+    var n = wrap289(c.x)
+    n = wrap289((n * 34 + 1) * n)
+    n = wrap289(n + wrap289(c.y))
+    n = wrap289((n * 34 + 1) * n)
+    return n / 288
+  }
+
+  /// The shader's `valueNoise`.
+  private static func valueNoise(_ p: SIMD2<Float>) -> Float {
+    let i = SIMD2(floor(p.x), floor(p.y))
+    let f = p - i
+    let w = f * f * (3 - 2 * f)
+    let a = lattice(i)
+    let b = lattice(i + SIMD2(1, 0))
+    let c = lattice(i + SIMD2(0, 1))
+    let d = lattice(i + SIMD2(1, 1))
+    let x0 = a + (b - a) * w.x
+    let x1 = c + (d - c) * w.x
+    return x0 + (x1 - x0) * w.y
+  }
+
+  /// The shader's `mask`: the procedural mask's brightness at p (width units).
+  private static func mask(_ p: SIMD2<Float>, _ scale: Float) -> Float {
+    let g = max(scale, 0.0001)
+    let v = valueNoise(p * g) * 0.65 + valueNoise(p * (g * 2) + SIMD2(17, 31)) * 0.35
+    return clamp((v - 0.5) * 1.6 + 0.5, 0, 1)
+  }
+
+  /// The shader's `remains`: how much of the old content remains where the mask is m.
+  private static func remains(_ m: Float, _ soft: Float, _ progress: Float) -> Float {
+    let edge = progress * 1.05 - 0.05
+    let t = clamp((m - edge) / soft, 0, 1)
+    return t * t * (3 - 2 * t)
+  }
+
+  /// disintegrate_with_mask.glsl: Core Image's CIDisintegrateWithMaskTransition over a
+  /// procedural value-noise mask of `maskScale` cells across the width, with a soft shadow.
+  public static let disintegrateWithMask = TransitionEffect(
+    name: "disintegrateWithMask", file: "disintegrate_with_mask.glsl", parameters: disintegrateWithMaskParameters
+  ) { c in
+    if c.progress <= 0 { return c.getFromColor(c.uv) }
+    if c.progress >= 1 { return c.getToColor(c.uv) }
+    let params = disintegrateWithMaskParameters
+    let scale = c.float("maskScale", params)
+    let p = SIMD2(c.uv.x, c.uv.y / c.ratio)
+    let keep = remains(mask(p, scale), 0.05, c.progress)
+    let soft = 0.05 + max(c.float("shadowRadius", params), 0) * max(scale, 0.0001)
+    let k =
+      clamp(c.float("shadowDensity", params), 0, 1)
+      * remains(mask(p - c.vec2("shadowOffset", params), scale), soft, c.progress)
+    var b = c.getToColor(c.uv)
+    b = shadowed(b, k)
+    let a = c.getFromColor(c.uv)
+    return b + (a - b) * keep
+  }
+}

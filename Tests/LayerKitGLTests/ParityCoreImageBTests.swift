@@ -1,0 +1,90 @@
+import Foundation
+import LayerKit
+import LayerKitGL
+import LayerKitMedia
+import LayerKitReference
+import LayerKitTesting
+import XCTest
+
+/// GPU ≡ CPU for the Core Image–style effects of TransitionEffects.coreImageB (ripple, pageCurl,
+/// pageCurlWithShadow, accordionFold, disintegrateWithMask) at progress 0.25, 0.5 and 0.75 with
+/// their defaults and with other parameters, and exactly the from / to renders at progress 0 and 1.
+final class ParityCoreImageBTests: XCTestCase {
+  var checker: ParityChecker!
+
+  override func setUpWithError() throws {
+    if ParityTests.shared == nil { ParityTests.shared = Result { try ParityChecker() } }
+    switch ParityTests.shared! {
+    case .success(let c): checker = c
+    case .failure(let error):
+      XCTFail("GPU backend unavailable: \(error)")
+      throw error
+    }
+  }
+
+  func picture(_ hue: Double, _ w: Double, _ h: Double) throws -> Layer {
+    let l = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
+    l.contents = try SampleScene.testImage(width: Int(w) / 2, height: Int(h) / 2, hue: hue)
+    return l
+  }
+
+  /// Each effect with its defaults, then with parameters that move it off them (an off-centre
+  /// dimple, a slanted curl, a bottom strip and more folds, a finer mask with a longer shadow).
+  static let cases: [(effect: String, parameters: [String: TransitionValue])] = [
+    ("ripple", [:]),
+    ("ripple", ["center": .vec2([0.2, 0.7]), "width": .float(0.3), "scale": .float(-0.05)]),
+    ("pageCurl", [:]),
+    ("pageCurl", ["angle": .float(2.5), "radius": .float(0.1)]),
+    ("pageCurlWithShadow", [:]),
+    (
+      "pageCurlWithShadow",
+      ["angle": .float(-0.6), "radius": .float(0.2), "shadowSize": .float(1), "shadowAmount": .float(1)]
+    ),
+    ("accordionFold", [:]),
+    ("accordionFold", ["bottomHeight": .float(0.15), "numberOfFolds": .int(5), "foldShadowAmount": .float(0.3)]),
+    ("disintegrateWithMask", [:]),
+    (
+      "disintegrateWithMask",
+      [
+        "maskScale": .float(20), "shadowRadius": .float(0.03), "shadowDensity": .float(1),
+        "shadowOffset": .vec2([0.02, 0.03]),
+      ]
+    ),
+  ]
+
+  func testEveryEffectInBetween() throws {
+    let from = try picture(0, 96, 64)
+    let to = try picture(0.5, 96, 64)
+    var worst: [String: (delta: Int, psnr: Double)] = [:]
+    for (i, c) in Self.cases.enumerated() {
+      for p in [0.25, 0.5, 0.75] {
+        let list = try RenderList(
+          transitionFrom: from, to: to, width: 96, height: 64, effect: c.effect, parameters: c.parameters, progress: p)
+        let report = try checker.check(list, name: "coreimage-\(c.effect)-\(i)-\(p)")
+        XCTAssertTrue(report.passed, report.message)
+        print(report.message)
+        let w = worst[c.effect] ?? (0, .infinity)
+        worst[c.effect] = (max(w.delta, report.comparison.maxChannelDelta), min(w.psnr, report.comparison.psnr))
+      }
+    }
+    for (name, w) in worst.sorted(by: { $0.key < $1.key }) {
+      print("core image parity \(name): worst max channel delta \(w.delta), lowest PSNR \(w.psnr) dB")
+    }
+  }
+
+  func testEveryEffectIsExactlyFromAndToAtTheEnds() throws {
+    let from = try picture(0, 96, 64)
+    let to = try picture(0.5, 96, 64)
+    let gpu = try GLRenderer()
+    let cpu = ReferenceRenderer()
+    for (i, c) in Self.cases.enumerated() {
+      for (p, image) in [(0.0, from), (1.0, to)] {
+        let want = try RenderList(layer: image, width: 96, height: 64)
+        let list = try RenderList(
+          transitionFrom: from, to: to, width: 96, height: 64, effect: c.effect, parameters: c.parameters, progress: p)
+        XCTAssertEqual(try gpu.render(list).pixels, try gpu.render(want).pixels, "\(c.effect) \(i) GPU at \(p)")
+        XCTAssertEqual(try cpu.render(list).pixels, try cpu.render(want).pixels, "\(c.effect) \(i) CPU at \(p)")
+      }
+    }
+  }
+}
