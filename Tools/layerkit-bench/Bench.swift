@@ -18,7 +18,7 @@ struct Bench: ParsableCommand {
   @Option(help: "gpu, cpu or both.") var renderer: String = "both"
   @Option(
     help:
-      "sample (the 10-layer scene), effects (it with a 20-pt shadow, a 10-pt blur, a background blur), backdrop (one full-target layer), or fade / push (a transition from sample to effects at progress 0.5)."
+      "sample (the 10-layer scene), effects (it with a 20-pt shadow, a 10-pt blur, a background blur), backdrop (one full-target layer), or a transition effect's name (sample → effects at progress 0.5)."
   )
   var scene: String = "sample"
 
@@ -26,8 +26,8 @@ struct Bench: ParsableCommand {
     guard iterations > 0 else { throw ValidationError("--iterations must be positive") }
     guard ["gpu", "cpu", "both"].contains(renderer) else { throw ValidationError("--renderer: gpu, cpu or both") }
     guard parsedSize != nil else { throw ValidationError("--size must look like 1920x1080") }
-    guard ["sample", "effects", "backdrop", "fade", "push"].contains(scene) else {
-      throw ValidationError("--scene: sample, effects, backdrop, fade or push")
+    guard ["sample", "effects", "backdrop"].contains(scene) || TransitionEffects.all[scene] != nil else {
+      throw ValidationError("--scene: sample, effects, backdrop, or a transition effect from `layerkit list`")
     }
   }
 
@@ -48,7 +48,7 @@ struct Bench: ParsableCommand {
     case "effects":
       let root = try SampleScene.effects(width: dw, height: dh)
       makeList = { try RenderList(layer: root, width: w, height: h) }
-    case "fade", "push":
+    case _ where TransitionEffects.all[scene] != nil:
       let from = try SampleScene.cards(width: dw, height: dh)
       let to = try SampleScene.effects(width: dw, height: dh)
       let params: [String: TransitionValue] = scene == "push" ? ["direction": .vec2([1, 0])] : [:]
