@@ -83,3 +83,40 @@ final class FilterActionTests: XCTestCase {
     XCTAssertEqual(mid.pixel(x: 4, y: 4), [128, 128, 128, 255])
   }
 }
+
+final class TransitionFilterTests: XCTestCase {
+  let cpu = ReferenceRenderer(threadCount: 1)
+
+  func testAFilterTransitionTakesTwoImagesAndATime() throws {
+    // Like Core Image's transition filters: input image, target image, time → output image.
+    let red = try Image(width: 8, height: 4, color: .red)
+    let blue = try Image(width: 8, height: 4, color: .blue)
+    let out = try EffectTransitionFilter("dissolve").apply(input: red, target: blue, time: 0.5, renderer: cpu)
+    XCTAssertEqual(out.pixel(x: 2, y: 2), [128, 0, 128, 255])
+    XCTAssertEqual(try EffectTransitionFilter("dissolve").apply(input: red, target: blue, time: 0, renderer: cpu), red)
+  }
+
+  func testAFilterOnATransitionReplacesTypeAndSubtype() throws {
+    let l = Layer(frame: Rect(x: 0, y: 0, width: 20, height: 10))
+    l.contents = try Image(width: 20, height: 10, color: .red)
+    let t = Transition(type: .push, subtype: .fromLeft)
+    t.filter = EffectTransitionFilter("dissolve")
+    t.duration = 1
+    t.beginTime = 1
+    try l.add(t, forKey: nil)
+    l.contents = try Image(width: 20, height: 10, color: .blue)
+    let mid = try cpu.render(RenderList(layer: l.presentation(at: 1.5), width: 20, height: 10))
+    // A push would show blue on the left and red on the right; the dissolve mixes everywhere.
+    XCTAssertEqual(mid.pixel(x: 2, y: 5), [128, 0, 128, 255])
+    XCTAssertEqual(mid.pixel(x: 17, y: 5), [128, 0, 128, 255])
+  }
+
+  func testAShaderFilterIsGPUOnlyOnTheCPU() throws {
+    let red = try Image(width: 4, height: 4, color: .red)
+    XCTAssertThrowsError(
+      try EffectTransitionFilter("my-shader").apply(input: red, target: red, time: 0.5, renderer: cpu)
+    ) {
+      XCTAssertEqual($0 as? RenderError, .gpuOnlyEffect("my-shader"))
+    }
+  }
+}

@@ -268,6 +268,10 @@ final class CommandLineTests: XCTestCase {
     XCTAssertEqual(mid.pixel(x: 15, y: 3), [0, 0, 255, 255])
     XCTAssertEqual(mid.pixel(x: 0, y: 3), [255, 0, 0, 255])
 
+    let list = try run(["list", "--shader", shader.path])
+    XCTAssertEqual(list.status, 0, list.stderr)
+    XCTAssertEqual(list.lines, ["\(shader.path): softness = 0.1, reverse = false"])
+
     let unknown = try run(["transition", a, b, "--shader", shader.path, "--param", "width=2", "-o", out.path])
     XCTAssertEqual(unknown.status, 1)
     XCTAssertTrue(unknown.stderr.contains("it has: softness, reverse"), unknown.stderr)

@@ -141,7 +141,22 @@ struct List: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "List the built-in transition effects and their parameters.")
 
-  func run() {
+  @Option(help: "List the parameters and defaults of this gl-transitions-form shader instead.")
+  var shader: String?
+
+  func run() throws {
+    if let shader {
+      do {
+        let text = try String(contentsOf: URL(fileURLWithPath: shader), encoding: .utf8)
+        let source = try GLTransitionSource(text: text, file: shader)
+        let params = source.uniforms.map { u in "\(u.name) = \(u.default.map(describe) ?? "(no default)")" }
+        print(params.isEmpty ? shader : "\(shader): \(params.joined(separator: ", "))")
+      } catch {
+        printError("layerkit list: \(error)")
+        throw ExitCode(1)
+      }
+      return
+    }
     for name in TransitionEffects.all.keys.sorted() {
       let effect = TransitionEffects.all[name]!
       let params = effect.parameters.map { "\($0.name) = \(describe($0.default))" }

@@ -14,6 +14,8 @@ open class Transition: Animation {
   public var startProgress: Double = 0
   /// The fraction of the effect at the end, startProgress…1.
   public var endProgress: Double = 1
+  /// When set, this filter runs instead of `type` and `subtype`.
+  public var filter: (any TransitionFilter)?
 
   public override init() {}
 
@@ -28,12 +30,17 @@ open class Transition: Animation {
     t.copyTiming(from: self)
     t.startProgress = startProgress
     t.endProgress = endProgress
+    t.filter = filter
     return t
   }
 
-  /// The effect's parameters for the subtype.
+  /// The effect that runs: the filter's, or the type's.
+  var effect: String { filter?.effect ?? type.rawValue }
+
+  /// The effect's parameters: the filter's, or the subtype's direction.
   var parameters: [String: TransitionValue] {
-    type == .fade ? [:] : ["direction": .vec2(TransitionEffects.direction(subtype ?? .fromLeft))]
+    if let filter { return filter.parameters }
+    return type == .fade ? [:] : ["direction": .vec2(TransitionEffects.direction(subtype ?? .fromLeft))]
   }
 }
 
@@ -56,6 +63,49 @@ struct TransitionTrack {
     let p = transition.timingFunction?.value(at: x) ?? x
     let progress = transition.startProgress + (transition.endProgress - transition.startProgress) * p
     layer.activeTransition = ActiveTransition(
-      before: before, effect: transition.type.rawValue, parameters: transition.parameters, progress: progress)
+      before: before, effect: transition.effect, parameters: transition.parameters, progress: progress)
+  }
+}
+
+/// A transition as an image filter, like Core Image's transition filters: an input image, a
+/// target image and a time in [0, 1] make an output image. LayerKit's built-in effects and
+/// shaders registered with the GPU backend are such filters; set one on a `Transition` and its
+/// type and subtype are ignored, as a filter on a CATransition makes them.
+public protocol TransitionFilter: Sendable {
+  /// The effect that runs the filter: a built-in name, or a shader registered with the GPU.
+  var effect: String { get }
+  /// Values for the effect's parameters; missing ones take the defaults.
+  var parameters: [String: TransitionValue] { get }
+}
+
+extension TransitionFilter {
+  /// Runs the filter on two images.
+  /// - Parameters:
+  ///   - input: the image at time 0.
+  ///   - target: the image at time 1, fitted to the input's extent (stretched when sizes differ).
+  ///   - time: the progress, 0…1.
+  ///   - renderer: the backend (a GPU-only shader needs the GPU renderer it is registered with).
+  /// - Returns: an image of the input's size.
+  public func apply(input: Image, target: Image, time: Double, renderer: Renderer) throws -> Image {
+    func layer(_ image: Image) -> Layer {
+      let l = Layer(frame: Rect(x: 0, y: 0, width: Double(input.width), height: Double(input.height)))
+      l.contents = image
+      return l
+    }
+    let list = try RenderList(
+      transitionFrom: layer(input), to: layer(target), width: input.width, height: input.height, effect: effect,
+      parameters: parameters, progress: min(max(time, 0), 1), builtIn: TransitionEffects.all[effect] != nil)
+    return try renderer.render(list)
+  }
+}
+
+/// A built-in effect (`TransitionEffects.all`) or a registered shader, with parameter values.
+public struct EffectTransitionFilter: TransitionFilter {
+  public var effect: String
+  public var parameters: [String: TransitionValue]
+
+  public init(_ effect: String, parameters: [String: TransitionValue] = [:]) {
+    self.effect = effect
+    self.parameters = parameters
   }
 }
