@@ -7,7 +7,7 @@ private let nextImageID = Atomic<UInt64>(1)
 ///
 /// Images are immutable values. Each one made by an initializer gets a fresh `id`, which copies
 /// share; a backend may key caches (GPU textures) on it.
-public struct Image: Sendable, Equatable, CustomStringConvertible {
+public struct Image: Sendable, Hashable, CustomStringConvertible {
   /// The largest width or height accepted, in pixels.
   public static let maxDimension = 16_384
   /// The most pixels accepted in one image (256 MiB of RGBA8).
@@ -66,6 +66,12 @@ public struct Image: Sendable, Equatable, CustomStringConvertible {
   /// Same size and same pixels; the ids may differ.
   public static func == (a: Image, b: Image) -> Bool {
     a.width == b.width && a.height == b.height && (a.id == b.id || a.pixels == b.pixels)
+  }
+
+  /// Consistent with `==`, which may compare pixels: equal images have equal sizes.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(width)
+    hasher.combine(height)
   }
 
   public var description: String { "Image(\(width)×\(height))" }

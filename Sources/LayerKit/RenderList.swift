@@ -259,6 +259,8 @@ public enum TransitionValue: Hashable, Sendable {
   case vec3(SIMD3<Float>)
   case vec4(SIMD4<Float>)
   case ivec2(SIMD2<Int32>)
+  /// An image for a `sampler2D` parameter (extra textures of a shader in the gl-transitions form).
+  case image(Image)
 }
 
 /// A transition step: mixes two surfaces into a new one with a built-in effect.

@@ -53,6 +53,8 @@ enum TextureUnit: Int, CaseIterable {
   case backdrop = 2
   /// The RGBA32F path segments.
   case segments = 3
+  /// Extra textures of a transition shader (its own sampler2D uniforms), in declaration order.
+  case extra0 = 4, extra1, extra2, extra3
 
   static let count = allCases.count
 }

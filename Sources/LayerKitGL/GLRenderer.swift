@@ -283,6 +283,21 @@ public final class GLRenderer: Renderer {
     try program.setPass(pass, values: values, context: context)
     try context.bindTexture(from.target.texture, unit: .paint)
     try context.bindTexture(to.target.texture, unit: .mask)
+    // The effect's own sampler2D parameters, on units extra0… in declaration order; one without
+    // an image reads an unbound unit.
+    var unit = TransitionProgram.firstExtraUnit
+    for (i, u) in program.source.uniforms.enumerated() where u.type == .sampler2D {
+      guard let textureUnit = TextureUnit(rawValue: unit) else {
+        throw .unsupported(
+          "transition \(pass.effect): at most \(TransitionProgram.maxExtraTextures) sampler2D parameters")
+      }
+      var texture: TextureHandle?
+      if case .image(let image)? = values[i] {
+        texture = try images.texture(for: image, render: renderCount, context: context)
+      }
+      try context.bindTexture(texture, unit: textureUnit)
+      unit += 1
+    }
     glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
     try context.check("glDrawArrays (transition \(pass.effect))")
   }
@@ -341,6 +356,12 @@ public final class GLRenderer: Renderer {
     try context.makeCurrent()
     defer { context.releaseCurrent() }
     let program = try TransitionProgram(context: context, file: file.path, text: text)
+    let samplers = program.source.uniforms.filter { $0.type == .sampler2D }.count
+    guard samplers <= TransitionProgram.maxExtraTextures else {
+      context.delete(program.program)
+      throw .unsupported(
+        "\(file.path): \(samplers) sampler2D uniforms, at most \(TransitionProgram.maxExtraTextures)")
+    }
     if let old = transitions[name] { context.delete(old.program) }
     transitions[name] = program
     return program.source

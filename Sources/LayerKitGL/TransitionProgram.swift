@@ -22,6 +22,8 @@ struct TransitionProgram {
   static let wrapperLineOffset = 100_000
   /// The first texture unit of an effect's own sampler2D uniforms (0–3 are TextureUnit's).
   static let firstExtraUnit = 4
+  /// How many sampler2D parameters an effect may have (TextureUnit.extra0…extra3).
+  static let maxExtraTextures = 4
 
   let program: ProgramHandle
   let source: GLTransitionSource
@@ -121,6 +123,7 @@ struct TransitionProgram {
       case .vec3(let v): glUniform3f(l, v.x, v.y, v.z)
       case .vec4(let v): glUniform4f(l, v.x, v.y, v.z, v.w)
       case .ivec2(let v): glUniform2i(l, GLint(v.x), GLint(v.y))
+      case .image: break  // bound to its texture unit by the caller
       }
     }
     try context.check("glUniform* (transition \(pass.effect))")

@@ -85,6 +85,14 @@ struct TransitionCommand: ParsableCommand {
           throw ParameterError(
             "\(effect) has no parameter \(name); it has: \(known.isEmpty ? "none" : known.joined(separator: ", "))")
         }
+        if type == .sampler2D {
+          // An extra texture: --param NAME=@image.png
+          guard text.hasPrefix("@") else {
+            throw ParameterError("--param \(name): expected @IMAGE-FILE for a sampler2D")
+          }
+          parameters[name] = .image(try ImageFile.read(URL(fileURLWithPath: String(text.dropFirst()))))
+          continue
+        }
         guard let value = TransitionValue(parsing: text, as: type) else {
           throw ParameterError("--param \(name): \(text) is not a \(type.rawValue)")
         }
@@ -173,6 +181,7 @@ struct List: ParsableCommand {
     case .vec3(let v): "vec3(\(v.x), \(v.y), \(v.z))"
     case .vec4(let v): "vec4(\(v.x), \(v.y), \(v.z), \(v.w))"
     case .ivec2(let v): "ivec2(\(v.x), \(v.y))"
+    case .image(let image): "image \(image.width)×\(image.height)"
     }
   }
 }

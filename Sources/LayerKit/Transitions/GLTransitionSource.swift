@@ -36,6 +36,7 @@ extension TransitionValue {
     case .vec3: .vec3
     case .vec4: .vec4
     case .ivec2: .ivec2
+    case .image: .sampler2D
     }
   }
 }
@@ -180,9 +181,8 @@ public struct GLTransitionSource: Sendable {
   public func resolve(_ parameters: [String: TransitionValue], effect: String) throws(TransitionParameterError)
     -> [TransitionValue?]
   {
-    for name in parameters.keys.sorted() where !uniforms.contains(where: { $0.name == name && $0.type != .sampler2D }) {
-      throw .unknownParameter(
-        name: name, effect: effect, available: uniforms.filter { $0.type != .sampler2D }.map(\.name))
+    for name in parameters.keys.sorted() where !uniforms.contains(where: { $0.name == name }) {
+      throw .unknownParameter(name: name, effect: effect, available: uniforms.map(\.name))
     }
     return try uniforms.map { (u: TransitionUniform) throws(TransitionParameterError) -> TransitionValue? in
       guard let given = parameters[u.name] else { return u.default }
