@@ -9,32 +9,6 @@
 
 import Foundation
 
-/// A parameter list in declaration order, shared by the effect's declaration and its CPU twin's
-/// fallbacks, so the Swift defaults are written once.
-private typealias Parameters = [(name: String, default: TransitionValue)]
-
-extension TransitionContext {
-  /// The value of `name`, or its default from `list`.
-  fileprivate func value(_ name: String, _ list: Parameters) -> TransitionValue? {
-    parameters[name] ?? list.first { $0.name == name }?.default
-  }
-
-  fileprivate func float(_ name: String, _ list: Parameters) -> Float {
-    if case .float(let v)? = value(name, list) { return v }
-    return 0
-  }
-
-  fileprivate func vec2(_ name: String, _ list: Parameters) -> SIMD2<Float> {
-    if case .vec2(let v)? = value(name, list) { return v }
-    return .zero
-  }
-
-  fileprivate func vec3(_ name: String, _ list: Parameters) -> SIMD3<Float> {
-    if case .vec3(let v)? = value(name, list) { return v }
-    return .zero
-  }
-}
-
 /// GLSL's clamp(x, lo, hi): min(max(x, lo), hi).
 private func clamp(_ x: Float, _ lo: Float, _ hi: Float) -> Float { min(max(x, lo), hi) }
 

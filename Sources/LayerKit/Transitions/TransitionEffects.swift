@@ -34,6 +34,37 @@ public struct TransitionContext {
   }
 }
 
+/// A parameter list in declaration order, shared by an effect's declaration and its CPU twin's
+/// fallbacks, so the Swift defaults are written once.
+typealias Parameters = [(name: String, default: TransitionValue)]
+
+extension TransitionContext {
+  /// The value of `name`, or its default from `list`.
+  func value(_ name: String, _ list: Parameters) -> TransitionValue? {
+    parameters[name] ?? list.first { $0.name == name }?.default
+  }
+
+  func float(_ name: String, _ list: Parameters) -> Float {
+    if case .float(let v)? = value(name, list) { return v }
+    return 0
+  }
+
+  func int(_ name: String, _ list: Parameters) -> Int32 {
+    if case .int(let v)? = value(name, list) { return v }
+    return 0
+  }
+
+  func vec2(_ name: String, _ list: Parameters) -> SIMD2<Float> {
+    if case .vec2(let v)? = value(name, list) { return v }
+    return .zero
+  }
+
+  func vec3(_ name: String, _ list: Parameters) -> SIMD3<Float> {
+    if case .vec3(let v)? = value(name, list) { return v }
+    return .zero
+  }
+}
+
 /// A built-in effect: its parameters with their defaults, and its CPU function.
 public struct TransitionEffect: Sendable {
   public let name: String
