@@ -1,9 +1,10 @@
 // Core Image's CIDisintegrateWithMaskTransition: the old content disappears where the mask is
 // darker than the progress, uncovering the new content, on which what remains of the old casts a
-// soft shadow. The pass has no image parameters, so the mask is procedural: value noise over a
-// grid of `maskScale` cells across the width (two octaves), from an exact hash of the cell
-// corners. `shadowRadius` blurs the shadow, `shadowDensity` is its darkness and `shadowOffset`
-// shifts it (uv y up: (0, −) falls downwards).
+// soft shadow. The mask is procedural by default: value noise over a grid of `maskScale` cells
+// across the width (two octaves), from an exact hash of the cell corners; with `useMaskImage` it
+// is the luminance (Rec. 709, of the unpremultiplied colour) of `maskImage` at uv instead
+// (maskScale then only widens the shadow's edge). `shadowRadius` blurs the shadow,
+// `shadowDensity` is its darkness and `shadowOffset` shifts it (uv y up: (0, −) falls downwards).
 // Lengths are fractions of the output's width, as the pass has no extent: over a 640-px-wide
 // image Core Image's shadow radius of 8 px is 0.0125 and its offset of (0, −10) px is
 // (0, −0.015625). CPU twin: TransitionEffects.disintegrateWithMask.
@@ -12,6 +13,41 @@ uniform float maskScale; // = 8.0
 uniform float shadowRadius; // = 0.0125
 uniform float shadowDensity; // = 0.65
 uniform vec2 shadowOffset; // = vec2(0.0, -0.015625)
+uniform sampler2D maskImage;
+uniform bool useMaskImage; // = false
+
+// An image parameter at uv (y up), as getFromColor reads the surfaces: RenderMath.sampleBilinear
+// at (uv.x, 1 − uv.y) in the image's own top-down texels — manual bilinear with clamp-to-edge
+// over texelFetch (never the hardware filter). CPU twin: TransitionContext.sampleImage.
+vec4 sampleImage(sampler2D s, vec2 uv) {
+  vec2 v = vec2(uv.x, 1.0 - uv.y);
+  // Non-finite coordinates sample nothing.
+  if (!(abs(v.x) < 1e30 && abs(v.y) < 1e30)) return vec4(0.0);
+  ivec2 size = textureSize(s, 0);
+  vec2 t = v * vec2(float(size.x), float(size.y)) - 0.5;
+  float fx0 = floor(t.x);
+  float fy0 = floor(t.y);
+  vec2 f = vec2(t.x - fx0, t.y - fy0);
+  int x0 = int(min(max(fx0, 0.0), float(size.x - 1)));
+  int x1 = int(min(max(fx0 + 1.0, 0.0), float(size.x - 1)));
+  int y0 = int(min(max(fy0, 0.0), float(size.y - 1)));
+  int y1 = int(min(max(fy0 + 1.0, 0.0), float(size.y - 1)));
+  vec4 c00 = texelFetch(s, ivec2(x0, y0), 0);
+  vec4 c10 = texelFetch(s, ivec2(x1, y0), 0);
+  vec4 c01 = texelFetch(s, ivec2(x0, y1), 0);
+  vec4 c11 = texelFetch(s, ivec2(x1, y1), 0);
+  vec4 top = c00 + (c10 - c00) * f.x;
+  vec4 bottom = c01 + (c11 - c01) * f.x;
+  return top + (bottom - top) * f.y;
+}
+
+// The mask image's luminance at uv (Rec. 709, of the unpremultiplied colour; 0 where it is
+// transparent).
+float maskImageAt(vec2 uv) {
+  vec4 c = sampleImage(maskImage, uv);
+  vec3 rgb = c.a > 0.0 ? vec3(c.r / c.a, c.g / c.a, c.b / c.a) : vec3(0.0);
+  return 0.2126 * rgb.r + 0.7152 * rgb.g + 0.0722 * rgb.b;
+}
 
 // x mod 289 for whole numbers x, exactly: the quotient's rounding is corrected both ways.
 float wrap289(float x) {
@@ -66,11 +102,13 @@ vec4 transition(vec2 uv) {
   if (progress >= 1.0) return getToColor(uv);
   // Width units: x spans [0, 1], y spans [0, h], so that the cells are square.
   vec2 p = vec2(uv.x, uv.y / ratio);
-  float keep = remains(mask(p), 0.05);
+  float keep = remains(useMaskImage ? maskImageAt(uv) : mask(p), 0.05);
   // The shadow: the mask where the caster is, with an edge widened by the blur radius (the mask
   // changes by about maskScale per width unit).
   float soft = 0.05 + max(shadowRadius, 0.0) * max(maskScale, 0.0001);
-  float k = clamp(shadowDensity, 0.0, 1.0) * remains(mask(p - shadowOffset), soft);
+  vec2 ps = p - shadowOffset;
+  float m = useMaskImage ? maskImageAt(vec2(ps.x, ps.y * ratio)) : mask(ps);
+  float k = clamp(shadowDensity, 0.0, 1.0) * remains(m, soft);
   vec4 b = getToColor(uv);
   b = b * (1.0 - k) + vec4(0.0, 0.0, 0.0, k);
   vec4 a = getFromColor(uv);

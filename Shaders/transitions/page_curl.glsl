@@ -1,13 +1,16 @@
 // Core Image's CIPageCurlTransition: the old content is a page that curls away around a
 // cylinder of `radius`, its fold line sweeping across the frame along `angle` (radians; 0 lifts
 // the right edge first and sweeps leftwards, uv y up), uncovering the new content. Where the page
-// has turned over, its back shows a lightened mirror of the old content. Core Image's backside
-// and shading images have no counterpart: the pass has no image parameters.
+// has turned over, its back shows a lightened mirror of the old content or, with
+// `useBacksideImage`, Core Image's backside image, mirrored as the page turns. Core Image's
+// shading image has no counterpart.
 // Lengths are fractions of the output's width, as the pass has no extent: over a 640-px-wide
 // image Core Image's radius of 100 px is 0.15625. CPU twin: TransitionEffects.pageCurl.
 
 uniform float angle; // = 0.0
 uniform float radius; // = 0.15625
+uniform sampler2D backsideImage;
+uniform bool useBacksideImage; // = false
 
 // How much of the page covers a point that maps to page point q (width units): 1 on the page,
 // falling to 0 over 0.002 outside it, so that the page's edges are continuous, not stepped.
@@ -19,6 +22,39 @@ float cover(vec2 q, float h) {
 // The page's back: the colour moved 60 % of the way to white (premultiplied: to its alpha).
 vec4 back(vec4 c) {
   return vec4(c.rgb + (vec3(c.a) - c.rgb) * 0.6, c.a);
+}
+
+// An image parameter at uv (y up), as getFromColor reads the surfaces: RenderMath.sampleBilinear
+// at (uv.x, 1 − uv.y) in the image's own top-down texels — manual bilinear with clamp-to-edge
+// over texelFetch (never the hardware filter). CPU twin: TransitionContext.sampleImage.
+vec4 sampleImage(sampler2D s, vec2 uv) {
+  vec2 v = vec2(uv.x, 1.0 - uv.y);
+  // Non-finite coordinates sample nothing.
+  if (!(abs(v.x) < 1e30 && abs(v.y) < 1e30)) return vec4(0.0);
+  ivec2 size = textureSize(s, 0);
+  vec2 t = v * vec2(float(size.x), float(size.y)) - 0.5;
+  float fx0 = floor(t.x);
+  float fy0 = floor(t.y);
+  vec2 f = vec2(t.x - fx0, t.y - fy0);
+  int x0 = int(min(max(fx0, 0.0), float(size.x - 1)));
+  int x1 = int(min(max(fx0 + 1.0, 0.0), float(size.x - 1)));
+  int y0 = int(min(max(fy0, 0.0), float(size.y - 1)));
+  int y1 = int(min(max(fy0 + 1.0, 0.0), float(size.y - 1)));
+  vec4 c00 = texelFetch(s, ivec2(x0, y0), 0);
+  vec4 c10 = texelFetch(s, ivec2(x1, y0), 0);
+  vec4 c01 = texelFetch(s, ivec2(x0, y1), 0);
+  vec4 c11 = texelFetch(s, ivec2(x1, y1), 0);
+  vec4 top = c00 + (c10 - c00) * f.x;
+  vec4 bottom = c01 + (c11 - c01) * f.x;
+  return top + (bottom - top) * f.y;
+}
+
+// What the page's back shows at the turned-over page point q (width units): backsideImage there
+// (so mirrored as the page turns) with useBacksideImage, else back() of the old content there.
+vec4 layer(vec2 q) {
+  vec2 quv = vec2(q.x, q.y * ratio);
+  if (useBacksideImage) return sampleImage(backsideImage, quv);
+  return back(getFromColor(quv));
 }
 
 vec4 transition(vec2 uv) {
@@ -41,8 +77,7 @@ vec4 transition(vec2 uv) {
     color = getFromColor(uv);
     float s0 = line + 3.14159265 * r + (line - s);
     vec2 q = p + d * (s0 - s);
-    vec4 layer = back(getFromColor(vec2(q.x, q.y * ratio)));
-    color = color + (layer - color) * cover(q, h);
+    color = color + (layer(q) - color) * cover(q, h);
   } else {
     // Over the cylinder: the page rising on its near side, its back on the far side. The
     // silhouette at s = line + r fades over 0.002 too.
@@ -58,8 +93,7 @@ vec4 transition(vec2 uv) {
     color = color + (front - color) * (cover(q1, h) * rim);
     float s2 = line + r * (3.14159265 - a);
     vec2 q2 = p + d * (s2 - s);
-    vec4 layer = back(getFromColor(vec2(q2.x, q2.y * ratio)));
-    color = color + (layer - color) * (cover(q2, h) * rim);
+    color = color + (layer(q2) - color) * (cover(q2, h) * rim);
   }
   return color;
 }

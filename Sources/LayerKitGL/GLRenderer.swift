@@ -281,10 +281,10 @@ public final class GLRenderer: Renderer {
     try context.setBlending(false)
     try context.useProgram(program.program)
     try program.setPass(pass, values: values, context: context)
-    try context.bindTexture(from.target.texture, unit: .paint)
-    try context.bindTexture(to.target.texture, unit: .mask)
     // The effect's own sampler2D parameters, on units extra0… in declaration order; one without
-    // an image reads an unbound unit.
+    // an image reads an unbound unit. Their textures come first: uploading one binds it (on the
+    // paint unit), which would replace the from-surface bound before it.
+    var extras: [(TextureHandle?, TextureUnit)] = []
     var unit = TransitionProgram.firstExtraUnit
     for (i, u) in program.source.uniforms.enumerated() where u.type == .sampler2D {
       guard let textureUnit = TextureUnit(rawValue: unit) else {
@@ -295,9 +295,12 @@ public final class GLRenderer: Renderer {
       if case .image(let image)? = values[i] {
         texture = try images.texture(for: image, render: renderCount, context: context)
       }
-      try context.bindTexture(texture, unit: textureUnit)
+      extras.append((texture, textureUnit))
       unit += 1
     }
+    try context.bindTexture(from.target.texture, unit: .paint)
+    try context.bindTexture(to.target.texture, unit: .mask)
+    for (texture, textureUnit) in extras { try context.bindTexture(texture, unit: textureUnit) }
     glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
     try context.check("glDrawArrays (transition \(pass.effect))")
   }

@@ -171,7 +171,7 @@ final class GLTransitionSourceTests: XCTestCase {
       let source = try GLTransitionSource(text: text, file: effect.file)
       XCTAssertEqual(source.uniforms.map(\.name), effect.parameters.map(\.name), name)
       XCTAssertEqual(source.uniforms.map(\.default), effect.parameters.map(\.default), name)
-      XCTAssertEqual(source.uniforms.map(\.type), effect.parameters.map(\.default.uniformType), name)
+      XCTAssertEqual(source.uniforms.map(\.type), effect.parameterTypes, name)
       XCTAssertEqual(
         source.adapted(forGLSLES300: true).split(separator: "\n", omittingEmptySubsequences: false).count,
         text.split(separator: "\n", omittingEmptySubsequences: false).count, name)

@@ -307,18 +307,20 @@ final class CommandLineTests: XCTestCase {
         "barsSwipe: angle = 3.14, width = 0.046875, barOffset = 10.0",
         "copyMachine: color = vec3(0.6, 1.0, 0.8), angle = 0.0, width = 0.3125, opacity = 1.3",
         "disintegrateWithMask: maskScale = 8.0, shadowRadius = 0.0125, shadowDensity = 0.65, "
-          + "shadowOffset = vec2(0.0, -0.015625)",
+          + "shadowOffset = vec2(0.0, -0.015625), maskImage = (image), useMaskImage = false",
         "dissolve",
         "fade",
         "flash: center = vec2(0.5, 0.5), color = vec3(1.0, 0.8, 0.6), maxStriationRadius = 2.58, "
           + "striationStrength = 0.5, striationContrast = 1.375, fadeThreshold = 0.85",
         "mod: center = vec2(0.5, 0.5), angle = 2.0, radius = 0.234375, compression = 0.46875",
         "moveIn: direction = vec2(-1.0, 0.0)",
-        "pageCurl: angle = 0.0, radius = 0.15625",
-        "pageCurlWithShadow: angle = 0.0, radius = 0.15625, shadowSize = 0.5, shadowAmount = 0.7",
+        "pageCurl: angle = 0.0, radius = 0.15625, backsideImage = (image), useBacksideImage = false",
+        "pageCurlWithShadow: angle = 0.0, radius = 0.15625, shadowSize = 0.5, shadowAmount = 0.7, "
+          + "backsideImage = (image), useBacksideImage = false",
         "push: direction = vec2(-1.0, 0.0)",
         "reveal: direction = vec2(-1.0, 0.0)",
-        "ripple: center = vec2(0.5, 0.5), width = 0.15625, scale = 0.078125",
+        "ripple: center = vec2(0.5, 0.5), width = 0.15625, scale = 0.078125, shadingImage = (image), "
+          + "useShadingImage = false",
         "swipe: color = vec3(1.0, 1.0, 1.0), angle = 0.0, width = 0.46875, opacity = 0.0",
       ])
   }

@@ -74,7 +74,7 @@ struct TransitionCommand: ParsableCommand {
           throw ParameterError(
             "no built-in effect \(effect); there are: \(TransitionEffects.all.keys.sorted().joined(separator: ", "))")
         }
-        declared = builtIn.parameters.map { ($0.name, $0.default.uniformType) }
+        declared = Array(zip(builtIn.parameters.map(\.name), builtIn.parameterTypes))
         if filter == nil && type != .fade { parameters["direction"] = .vec2(TransitionEffects.direction(subtype)) }
       }
       for p in params {
@@ -167,7 +167,7 @@ struct List: ParsableCommand {
     }
     for name in TransitionEffects.all.keys.sorted() {
       let effect = TransitionEffects.all[name]!
-      let params = effect.parameters.map { "\($0.name) = \(describe($0.default))" }
+      let params = effect.parameters.map { "\($0.name) = \($0.default.map(describe) ?? "(image)")" }
       print(params.isEmpty ? name : "\(name): \(params.joined(separator: ", "))")
     }
   }

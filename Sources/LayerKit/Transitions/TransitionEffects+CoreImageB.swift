@@ -5,8 +5,12 @@
 //
 // The pass has no extent, so Core Image's pixel lengths are fractions of the output's width,
 // taken over a 640-px-wide image (100 px → 0.15625), as in TransitionEffects+CoreImageA.swift,
-// and its pixel centres are uv (0.5, 0.5). The pass has no image parameters either: Core Image's
-// shading, backside and mask images are left out or, for the mask, made procedural.
+// and its pixel centres are uv (0.5, 0.5). Core Image's image inputs are sampler2D parameters
+// (shadingImage, backsideImage, maskImage), each used only when its `use…Image` bool is true (the
+// defaults keep the image-free behaviour: no shading, the lightened mirror, a procedural mask).
+// An image is read with TransitionContext.sampleImage, the files' `sampleImage`: bilinear,
+// clamp-to-edge, at (uv.x, 1 − uv.y) in its own top-down texels. A `use…Image` that is true with
+// no image given falls back to the image-free behaviour here; the GPU reads an unbound unit.
 // Every effect returns getFromColor / getToColor outright at progress 0 / 1.
 
 import Foundation
@@ -32,10 +36,15 @@ extension TransitionEffects {
 
   private static let rippleParameters: Parameters = [
     ("center", .vec2([0.5, 0.5])), ("width", .float(0.15625)), ("scale", .float(0.078125)),
+    ("shadingImage", nil), ("useShadingImage", .bool(false)),
   ]
 
   /// ripple.glsl: Core Image's CIRippleTransition, a ring wave from `center` refracting both
-  /// images, the new content inside it.
+  /// images, the new content inside it. With `useShadingImage` the ring is shaded by
+  /// `shadingImage`, read as Core Image's lit sphere: ring position x (−1 inner edge … 1 outer
+  /// edge) in direction `dir` from the centre reads it at uv 0.5 + 0.5 × x × dir, and the ring's
+  /// colour (all four premultiplied channels) is multiplied by 1 + (shade − 1) × (1 − x²), so the
+  /// shading fades out at both edges of the ring.
   public static let ripple = TransitionEffect(name: "ripple", file: "ripple.glsl", parameters: rippleParameters) { c in
     if c.progress <= 0 { return c.getFromColor(c.uv) }
     if c.progress >= 1 { return c.getToColor(c.uv) }
@@ -64,15 +73,28 @@ extension TransitionEffects {
     let m = s * s * (3 - 2 * s)
     let a = c.getFromColor(quv)
     let b = c.getToColor(quv)
-    return a + (b - a) * m
+    let color = a + (b - a) * m
+    guard c.bool("useShadingImage", params), let shading = c.image("shadingImage") else { return color }
+    let n = dir * x
+    let shade = TransitionContext.sampleImage(shading, SIMD2(0.5 + 0.5 * n.x, 0.5 + 0.5 * n.y))
+    return color * (SIMD4<Float>(repeating: 1) + (shade - 1) * k)
   }
 
   // MARK: - pageCurl, pageCurlWithShadow
 
-  private static let pageCurlParameters: Parameters = [("angle", .float(0)), ("radius", .float(0.15625))]
+  private static let curlParameters: Parameters = [("angle", .float(0)), ("radius", .float(0.15625))]
+
+  private static let backsideParameters: Parameters = [("backsideImage", nil), ("useBacksideImage", .bool(false))]
+
+  private static let pageCurlParameters: Parameters = curlParameters + backsideParameters
 
   private static let pageCurlWithShadowParameters: Parameters =
-    pageCurlParameters + [("shadowSize", .float(0.5)), ("shadowAmount", .float(0.7))]
+    curlParameters + [("shadowSize", .float(0.5)), ("shadowAmount", .float(0.7))] + backsideParameters
+
+  /// The backside image when `useBacksideImage` is true and one is given.
+  private static func backside(_ c: TransitionContext) -> Image? {
+    c.bool("useBacksideImage", backsideParameters) ? c.image("backsideImage") : nil
+  }
 
   /// The shaders' `cover`: how much of the page covers a point that maps to page point q — 1 on
   /// the page, falling to 0 over 0.002 outside it.
@@ -87,8 +109,16 @@ extension TransitionEffects {
   }
 
   /// page_curl.glsl and page_curl_with_shadow.glsl, which differ only in the shadow (`shadow`
-  /// holds shadowSize and shadowAmount for the second).
-  private static func curl(_ c: TransitionContext, angle: Float, radius: Float, shadow: SIMD2<Float>?) -> SIMD4<Float> {
+  /// holds shadowSize and shadowAmount for the second). The page's back is `backside` where given,
+  /// read at the turned-over page point (so mirrored as the page turns), else back(from).
+  private static func curl(
+    _ c: TransitionContext, angle: Float, radius: Float, shadow: SIMD2<Float>?, backside: Image?
+  ) -> SIMD4<Float> {
+    func layer(_ q: SIMD2<Float>) -> SIMD4<Float> {
+      let quv = SIMD2(q.x, q.y * c.ratio)
+      if let backside { return TransitionContext.sampleImage(backside, quv) }
+      return back(c.getFromColor(quv))
+    }
     // Width units: x spans [0, 1], y spans [0, h], so that the cylinder is round.
     let h = 1 / c.ratio
     let r = max(radius, 0.0001)
@@ -109,8 +139,7 @@ extension TransitionEffects {
       color = c.getFromColor(c.uv)
       let s0 = line + 3.14159265 * r + (line - s)
       let q = p + d * (s0 - s)
-      let layer = back(c.getFromColor(SIMD2(q.x, q.y * c.ratio)))
-      color = color + (layer - color) * cover(q, h)
+      color = color + (layer(q) - color) * cover(q, h)
     } else {
       let t = min((s - line) / r, 1)
       let a = asin(t)
@@ -123,21 +152,22 @@ extension TransitionEffects {
       color = color + (front - color) * (cover(q1, h) * rim)
       let s2 = line + r * (3.14159265 - a)
       let q2 = p + d * (s2 - s)
-      let layer = back(c.getFromColor(SIMD2(q2.x, q2.y * c.ratio)))
-      color = color + (layer - color) * (cover(q2, h) * rim)
+      color = color + (layer(q2) - color) * (cover(q2, h) * rim)
     }
     return color
   }
 
   /// page_curl.glsl: Core Image's CIPageCurlTransition, the old content curling away around a
-  /// cylinder of `radius` along `angle`, its back a lightened mirror of itself.
+  /// cylinder of `radius` along `angle`, its back a lightened mirror of itself or, with
+  /// `useBacksideImage`, `backsideImage` mirrored.
   public static let pageCurl = TransitionEffect(
     name: "pageCurl", file: "page_curl.glsl", parameters: pageCurlParameters
   ) { c in
     if c.progress <= 0 { return c.getFromColor(c.uv) }
     if c.progress >= 1 { return c.getToColor(c.uv) }
     let params = pageCurlParameters
-    return curl(c, angle: c.float("angle", params), radius: c.float("radius", params), shadow: nil)
+    return curl(
+      c, angle: c.float("angle", params), radius: c.float("radius", params), shadow: nil, backside: backside(c))
   }
 
   /// page_curl_with_shadow.glsl: Core Image's CIPageCurlWithShadowTransition, the page curl with
@@ -150,7 +180,7 @@ extension TransitionEffects {
     let params = pageCurlWithShadowParameters
     return curl(
       c, angle: c.float("angle", params), radius: c.float("radius", params),
-      shadow: SIMD2(c.float("shadowSize", params), c.float("shadowAmount", params)))
+      shadow: SIMD2(c.float("shadowSize", params), c.float("shadowAmount", params)), backside: backside(c))
   }
 
   // MARK: - accordionFold
@@ -203,8 +233,16 @@ extension TransitionEffects {
 
   private static let disintegrateWithMaskParameters: Parameters = [
     ("maskScale", .float(8)), ("shadowRadius", .float(0.0125)), ("shadowDensity", .float(0.65)),
-    ("shadowOffset", .vec2([0, -0.015625])),
+    ("shadowOffset", .vec2([0, -0.015625])), ("maskImage", nil), ("useMaskImage", .bool(false)),
   ]
+
+  /// The shader's `maskImageAt`: the mask image's luminance at uv (Rec. 709, of the
+  /// unpremultiplied colour; 0 where it is transparent).
+  private static func maskImageAt(_ image: Image, _ uv: SIMD2<Float>) -> Float {
+    let c = TransitionContext.sampleImage(image, uv)
+    let rgb = c.w > 0 ? SIMD3(c.x / c.w, c.y / c.w, c.z / c.w) : SIMD3<Float>(0, 0, 0)
+    return 0.2126 * rgb.x + 0.7152 * rgb.y + 0.0722 * rgb.z
+  }
 
   /// The shader's `wrap289`: x mod 289 for whole numbers x, exactly.
   private static func wrap289(_ x: Float) -> Float {
@@ -252,7 +290,8 @@ extension TransitionEffects {
   }
 
   /// disintegrate_with_mask.glsl: Core Image's CIDisintegrateWithMaskTransition over a
-  /// procedural value-noise mask of `maskScale` cells across the width, with a soft shadow.
+  /// procedural value-noise mask of `maskScale` cells across the width, or with `useMaskImage`
+  /// the luminance of `maskImage` at uv, with a soft shadow.
   public static let disintegrateWithMask = TransitionEffect(
     name: "disintegrateWithMask", file: "disintegrate_with_mask.glsl", parameters: disintegrateWithMaskParameters
   ) { c in
@@ -260,12 +299,14 @@ extension TransitionEffects {
     if c.progress >= 1 { return c.getToColor(c.uv) }
     let params = disintegrateWithMaskParameters
     let scale = c.float("maskScale", params)
+    let image = c.bool("useMaskImage", params) ? c.image("maskImage") : nil
     let p = SIMD2(c.uv.x, c.uv.y / c.ratio)
-    let keep = remains(mask(p, scale), 0.05, c.progress)
+    let keep = remains(image.map { maskImageAt($0, c.uv) } ?? mask(p, scale), 0.05, c.progress)
     let soft = 0.05 + max(c.float("shadowRadius", params), 0) * max(scale, 0.0001)
+    let ps = p - c.vec2("shadowOffset", params)
     let k =
       clamp(c.float("shadowDensity", params), 0, 1)
-      * remains(mask(p - c.vec2("shadowOffset", params), scale), soft, c.progress)
+      * remains(image.map { maskImageAt($0, SIMD2(ps.x, ps.y * c.ratio)) } ?? mask(ps, scale), soft, c.progress)
     var b = c.getToColor(c.uv)
     b = shadowed(b, k)
     let a = c.getFromColor(c.uv)

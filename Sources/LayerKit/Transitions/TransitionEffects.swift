@@ -35,8 +35,9 @@ public struct TransitionContext {
 }
 
 /// A parameter list in declaration order, shared by an effect's declaration and its CPU twin's
-/// fallbacks, so the Swift defaults are written once.
-typealias Parameters = [(name: String, default: TransitionValue)]
+/// fallbacks, so the Swift defaults are written once. A nil default is a `sampler2D` parameter (an
+/// image; GLSL declares no default for samplers).
+typealias Parameters = [(name: String, default: TransitionValue?)]
 
 extension TransitionContext {
   /// The value of `name`, or its default from `list`.
@@ -63,6 +64,25 @@ extension TransitionContext {
     if case .vec3(let v)? = value(name, list) { return v }
     return .zero
   }
+
+  func bool(_ name: String, _ list: Parameters) -> Bool {
+    if case .bool(let v)? = value(name, list) { return v }
+    return false
+  }
+
+  /// The image given for the `sampler2D` parameter `name`, if any (samplers have no default).
+  func image(_ name: String) -> Image? {
+    if case .image(let v)? = parameters[name] { return v }
+    return nil
+  }
+
+  /// An image parameter at uv (y up), as the effect files' `sampleImage`: RenderMath.sampleBilinear
+  /// (clamp-to-edge) at (uv.x, 1 − uv.y) in the image's own top-down texels.
+  static func sampleImage(_ image: Image, _ uv: SIMD2<Float>) -> SIMD4<Float> {
+    image.pixels.withUnsafeBufferPointer {
+      RenderMath.sampleBilinear($0, width: image.width, height: image.height, uv: SIMD2(uv.x, 1 - uv.y))
+    }
+  }
 }
 
 /// A built-in effect: its parameters with their defaults, and its CPU function.
@@ -70,9 +90,15 @@ public struct TransitionEffect: Sendable {
   public let name: String
   /// The GLSL file under Shaders/transitions.
   public let file: String
-  /// Parameter names and defaults, in declaration order (as the GLSL file declares them).
-  public let parameters: [(name: String, default: TransitionValue)]
+  /// Parameter names and defaults, in declaration order (as the GLSL file declares them); a nil
+  /// default is a `sampler2D` parameter, which takes an image and has no default.
+  public let parameters: [(name: String, default: TransitionValue?)]
   public let cpu: @Sendable (TransitionContext) -> SIMD4<Float>
+
+  /// The parameters' uniform types, in declaration order: a default's type, `sampler2D` without one.
+  public var parameterTypes: [TransitionUniformType] {
+    parameters.map { $0.default?.uniformType ?? .sampler2D }
+  }
 }
 
 /// The built-in effects by name.
