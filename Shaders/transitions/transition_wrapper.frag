@@ -2,7 +2,9 @@
 // The host of every transition in the gl-transitions form (TransitionPass in RenderList.swift).
 // The GPU backend inserts the effect's text, adapted to GLSL ES 3.00 by GLTransitionSource, at
 // the marker line below, after a `#line 1 1` so the driver reports the effect file's own lines
-// (source string 1), and resumes this file's numbering after it with `#line N 0`.
+// (source string 1), and resumes this file's numbering after it with `#line N 0`. After the
+// effect's text comes lk_init_globals (GLTransitionSource.initializerFunction): the initializers
+// of the effect's file-scope variables, which GLSL ES 3.00 refuses there unless constant.
 //
 // The quad is effects/effect_quad.vert: the output surface, blending off; every pixel is written.
 
@@ -58,6 +60,8 @@ vec4 getToColor(vec2 uv) {
 // LAYERKIT_TRANSITION_SOURCE
 
 void main() {
+  // First, as a GLSL 1.20 host initializes globals before main(): transition() may read them.
+  lk_init_globals();
   // The target pixel centre (i + 0.5, j + 0.5): GL row j of a surface is its texel row j.
   vec2 p = gl_FragCoord.xy + u_outputOrigin;
   vec2 uv = vec2((p.x - u_bounds.x) / u_bounds.z, 1.0 - (p.y - u_bounds.y) / u_bounds.w);

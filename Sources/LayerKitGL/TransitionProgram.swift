@@ -3,7 +3,9 @@
 // (transitions/NAME.glsl for the built-ins, compiled at start-up; any file for tools and tests).
 //
 // The effect's text, adapted to GLSL ES 3.00 by GLTransitionSource (line for line), replaces the
-// wrapper's marker line after `#line 1 1`, so the driver numbers it as the effect file. The
+// wrapper's marker line after `#line 1 1`, so the driver numbers it as the effect file; then comes
+// its initializer function, numbered as the marker line except for the assignments, which carry
+// `#line`s of the effect file's lines they were written on. The
 // wrapper's own lines are numbered from `wrapperLineOffset` + their line (a `#line` after the
 // version directive, another after the effect): Mesa reports no source-string number, so a
 // reported line at or above the offset is the wrapper's and any other is the effect file's. Texture units: 0 the from-surface, 1 the to-surface, 4… the effect's own sampler2D
@@ -60,7 +62,9 @@ struct TransitionProgram {
       throw .resourceMissing(Self.wrapperFile)
     }
     guard let vertex = try? bundledShaderText(Self.vertexFile) else { throw .resourceMissing(Self.vertexFile) }
-    let composed = try Self.compose(wrapper: wrapper, effect: source.adapted(forGLSLES300: true))
+    let composed = try Self.compose(
+      wrapper: wrapper, effect: source.adapted(forGLSLES300: true),
+      initializers: source.initializerFunction(sourceString: 1))
     let program = try Self.link(
       context: context, vertex: vertex, fragment: composed, effect: source, wrapper: wrapper)
     self.program = program
@@ -87,8 +91,10 @@ struct TransitionProgram {
     }
   }
 
-  /// The wrapper with its marker line replaced by the effect's text between `#line` directives.
-  static func compose(wrapper: String, effect: String) throws(GLError) -> String {
+  /// The wrapper with its marker line replaced by the effect's text and then its initializer
+  /// function (`GLTransitionSource.initializerFunction`, made for source string 1), between
+  /// `#line` directives.
+  static func compose(wrapper: String, effect: String, initializers: String) throws(GLError) -> String {
     var lines = wrapper.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     guard let m = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == marker }),
       let v = lines.firstIndex(where: {
@@ -99,7 +105,8 @@ struct TransitionProgram {
     }
     // GLSL ES 3.00 §3.4: after `#line n s` the next line is n of source string s.
     let o = wrapperLineOffset
-    lines.replaceSubrange(m...m, with: ["#line 1 1", effect, "#line \(o + m + 2) 0"])
+    lines.replaceSubrange(
+      m...m, with: ["#line 1 1", effect, "#line \(o + m + 1) 0", initializers, "#line \(o + m + 2) 0"])
     lines.insert("#line \(o + v + 2) 0", at: v + 1)
     return lines.joined(separator: "\n")
   }

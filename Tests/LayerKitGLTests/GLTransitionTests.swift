@@ -3,7 +3,9 @@
 // the invariants of issue 5 — progress 0 is exactly the from-image and progress 1 exactly the
 // to-image, every byte — on surfaces whose origin is not the target's; the effects agree with
 // their CPU twins in between; parameters are type-checked; compile errors name the effect file
-// and its own line.
+// and its own line. Files as WebGL 1 / GLSL 1.20 hosts take them load unmodified: file-scope
+// initializers that read progress or uniforms, a user function named texture, default comments
+// with a note after the value, bool defaults written 1 and 0.
 //
 // These tests never skip: a machine without a GPU still has Mesa's llvmpipe.
 
@@ -106,6 +108,27 @@ final class GLTransitionTests: XCTestCase {
           "byte \($0.offset) (pixel \($0.offset / 4 % Self.target.width), \($0.offset / 4 / Self.target.width)): \($0.element.0) ≠ \($0.element.1)"
         },
         "\(label) at progress \(progress)", file: file, line: line)
+    }
+  }
+
+  /// Asserts that `image` is `inside(column, row)` at each pixel of the pass's bounds (counted
+  /// from their origin) and `background` at every other, exactly.
+  private func assertPixels(
+    _ image: LayerKit.Image, background: LayerKit.Image, _ label: String, file: StaticString = #filePath,
+    line: UInt = #line, inside: (Int, Int) -> [UInt8]
+  ) {
+    let b = Self.bounds
+    for y in 0..<image.height {
+      for x in 0..<image.width {
+        let i = (y * image.width + x) * 4
+        let got = Array(image.pixels[i..<(i + 4)])
+        let want =
+          x >= b.x && x < b.maxX && y >= b.y && y < b.maxY
+          ? inside(x - b.x, y - b.y) : Array(background.pixels[i..<(i + 4)])
+        guard got == want else {
+          return XCTFail("\(label): pixel (\(x), \(y)) is \(got), want \(want)", file: file, line: line)
+        }
+      }
     }
   }
 
@@ -246,5 +269,87 @@ final class GLTransitionTests: XCTestCase {
       XCTAssertEqual(file, "transitions/transition_wrapper.frag")
       XCTAssertEqual(line, call, message)
     }
+  }
+
+  // MARK: - What WebGL 1 and GLSL 1.20 hosts take, unmodified
+
+  func testGlobalInitializersRunBeforeTheTransition() throws {
+    guard let renderer = makeRenderer() else { return }
+    let source = try renderer.registerTransition(name: "globals", file: try fixture("global_initializers.glsl"))
+    XCTAssertEqual(source.uniforms.map(\.name), ["amount"])
+    // With the globals unassigned the old image would show at progress 1 too.
+    try assertEnds(renderer, "globals", [:], "global_initializers.glsl")
+    try assertEnds(renderer, "globals", ["amount": .float(0.4)], "global_initializers.glsl with amount 0.4")
+    let background = try renderer.render(try list([]))
+    // (ratio · 0.17, 0.5 · amount, 0.2 + 0.5 · 0.5, 1) with ratio 23 / 17: 0.23 → 58.65, 0.4 → 102
+    // (0.2 → 51 with amount 0.4), 0.45 → 114.75; `second` reads `first`, `wide` reads `spread`.
+    for (parameters, green) in [([String: TransitionValue](), UInt8(102)), (["amount": .float(0.4)], 51)] {
+      let half = try renderer.render(try transitionList("globals", progress: 0.5, parameters: parameters))
+      assertPixels(half, background: background, "global_initializers.glsl \(parameters)") { _, _ in
+        [59, green, 115, 255]
+      }
+    }
+  }
+
+  func testGlobalInitializersInConditionalsBesideArraysAndStructs() throws {
+    guard let renderer = makeRenderer() else { return }
+    try renderer.registerTransition(name: "conditional", file: try fixture("conditional_globals.glsl"))
+    try assertEnds(renderer, "conditional", [:], "conditional_globals.glsl")
+    // (a · 0.25, pair[1] − pair[0], f(s.v), round(0.6)): a = 0.5 · 2 from the GL_ES branch, 0.25 →
+    // 63.75; 0.4 → 102; 0.2 → 51; the user's round(0.6) is 1.
+    let half = try renderer.render(try transitionList("conditional", progress: 0.5))
+    assertPixels(half, background: try renderer.render(try list([])), "conditional_globals.glsl") { _, _ in
+      [64, 102, 51, 255]
+    }
+  }
+
+  func testBrokenGlobalInitializerNamesItsFileAndLine() throws {
+    guard let renderer = makeRenderer() else { return }
+    let url = try fixture("broken_global.glsl")
+    XCTAssertThrowsError(try renderer.registerTransition(name: "brokenGlobal", file: url)) { error in
+      guard case GLError.shaderCompile(let file, let stage, let line, let message, let excerpt)? = error as? GLError
+      else { return XCTFail("expected shaderCompile, got \(error)") }
+      XCTAssertEqual(file, url.path)
+      XCTAssertEqual(stage, .fragment)
+      XCTAssertEqual(line, 8, message)
+      XCTAssertTrue(message.contains("undeclaredLimit"), message)
+      XCTAssertTrue(excerpt.contains(">  8 |   undeclaredLimit);"), excerpt)
+    }
+  }
+
+  func testUserFunctionNamedTexture() throws {
+    guard let renderer = makeRenderer() else { return }
+    try renderer.registerTransition(name: "userTexture", file: try fixture("texture_function.glsl"))
+    // Progress 0 is all texture2D(from, …): the built-in, exactly the old image.
+    try assertEnds(renderer, "userTexture", [:], "texture_function.glsl")
+    let from = try renderer.render(try list([quad(Self.bounds, .surface(0))]))
+    let to = try renderer.render(try list([quad(Self.bounds, .surface(1))]))
+    // At 0.5 the edge is at uv.x 0.55, 12.65 of 23 columns: columns 0–12 (centres 0.5 … 12.5) are
+    // the new image, 13–22 the old.
+    let half = try renderer.render(try transitionList("userTexture", progress: 0.5))
+    assertPixels(half, background: from, "texture_function.glsl") { column, row in
+      let i = ((Self.bounds.y + row) * Self.target.width + Self.bounds.x + column) * 4
+      return Array((column <= 12 ? to : from).pixels[i..<(i + 4)])
+    }
+  }
+
+  func testDefaultCommentsWithANoteAndNumericBools() throws {
+    guard let renderer = makeRenderer() else { return }
+    let source = try renderer.registerTransition(name: "comments", file: try fixture("comment_defaults.glsl"))
+    XCTAssertEqual(
+      source.uniforms.map(\.default), [.float(0.4), .float(0.2), .bool(true), .bool(false), .bool(true)])
+    // `flip` (= 1) true and `still` (= 0) false, or the ends would be swapped or stuck.
+    try assertEnds(renderer, "comments", [:], "comment_defaults.glsl")
+    // (cut, lift, 0.6, 1): 0.4 → 102, 0.2 → 51, 0.6 → 153.
+    let half = try renderer.render(try transitionList("comments", progress: 0.5))
+    let background = try renderer.render(try list([]))
+    assertPixels(half, background: background, "comment_defaults.glsl") { _, _ in [102, 51, 153, 255] }
+    // The bools are uniforms like any: flip off runs backwards, plain off drops the blue.
+    let to = try renderer.render(try list([quad(Self.bounds, .surface(1))]))
+    let backwards = try renderer.render(try transitionList("comments", progress: 0, parameters: ["flip": .bool(false)]))
+    XCTAssertEqual(backwards.pixels, to.pixels)
+    let plainOff = try renderer.render(
+      try transitionList("comments", progress: 0.5, parameters: ["plain": .bool(false)]))
+    assertPixels(plainOff, background: background, "comment_defaults.glsl plain off") { _, _ in [102, 51, 0, 255] }
   }
 }

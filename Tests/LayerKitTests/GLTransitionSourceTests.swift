@@ -87,6 +87,25 @@ final class GLTransitionSourceTests: XCTestCase {
     XCTAssertNil(GLTransitionSource.parseDefault("= 0.5 0.5", type: .float))
   }
 
+  func testDefaultCommentsWithANoteAndNumericBools() throws {
+    let source = try fixture("comment_defaults.glsl")
+    XCTAssertEqual(source.uniforms.map(\.name), ["cut", "lift", "flip", "still", "plain"])
+    XCTAssertEqual(
+      source.uniforms.map(\.default), [.float(0.4), .float(0.2), .bool(true), .bool(false), .bool(true)])
+    // The value ends at the first `;`, whatever follows it.
+    XCTAssertEqual(
+      GLTransitionSource.parseDefault("= 0.4 ; // if 0.0, the effect is off", type: .float), .float(0.4))
+    XCTAssertEqual(GLTransitionSource.parseDefault("= vec2(0.5, 1.0); // note; more", type: .vec2), .vec2([0.5, 1]))
+    XCTAssertEqual(GLTransitionSource.parseDefault("= 1", type: .bool), .bool(true))
+    XCTAssertEqual(GLTransitionSource.parseDefault("= 0;", type: .bool), .bool(false))
+    XCTAssertEqual(GLTransitionSource.parseDefault("= bool(1)", type: .bool), .bool(true))
+    // Still a value of the type, before the `;`.
+    XCTAssertNil(GLTransitionSource.parseDefault("= 2", type: .bool))
+    XCTAssertNil(GLTransitionSource.parseDefault("= 1.0", type: .bool))
+    XCTAssertNil(GLTransitionSource.parseDefault("= ; 0.4", type: .float))
+    XCTAssertNil(GLTransitionSource.parseDefault("= 0.4 0.5; // note", type: .float))
+  }
+
   // MARK: - Errors
 
   func testUnsupportedTypeNamesTheLine() throws {
@@ -136,6 +155,93 @@ final class GLTransitionSourceTests: XCTestCase {
     XCTAssertTrue(lines[1].contains("The loader blanks"))
   }
 
+  func testGlobalInitializersMoveToTheInitializerFunction() throws {
+    let source = try fixture("global_initializers.glsl")
+    XCTAssertEqual(source.uniforms.map(\.name), ["amount"])
+    let before = source.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let after = source.adapted(forGLSLES300: true).split(separator: "\n", omittingEmptySubsequences: false)
+      .map(String.init)
+    XCTAssertEqual(after.count, before.count)
+    // Each declaration stays on its line, without its initializer (comments kept); `const` keeps
+    // its own.
+    let squeezed = after.map { $0.replacing(#/\s+/#, with: " ").trimmingCharacters(in: .whitespaces) }
+    XCTAssertEqual(squeezed[6], "float edge ;")
+    XCTAssertEqual(squeezed[7], "const float opaque = 1.0;")
+    XCTAssertEqual(squeezed[8], "float first , second , unset;")
+    XCTAssertEqual(squeezed[9], "vec2 spread // a comment inside the initializer")
+    XCTAssertEqual(squeezed[10], ";")
+    XCTAssertEqual(squeezed[11], "mediump float wide ;")
+    for n in [0, 1, 2, 3, 4, 5, 7] + Array(12..<before.count) { XCTAssertEqual(after[n], before[n], "line \(n + 1)") }
+    // Assigned in source order, each under the `#line` it was written on (comments blanked, the
+    // second line of a two-line initializer numbered by the first's).
+    let function = source.initializerFunction(sourceString: 1).split(separator: "\n").map {
+      $0.replacing(#/\s+/#, with: " ")
+    }
+    XCTAssertEqual(
+      function,
+      [
+        "void lk_init_globals() {",
+        "#line 7 1", "edge = min(progress, 0.2);",
+        "#line 9 1", "first = 0.2;",
+        "#line 9 1", "second = first + progress * 0.5;",
+        "#line 10 1", "spread = vec2(progress * amount, ", " ratio * 0.17);",
+        "#line 12 1", "wide = spread.y;",
+        "}",
+      ])
+  }
+
+  func testGlobalInitializersUnderConditionalsAndRenames() throws {
+    let source = try fixture("conditional_globals.glsl")
+    let lines = source.adapted().split(separator: "\n", omittingEmptySubsequences: false).map {
+      $0.replacing(#/\s+/#, with: " ").trimmingCharacters(in: .whitespaces)
+    }
+    XCTAssertEqual(lines[5], "float a ;")
+    XCTAssertEqual(lines[7], "float a ;")
+    XCTAssertEqual(lines[9], "vec4 base , b ; // texture2D stays the built-in")
+    // Arrays and a struct are left alone; a struct's name is a type like any.
+    XCTAssertEqual(lines[11], "float[2] pair = float[2](0.25, 0.65);")
+    XCTAssertEqual(lines[12], "float c[2];")
+    XCTAssertEqual(lines[13], "struct S { float v; };")
+    XCTAssertEqual(lines[14], "S s ;")
+    XCTAssertEqual(lines[16], "float lk_user_round(float x) { return floor(x + 0.5); }")
+    XCTAssertTrue(lines[24].hasSuffix("f(s.v), lk_user_round(0.6));"), lines[24])
+    // Each assignment under the conditionals that chose its declaration (replayed up to its
+    // branch), renamed as the code is.
+    XCTAssertEqual(
+      source.initializerFunction(sourceString: 3).split(separator: "\n"),
+      [
+        "void lk_init_globals() {",
+        "#ifdef GL_ES", "#line 6 3", "a = progress * SCALE;", "#endif",
+        "#ifdef GL_ES", "#elif defined(OTHER)", "#line 8 3", "a = 1.0;", "#endif",
+        "#ifdef GL_ES", "#elif defined(OTHER)", "#else", "#line 10 3", "base = texture(from, vec2(0.5));", "#endif",
+        "#ifdef GL_ES", "#elif defined(OTHER)", "#else", "#line 10 3", "b = vec4(lk_user_round(0.5));", "#endif",
+        "#line 15 3", "s = S(ratio);",
+        "}",
+      ])
+  }
+
+  func testUserTextureFunctionIsRenamedInCodeOnly() throws {
+    let source = try fixture("texture_function.glsl")
+    let before = source.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let after = source.adapted(forGLSLES300: true).split(separator: "\n", omittingEmptySubsequences: false)
+      .map(String.init)
+    XCTAssertEqual(after.count, before.count)
+    XCTAssertEqual(after[8], "vec4 lk_user_texture(vec2 p, float edge) {")
+    // The user's texture2D is the built-in, now called texture.
+    XCTAssertEqual(after[9], "  return p.x < edge ? getToColor(p) : texture(from, vec2(p.x, 1.0 - p.y));")
+    XCTAssertEqual(after[13], "vec4 lk_user_texture(vec2 p) {")
+    XCTAssertEqual(after[14], "  return lk_user_texture(p, progress * 1.1);")
+    XCTAssertEqual(after[18], "  return lk_user_texture(uv);")
+    // Only those lines changed.
+    for n in after.indices where ![8, 9, 13, 14, 18].contains(n) {
+      XCTAssertEqual(after[n], before[n], "line \(n + 1)")
+    }
+    // Comments keep the name.
+    XCTAssertEqual(after[3], before[3])
+    XCTAssertTrue(after[3].contains("texture(…)"))
+    XCTAssertEqual(source.initializerFunction(sourceString: 1), "void lk_init_globals() {\n}")
+  }
+
   // MARK: - Parameters
 
   func testResolveTypeChecksAndNamesTheParameters() throws {
@@ -175,6 +281,9 @@ final class GLTransitionSourceTests: XCTestCase {
       XCTAssertEqual(
         source.adapted(forGLSLES300: true).split(separator: "\n", omittingEmptySubsequences: false).count,
         text.split(separator: "\n", omittingEmptySubsequences: false).count, name)
+      // No global to initialize, nothing renamed: the built-ins' text reaches the driver as it was.
+      XCTAssertEqual(source.initializerFunction(sourceString: 1), "void lk_init_globals() {\n}", name)
+      XCTAssertFalse(source.adapted().contains(GLTransitionSource.renamedFunctionPrefix), name)
     }
   }
 }
