@@ -36,6 +36,11 @@ public enum ImageFile {
   }
 
   /// Decodes PNG or JPEG bytes, recognised by their signature.
+  ///
+  /// A JPEG's EXIF Orientation tag (APP1, IFD0 tag 0x0112, values 1…8) is applied: the image is
+  /// returned upright as a viewer shows it, rotated and/or mirrored from the stored pixels, with
+  /// width and height swapped for the 90° orientations (5…8). A missing or malformed EXIF block
+  /// means "as stored"; it is never an error.
   /// - Parameters:
   ///   - data: the whole file.
   ///   - name: how errors name the source (usually its path).
@@ -70,10 +75,19 @@ public enum ImageFile {
   /// scaled by `a / 255 < 1` before the second rounding; a test checks all 32 896 pairs.
   /// - Parameters:
   ///   - image: premultiplied RGBA8, rows top-down.
+  ///   - compression: size against speed (`.fast` for frame sequences); every choice decodes to
+  ///     the same pixels. The default, `.default`, is the output this function has always made.
   /// - Returns: the PNG file's bytes.
   /// - Throws: `.writeFailed` (path `"<memory>"`) if libpng reports an error.
-  public static func encodePNG(_ image: Image) throws(MediaError) -> Data {
-    try PNGCodec.encode(image, name: "<memory>")
+  public static func encodePNG(_ image: Image, compression: PNGCompression = .default) throws(MediaError) -> Data {
+    try encode(image, name: "<memory>", compression: compression)
+  }
+
+  static func encode(_ image: Image, name: String, compression: PNGCompression) throws(MediaError) -> Data {
+    switch compression.mode {
+    case .standard: try PNGCodec.encode(image, name: name)
+    case .tuned(let level, let filters): try PNGCodec.encode(image, name: name, level: level, filters: filters)
+    }
   }
 
   /// Encodes an image as PNG (see `encodePNG(_:)`) and writes it to `url` atomically.
@@ -85,10 +99,14 @@ public enum ImageFile {
   /// - Parameters:
   ///   - image: premultiplied RGBA8, rows top-down.
   ///   - url: a file URL; its folder must exist.
+  ///   - compression: size against speed; `.fast` (zlib level 1, one fixed row filter) suits
+  ///     frame sequences. Every choice decodes to the same pixels.
   /// - Throws: `.writeFailed` naming `url.path` and the reason.
-  public static func writePNG(_ image: Image, to url: URL) throws(MediaError) {
+  public static func writePNG(
+    _ image: Image, to url: URL, compression: PNGCompression = .default
+  ) throws(MediaError) {
     let path = url.path
-    let data = try PNGCodec.encode(image, name: path)
+    let data = try encode(image, name: path, compression: compression)
     try FileIO.writeAtomically(data, to: path)
   }
 }
@@ -106,7 +124,7 @@ enum Signature {
     return "unknown signature \(hex); only PNG and JPEG are read"
   }
 
-  private static func knownFormat(_ head: [UInt8]) -> String? {
+  static func knownFormat(_ head: [UInt8]) -> String? {
     func has(_ s: String, at offset: Int = 0) -> Bool {
       head.count >= offset + s.utf8.count && Array(head[offset..<offset + s.utf8.count]) == Array(s.utf8)
     }

@@ -2,7 +2,8 @@ import CJPEG
 import Foundation
 import LayerKit
 
-/// JPEG through TurboJPEG's tj* API, which reports errors by return value.
+/// JPEG through TurboJPEG's tj* API, which reports errors by return value. An EXIF Orientation
+/// tag is applied after decoding (`ExifOrientation`), so photos come out upright.
 enum JPEGCodec {
   static func decode(_ data: Data, name: String) throws(MediaError) -> Image {
     guard let handle = tjInitDecompress() else {
@@ -47,10 +48,13 @@ enum JPEGCodec {
       }
       guard status == 0 else { return .failure(error(handle, data: bytes, name: name)) }
       // JPEG has no alpha: TurboJPEG writes 255, so the pixels are already premultiplied.
+      // Photos are stored as the sensor read them; EXIF says how to turn them upright.
+      let orientation = ExifOrientation.find(in: UnsafeRawBufferPointer(bytes))
+      let upright = ExifOrientation.apply(orientation, to: pixels, width: w, height: h)
       do {
-        return .success(try Image(width: w, height: h, pixels: pixels))
+        return .success(try Image(width: upright.width, height: upright.height, pixels: upright.pixels))
       } catch {
-        return .failure(.tooLarge(path: name, width: w, height: h))
+        return .failure(.tooLarge(path: name, width: upright.width, height: upright.height))
       }
     }
     return try result.get()

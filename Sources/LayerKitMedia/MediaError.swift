@@ -1,8 +1,9 @@
 import LayerKit
 
-/// Why an image file could not be read, decoded, encoded or written, or why two images could not
-/// be compared. Every case that concerns a file names it (`path` is the path given, or the `name`
-/// passed to `ImageFile.decode(_:name:)`).
+/// Why an image file or a Y4M stream could not be read, decoded, encoded or written, why an image
+/// could not be converted to Y'CbCr, or why two images could not be compared. Every case that
+/// concerns a file names it (`path` is the path given, or the `name` passed to
+/// `ImageFile.decode(_:name:)` / `Y4MReader(data:name:)`).
 ///
 /// Tests should match on the case; the text of `reason` is for people and may change.
 public enum MediaError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -10,20 +11,32 @@ public enum MediaError: Error, Equatable, Sendable, CustomStringConvertible {
   case fileNotFound(path: String)
   /// The file exists but cannot be read as a file: a folder, a device, no permission, an I/O error.
   case unreadable(path: String, reason: String)
-  /// The bytes are not a format this module decodes (unknown signature, CMYK JPEG, …).
+  /// The bytes are not a format this module decodes (unknown signature, CMYK JPEG, a Y4M colour
+  /// space other than 4:2:0 and 4:4:4, …).
   case unsupportedFormat(path: String, reason: String)
-  /// The bytes claim to be PNG or JPEG but are damaged (bad CRC, bad header, bad compressed data,
-  /// an empty file).
+  /// The bytes claim to be PNG, JPEG or Y4M but are damaged (bad CRC, bad header, bad compressed
+  /// data, a Y4M header or frame line that does not parse, an empty file).
   case corrupt(path: String, reason: String)
-  /// The file ends before the image does.
+  /// The file ends before the image does (for Y4M: inside the header, a frame line or a frame's
+  /// planes; ending exactly after a whole frame is the normal end).
   case truncated(path: String)
   /// The header declares a size beyond `Image.maxDimension` / `Image.maxPixelCount` (or not
   /// positive); nothing was allocated for it.
   case tooLarge(path: String, width: Int, height: Int)
   /// Encoding or writing failed; no file was left under the target name.
   case writeFailed(path: String, reason: String)
-  /// Two images that were to be compared have different sizes.
+  /// Two images that were to be compared have different sizes, or an image handed to a
+  /// `Y4MWriter` is not the size of its stream.
   case sizeMismatch(expectedWidth: Int, expectedHeight: Int, actualWidth: Int, actualHeight: Int)
+  /// 4:2:0 conversion needs an even width and height: each chroma sample covers a whole 2×2
+  /// block of pixels.
+  case oddSizeForChromaSubsampling(width: Int, height: Int)
+  /// A caller's buffer is not the size the operation writes or reads (`YUVFrameLayout.byteCount`,
+  /// `Y4MWriter.frameByteCount`).
+  case bufferSizeMismatch(expected: Int, actual: Int)
+  /// A frame rate that is not a positive, finite number of frames per second (within the range
+  /// `FrameRate` accepts), as given.
+  case invalidFrameRate(value: String)
 
   /// One line naming the file and the reason.
   public var description: String {
@@ -39,6 +52,11 @@ public enum MediaError: Error, Equatable, Sendable, CustomStringConvertible {
     case .writeFailed(let path, let reason): "\(path): cannot write the image: \(reason)"
     case .sizeMismatch(let ew, let eh, let aw, let ah):
       "image sizes differ: expected \(ew)×\(eh), actual \(aw)×\(ah)"
+    case .oddSizeForChromaSubsampling(let w, let h):
+      "cannot subsample chroma 4:2:0 for a \(w)×\(h) image: width and height must be even"
+    case .bufferSizeMismatch(let e, let a): "the buffer holds \(a) bytes, expected \(e)"
+    case .invalidFrameRate(let v):
+      "invalid frame rate \(v): it must be a positive, finite number of frames per second"
     }
   }
 }

@@ -104,6 +104,32 @@ enum PNGCodec {
     throw .writeFailed(path: name, reason: "libpng: \(message(png))")
   }
 
+  /// Encodes with libpng's classic API at a chosen zlib level and filter set (CPNG/shim.h), for
+  /// `PNGCompression` other than `.default`. Same pixels, same straight-alpha conversion and the
+  /// same sRGB chunk as `encode(_:name:)`; only the compressed stream differs.
+  static func encode(_ image: Image, name: String, level: Int32, filters: Int32) throws(MediaError) -> Data {
+    let straight = Premultiply.straightened(image.pixels)
+    var text = [CChar](repeating: 0, count: 128)
+    var output = lk_png_output()
+    // A first allocation near the expected size saves most of the doubling copies: level 1 on a
+    // photo-like frame typically lands at 40–60 % of the raw size.
+    let initial = image.width * image.height * 2 + 4096
+    let ok = text.withUnsafeMutableBufferPointer { message in
+      output.message = message.baseAddress
+      output.message_size = message.count
+      return straight.withUnsafeBufferPointer { src in
+        lk_png_write_rgba8(
+          src.baseAddress, UInt32(image.width), UInt32(image.height), level, filters, initial, &output)
+      }
+    }
+    guard ok != 0 else {
+      let message = text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+      throw .writeFailed(path: name, reason: "libpng: \(String(decoding: message, as: UTF8.self))")
+    }
+    defer { lk_png_free_output(&output) }
+    return Data(bytes: output.data, count: output.size)
+  }
+
   /// libpng's message for the last failure.
   static func message(_ png: png_image) -> String {
     withUnsafeBytes(of: png.message) { raw in

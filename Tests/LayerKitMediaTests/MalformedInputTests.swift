@@ -205,6 +205,9 @@ final class MalformedInputTests: XCTestCase {
     case .tooLarge: "tooLarge"
     case .writeFailed: "writeFailed"
     case .sizeMismatch: "sizeMismatch"
+    case .oddSizeForChromaSubsampling: "oddSizeForChromaSubsampling"
+    case .bufferSizeMismatch: "bufferSizeMismatch"
+    case .invalidFrameRate: "invalidFrameRate"
     }
   }
 }
