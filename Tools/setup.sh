@@ -10,6 +10,7 @@ packages=(
   libpng-dev                          # PNG codec
   libjpeg62-turbo-dev libturbojpeg0-dev  # JPEG codec (libjpeg-turbo and its TurboJPEG API)
   pkg-config
+  ffmpeg                              # encoding MP4/WebM/GIF/MOV, decoding clips, mixing audio
 )
 
 missing=()

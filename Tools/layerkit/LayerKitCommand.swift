@@ -8,7 +8,9 @@ struct LayerKitCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "layerkit",
     abstract: "Render Core Animation–style layer trees offscreen, on the GPU (headless EGL) or the CPU.",
-    subcommands: [Render.self, TransitionCommand.self, List.self, Compare.self, Info.self]
+    subcommands: [
+      Render.self, TransitionCommand.self, Slideshow.self, Concat.self, Join.self, List.self, Compare.self, Info.self,
+    ]
   )
 }
 

@@ -5,19 +5,24 @@ import LayerKitGL
 import LayerKitMedia
 import LayerKitReference
 
-/// `layerkit transition FROM TO -o frames/`: numbered PNG frames of a transition between two
-/// images.
+/// `layerkit transition FROM TO -o OUT`: one transition between two images or clips.
 struct TransitionCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "transition",
-    abstract: "Render a transition between two images to numbered PNG frames.",
+    abstract: "Render a transition between two images or clips to a video or to PNG frames.",
     discussion: """
-      Frames are written as frame_00000.png, frame_00001.png, … for t = 0, 1/fps, … duration \
-      (inclusive). Images of another size than the output are fitted (--fit), not rejected.
+      Frames are rendered for t = 0, 1/fps, … duration (inclusive): the first shows FROM, the \
+      last TO. A clip as FROM plays its last `duration` seconds, a clip as TO its first. Inputs \
+      of another size than the output are fitted (--fit), not rejected.
+
+      Examples:
+        layerkit transition a.jpg b.jpg --type push --subtype fromRight --duration 1 -o push.mp4
+        layerkit transition a.jpg b.jpg --filter ripple --param amplitude=0.2 -o frames/
+        layerkit transition a.mp4 b.mp4 --shader my_effect.glsl -o out.webm
       """)
 
-  @Argument(help: "The image shown at progress 0 (PNG or JPEG).") var from: String
-  @Argument(help: "The image shown at progress 1 (PNG or JPEG).") var to: String
+  @Argument(help: "What is shown at progress 0: an image (PNG, JPEG) or a clip.") var from: String
+  @Argument(help: "What is shown at progress 1: an image or a clip.") var to: String
   @Option(help: "fade, moveIn, push or reveal.") var type: TransitionType = .fade
   @Option(help: "A built-in effect by name (see `layerkit list`); type and subtype are then ignored.")
   var filter: String?
@@ -28,109 +33,45 @@ struct TransitionCommand: ParsableCommand {
   @Option(help: "fromLeft, fromRight, fromTop or fromBottom (not for fade).") var subtype: TransitionSubtype = .fromLeft
   @Option(help: "Where the effect starts, 0…1.") var startProgress: Double = 0
   @Option(help: "Where the effect ends, startProgress…1.") var endProgress: Double = 1
-  @Option(help: "linear, easeIn, easeOut, easeInEaseOut or default.") var timing: MediaTimingFunction.Name = .linear
   @Option(help: "Seconds.") var duration: Double = 1
-  @Option(help: "Frames per second.") var fps: Double = 30
-  @Option(help: "Output size WIDTHxHEIGHT (default: the FROM image's size).") var size: PixelSize?
-  @Option(help: "cover, contain or stretch: how images of another aspect fill the frame.") var fit: Fit = .cover
-  @Option(help: "gpu (headless EGL) or cpu.") var renderer: Backend = .gpu
-  @Option(name: .shortAndLong, help: "The folder for the frames (created if missing).") var output: String
-
-  enum Fit: String, ExpressibleByArgument, CaseIterable {
-    case cover, contain, stretch
-  }
+  @OptionGroup var video: VideoOptions
 
   func validate() throws {
     guard (0...1).contains(startProgress), (0...1).contains(endProgress), endProgress >= startProgress else {
       throw ValidationError("--start-progress and --end-progress must lie in 0…1, end ≥ start")
     }
     guard duration.isFinite, duration > 0 else { throw ValidationError("--duration must be a positive number") }
-    guard fps.isFinite, fps > 0, duration * fps <= 100_000 else {
-      throw ValidationError("--fps must be positive, and duration × fps at most 100000 frames")
+    guard duration * (video.fps ?? 30) <= 1_000_000 else {
+      throw ValidationError("duration × fps must be at most 1000000 frames")
     }
     guard filter == nil || shader == nil else { throw ValidationError("use --filter or --shader, not both") }
     for p in params where !p.contains("=") { throw ValidationError("--param \(p): expected NAME=VALUE") }
   }
 
   func run() throws {
-    do {
-      let a = try ImageFile.read(URL(fileURLWithPath: from))
-      let b = try ImageFile.read(URL(fileURLWithPath: to))
-      let (w, h) = (size?.width ?? a.width, size?.height ?? a.height)
-      let gpu = renderer == .gpu ? try GLRenderer() : nil
-      let backend: Renderer = gpu ?? ReferenceRenderer()
-      // The effect and the types of its parameters.
-      let effect: String
-      var declared: [(String, TransitionUniformType)]
-      var parameters: [String: TransitionValue] = [:]
-      if let shader {
-        guard let gpu else { throw RenderError.gpuOnlyEffect(shader) }
-        effect = "shader"
-        let source = try gpu.registerTransition(name: effect, file: URL(fileURLWithPath: shader))
-        declared = source.uniforms.map { ($0.name, $0.type) }
-      } else {
-        effect = filter ?? type.rawValue
-        guard let builtIn = TransitionEffects.all[effect] else {
-          throw ParameterError(
-            "no built-in effect \(effect); there are: \(TransitionEffects.all.keys.sorted().joined(separator: ", "))")
-        }
-        declared = Array(zip(builtIn.parameters.map(\.name), builtIn.parameterTypes))
-        if filter == nil && type != .fade { parameters["direction"] = .vec2(TransitionEffects.direction(subtype)) }
+    try reportingErrors("transition") {
+      let job = try VideoJob(options: video, command: "transition")
+      let sources = try job.open([from, to])
+      // The effect as a SPEC, so every command reads effects and parameters the same way.
+      var spec = shader ?? filter ?? type.rawValue
+      if shader == nil && filter == nil && type != .fade { spec += ":" + subtype.rawValue }
+      for p in params { spec += ":" + p }
+      var random = SplitMix64(seed: 1)
+      var transition = try job.transition(spec, duration: duration, random: &random)
+      transition.startProgress = startProgress
+      transition.endProgress = endProgress
+      transition.label = shader ?? filter ?? type.rawValue
+      // FROM's last `duration` seconds over TO's first.
+      let a = TimelineItem(source: sources[0], inPoint: max(0, (sources[0].duration ?? duration) - duration), duration: duration)
+      if let length = sources[0].duration, length < duration {
+        throw VideoError.itemTooShort(item: from, duration: length, needed: duration)
       }
-      for p in params {
-        let name = String(p[..<p.firstIndex(of: "=")!])
-        let text = String(p[p.index(after: p.firstIndex(of: "=")!)...])
-        guard let type = declared.first(where: { $0.0 == name })?.1 else {
-          let known = declared.map(\.0)
-          throw ParameterError(
-            "\(effect) has no parameter \(name); it has: \(known.isEmpty ? "none" : known.joined(separator: ", "))")
-        }
-        if type == .sampler2D {
-          // An extra texture: --param NAME=@image.png
-          guard text.hasPrefix("@") else {
-            throw ParameterError("--param \(name): expected @IMAGE-FILE for a sampler2D")
-          }
-          parameters[name] = .image(try ImageFile.read(URL(fileURLWithPath: String(text.dropFirst()))))
-          continue
-        }
-        guard let value = TransitionValue(parsing: text, as: type) else {
-          throw ParameterError("--param \(name): \(text) is not a \(type.rawValue)")
-        }
-        parameters[name] = value
+      if let length = sources[1].duration, length < duration {
+        throw VideoError.itemTooShort(item: to, duration: length, needed: duration)
       }
-      let folder = URL(fileURLWithPath: output, isDirectory: true)
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      let function = MediaTimingFunction(name: timing)
-      let count = Int((duration * fps).rounded(.down)) + 1
-      for i in 0..<count {
-        let t = min(Double(i) / fps / duration, 1)
-        let progress = startProgress + (endProgress - startProgress) * function.value(at: t)
-        let list = try RenderList(
-          transitionFrom: picture(a, w, h), to: picture(b, w, h), width: w, height: h, effect: effect,
-          parameters: parameters, progress: progress, builtIn: shader == nil)
-        let image = try backend.render(list)
-        let name = String(format: "frame_%05d.png", i)
-        try ImageFile.writePNG(image, to: folder.appendingPathComponent(name))
-      }
-      print("wrote \(count) frames (\(w)×\(h), \(shader ?? effect), \(backend.name)) to \(output)")
-    } catch {
-      printError("layerkit transition: \(error)")
-      throw ExitCode(1)
+      let b = TimelineItem(source: sources[1], duration: duration)
+      try job.render(items: [a, b], transitions: [transition], sources: sources, includesEnd: true)
     }
-  }
-
-  /// The image as the contents of a layer filling the frame, fitted as asked.
-  func picture(_ image: LayerKit.Image, _ w: Int, _ h: Int) -> Layer {
-    let layer = Layer(frame: Rect(x: 0, y: 0, width: Double(w), height: Double(h)))
-    layer.contents = image
-    layer.masksToBounds = true
-    layer.contentsGravity =
-      switch fit {
-      case .cover: .resizeAspectFill
-      case .contain: .resizeAspect
-      case .stretch: .resize
-      }
-    return layer
   }
 }
 

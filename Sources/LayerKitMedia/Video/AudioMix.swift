@@ -1,0 +1,78 @@
+/// The audio of a video, as ffmpeg inputs and a filter graph that the encoder runs: each clip's
+/// sound placed at its item's start and cross-faded over the transitions at its ends, an optional
+/// music track under everything, and silence wherever nothing plays. LayerKit mixes nothing by
+/// hand; ffmpeg's filters do.
+public struct AudioMix: Sendable, Equatable {
+  /// Argument lists, each ending in `-i FILE`, in order; they become ffmpeg inputs 1, 2, …
+  public var inputs: [[String]]
+  /// The filter graph (inputs referenced from 1), ending in `[outputLabel]`.
+  public var filterGraph: String
+  public var outputLabel: String
+
+  public init(inputs: [[String]], filterGraph: String, outputLabel: String) {
+    self.inputs = inputs
+    self.filterGraph = filterGraph
+    self.outputLabel = outputLabel
+  }
+
+  /// The audio of one file, as it is.
+  public static func track(_ path: String) -> AudioMix {
+    AudioMix(inputs: [["-i", path]], filterGraph: "[1:a:0]anull[aout]", outputLabel: "aout")
+  }
+
+  /// The mix for a timeline, or nil when there is nothing to hear.
+  /// - Parameters:
+  ///   - music: a track laid under the whole video, trimmed to its length.
+  ///   - musicFadeOut: seconds of fade-out at the end of the music.
+  ///   - range: the stretch of the video (seconds) that is being rendered; the whole video
+  ///     by default.
+  public static func make(
+    for timeline: Timeline, music: String? = nil, musicFadeOut: Double = 0, clipAudio: Bool = true,
+    range: ClosedRange<Double>? = nil
+  ) -> AudioMix? {
+    let total = timeline.duration
+    var inputs: [[String]] = []
+    var graph: [String] = []
+    var labels: [String] = []
+    let format = "aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo"
+    if clipAudio {
+      for (i, item) in timeline.items.enumerated() {
+        guard case .clip(let info) = item.source, info.hasAudio else { continue }
+        let index = inputs.count + 1
+        inputs.append(["-ss", FFmpeg.seconds(item.inPoint), "-t", FFmpeg.seconds(item.duration), "-i", info.path])
+        var chain = ["[\(index):a:0]\(format)", "apad", "atrim=duration=\(FFmpeg.seconds(item.duration))"]
+        let fadeIn = i > 0 ? timeline.transitions[i - 1].duration : 0
+        let fadeOut = i < timeline.transitions.count ? timeline.transitions[i].duration : 0
+        if fadeIn > 0 { chain.append("afade=t=in:st=0:d=\(FFmpeg.seconds(fadeIn))") }
+        if fadeOut > 0 {
+          chain.append("afade=t=out:st=\(FFmpeg.seconds(item.duration - fadeOut)):d=\(FFmpeg.seconds(fadeOut))")
+        }
+        let delay = Int((timeline.starts[i] * 48000).rounded())
+        if delay > 0 { chain.append("adelay=delays=\(delay)S:all=1") }
+        graph.append(chain.joined(separator: ",") + "[c\(i)]")
+        labels.append("[c\(i)]")
+      }
+    }
+    if let music {
+      let index = inputs.count + 1
+      inputs.append(["-i", music])
+      var chain = ["[\(index):a:0]\(format)", "atrim=duration=\(FFmpeg.seconds(total))"]
+      if musicFadeOut > 0 {
+        let fade = min(musicFadeOut, total)
+        chain.append("afade=t=out:st=\(FFmpeg.seconds(total - fade)):d=\(FFmpeg.seconds(fade))")
+      }
+      graph.append(chain.joined(separator: ",") + "[music]")
+      labels.append("[music]")
+    }
+    guard !labels.isEmpty else { return nil }
+    // Silence the length of the video first, so the mix lasts exactly as long as the pictures.
+    graph.append("anullsrc=r=48000:cl=stereo,atrim=duration=\(FFmpeg.seconds(total))[silence]")
+    var tail =
+      "[silence]\(labels.joined())amix=inputs=\(labels.count + 1):duration=first:dropout_transition=0:normalize=0"
+    if let range {
+      tail += ",atrim=start=\(FFmpeg.seconds(range.lowerBound)):end=\(FFmpeg.seconds(range.upperBound)),asetpts=PTS-STARTPTS"
+    }
+    graph.append(tail + "[aout]")
+    return AudioMix(inputs: inputs, filterGraph: graph.joined(separator: ";"), outputLabel: "aout")
+  }
+}

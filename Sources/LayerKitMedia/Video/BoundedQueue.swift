@@ -1,0 +1,67 @@
+import Foundation
+
+/// A first-in, first-out queue of at most `capacity` items joining two pipeline stages: a full
+/// queue blocks the producer (back-pressure, not buffering), an empty one the consumer. `close()`
+/// ends it normally (the consumer drains what is left, then sees nil); `cancel()` ends it at once
+/// for both sides.
+final class BoundedQueue<Element>: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var items: [Element] = []
+  private var head = 0
+  private let capacity: Int
+  private var closed = false
+  private var cancelled = false
+
+  init(capacity: Int) {
+    precondition(capacity > 0)
+    self.capacity = capacity
+  }
+
+  /// Adds `item`, waiting while the queue is full. False when the queue was closed or cancelled
+  /// (the item is dropped).
+  @discardableResult
+  func push(_ item: Element) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    while items.count - head >= capacity && !closed && !cancelled { condition.wait() }
+    if closed || cancelled { return false }
+    items.append(item)
+    condition.broadcast()
+    return true
+  }
+
+  /// The next item, waiting while the queue is empty; nil once it is closed and drained, or
+  /// cancelled.
+  func pop() -> Element? {
+    condition.lock()
+    defer { condition.unlock() }
+    while items.count == head && !closed && !cancelled { condition.wait() }
+    if cancelled || items.count == head { return nil }
+    let item = items[head]
+    head += 1
+    if head > 64 && head * 2 > items.count {
+      items.removeFirst(head)
+      head = 0
+    }
+    condition.broadcast()
+    return item
+  }
+
+  /// No more items will come; the consumer gets what is queued, then nil.
+  func close() {
+    condition.lock()
+    closed = true
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Stops both sides now; queued items are dropped.
+  func cancel() {
+    condition.lock()
+    cancelled = true
+    items.removeAll()
+    head = 0
+    condition.broadcast()
+    condition.unlock()
+  }
+}

@@ -1,0 +1,288 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A program run with pipes for standard input and output and its standard error kept (the last
+/// few kilobytes, for error messages), the way ffmpeg-python drives ffmpeg.
+///
+/// Every pipe end is close-on-exec, so a second child never inherits the first one's stdin (an
+/// encoder whose input a decoder holds open would never see end-of-file). The child runs in its own
+/// process group with default signal handlers: a Ctrl-C at the terminal reaches LayerKit alone,
+/// which then stops its children itself, in order. Not thread-safe except where stated.
+final class ChildProcess: @unchecked Sendable {
+  let executable: String
+  let arguments: [String]
+  let pid: pid_t
+  /// Write end of the child's standard input, or -1 (closed, or not asked for).
+  private(set) var input: Int32
+  /// Read end of the child's standard output, or -1.
+  private(set) var output: Int32
+  private let stderrTail = StderrTail()
+  private var stderrThread: Thread?
+  private let lock = NSLock()
+  private var exitStatus: Int32?
+
+  /// How a child's standard output is set up.
+  enum Output {
+    /// Read by us through `read(into:)`.
+    case pipe
+    /// Inherited from this process (an encoder writing to our standard output).
+    case inherit
+    /// /dev/null.
+    case discard
+  }
+
+  /// Starts `executable` (looked up in PATH when it has no slash).
+  /// - Throws: `VideoError.programNotFound` when it cannot be started.
+  init(_ executable: String, _ arguments: [String], stdin wantInput: Bool, stdout: Output) throws(VideoError) {
+    self.executable = executable
+    self.arguments = arguments
+    var inPipe: [Int32] = [-1, -1]
+    var outPipe: [Int32] = [-1, -1]
+    var errPipe: [Int32] = [-1, -1]
+    func closeAll() { for fd in inPipe + outPipe + errPipe where fd >= 0 { close(fd) } }
+    if wantInput, !makePipe(&inPipe) { throw .programFailed(program: executable, status: -1, detail: "pipe: \(String(cString: strerror(errno)))") }
+    if stdout == .pipe, !makePipe(&outPipe) {
+      closeAll()
+      throw .programFailed(program: executable, status: -1, detail: "pipe: \(String(cString: strerror(errno)))")
+    }
+    if !makePipe(&errPipe) {
+      closeAll()
+      throw .programFailed(program: executable, status: -1, detail: "pipe: \(String(cString: strerror(errno)))")
+    }
+
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if wantInput {
+      posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+    } else {
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    }
+    switch stdout {
+    case .pipe: posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+    case .inherit: break
+    case .discard: posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    }
+    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+
+    var attr = posix_spawnattr_t()
+    posix_spawnattr_init(&attr)
+    defer { posix_spawnattr_destroy(&attr) }
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for s in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, s) }
+    posix_spawnattr_setsigdefault(&attr, &defaults)
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attr, &empty)
+    posix_spawnattr_setpgroup(&attr, 0)
+    posix_spawnattr_setflags(
+      &attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+
+    let argv = ([executable] + arguments).map { strdup($0) }
+    defer { argv.forEach { free($0) } }
+    var cargv: [UnsafeMutablePointer<CChar>?] = argv + [nil]
+    var child: pid_t = 0
+    let rc = posix_spawnp(&child, executable, &actions, &attr, &cargv, environ)
+    // The child's ends are the child's now.
+    for fd in [inPipe[0], outPipe[1], errPipe[1]] where fd >= 0 { close(fd) }
+    guard rc == 0 else {
+      for fd in [inPipe[1], outPipe[0], errPipe[0]] where fd >= 0 { close(fd) }
+      throw .programNotFound(program: executable)
+    }
+    pid = child
+    input = inPipe[1]
+    output = outPipe[0]
+    let errFD = errPipe[0]
+    let tail = stderrTail
+    let thread = Thread {
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let n = buffer.withUnsafeMutableBytes { read(errFD, $0.baseAddress, $0.count) }
+        if n > 0 {
+          tail.append(buffer[0..<n])
+        } else if n < 0 && errno == EINTR {
+          continue
+        } else {
+          break
+        }
+      }
+      close(errFD)
+      tail.finish()
+    }
+    thread.name = "stderr of \(executable)"
+    thread.start()
+    stderrThread = thread
+  }
+
+  deinit {
+    if input >= 0 { close(input) }
+    if output >= 0 { close(output) }
+  }
+
+  /// Writes all of `bytes` to the child's standard input.
+  /// - Throws: `.programFailed` when the child has closed its input (it exited or failed), with
+  ///   its status and the last lines of its error output.
+  func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
+    var done = 0
+    while done < bytes.count {
+      let n = Glibc.write(input, bytes.baseAddress! + done, bytes.count - done)
+      if n > 0 {
+        done += n
+      } else if n < 0 && errno == EINTR {
+        continue
+      } else {
+        // EPIPE (SIGPIPE is ignored while a pipeline runs): the program stopped reading.
+        closeInput()
+        let status = wait()
+        throw .programFailed(program: executable, status: status, detail: errorTail())
+      }
+    }
+  }
+
+  /// Closes standard input: the child sees end-of-file.
+  func closeInput() {
+    if input >= 0 {
+      close(input)
+      input = -1
+    }
+  }
+
+  /// Reads exactly `count` bytes of standard output into `buffer`; false at end-of-file before
+  /// the first byte. A partial read at end-of-file is an error (a frame cut short).
+  func readExactly(_ buffer: UnsafeMutableRawBufferPointer) throws(VideoError) -> Bool {
+    var done = 0
+    while done < buffer.count {
+      let n = read(output, buffer.baseAddress! + done, buffer.count - done)
+      if n > 0 {
+        done += n
+      } else if n < 0 && errno == EINTR {
+        continue
+      } else if n == 0 && done == 0 {
+        return false
+      } else {
+        throw .programFailed(
+          program: executable, status: -1, detail: "its output ended in the middle of a frame (\(done) of \(buffer.count) bytes)")
+      }
+    }
+    return true
+  }
+
+  /// All of standard output until end-of-file (for small outputs such as ffprobe's).
+  func readAll() -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let n = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+      if n > 0 {
+        data.append(contentsOf: buffer[0..<n])
+      } else if n < 0 && errno == EINTR {
+        continue
+      } else {
+        break
+      }
+    }
+    return data
+  }
+
+  /// Waits for the child to exit; its exit status, or 128 + the signal that ended it. Safe to call
+  /// more than once and from any thread.
+  @discardableResult
+  func wait() -> Int32 {
+    lock.lock()
+    defer { lock.unlock() }
+    if let exitStatus { return exitStatus }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
+    let signal = status & 0x7f
+    let result = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    exitStatus = result
+    return result
+  }
+
+  /// Asks the child to stop (SIGTERM), then kills it if it has not within `grace` seconds.
+  func stop(grace: Double = 2) {
+    lock.lock()
+    let done = exitStatus != nil
+    lock.unlock()
+    if done { return }
+    closeInput()
+    kill(pid, SIGTERM)
+    let deadline = Date().addingTimeInterval(grace)
+    while Date() < deadline {
+      var status: Int32 = 0
+      let r = waitpid(pid, &status, WNOHANG)
+      if r == pid {
+        lock.lock()
+        let signal = status & 0x7f
+        exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        lock.unlock()
+        return
+      }
+      if r < 0 { return }
+      usleep(10_000)
+    }
+    kill(pid, SIGKILL)
+    wait()
+  }
+
+  /// The last lines of the child's standard error, after it has closed it.
+  func errorTail(lines: Int = 8) -> String {
+    stderrTail.waitForEnd(timeout: 2)
+    return stderrTail.lastLines(lines)
+  }
+}
+
+/// A pipe whose two ends are close-on-exec. (Glibc's pipe2 is not visible to Swift; every child
+/// is started from the thread that renders, so no spawn can fall between pipe and fcntl.)
+private func makePipe(_ fds: inout [Int32]) -> Bool {
+  guard pipe(&fds) == 0 else { return false }
+  for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+  return true
+}
+
+/// The last 16 KiB a child wrote to standard error.
+private final class StderrTail: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var bytes: [UInt8] = []
+  private var ended = false
+  private let limit = 16_384
+
+  func append(_ chunk: ArraySlice<UInt8>) {
+    condition.lock()
+    bytes.append(contentsOf: chunk)
+    if bytes.count > limit { bytes.removeFirst(bytes.count - limit) }
+    condition.unlock()
+  }
+
+  func finish() {
+    condition.lock()
+    ended = true
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  func waitForEnd(timeout: Double) {
+    condition.lock()
+    let deadline = Date().addingTimeInterval(timeout)
+    while !ended && condition.wait(until: deadline) {}
+    condition.unlock()
+  }
+
+  func lastLines(_ n: Int) -> String {
+    condition.lock()
+    defer { condition.unlock() }
+    let text = String(decoding: bytes, as: UTF8.self)
+    let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }
+    return lines.suffix(n).joined(separator: "\n")
+  }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import LayerKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Frames through a pipe into the ffmpeg program, which encodes and muxes them (with the audio
+/// mix, when there is one). LayerKit converts to Y'CbCr itself (BT.709, limited range — the same
+/// conversion as its Y4M output) for yuv420p / yuv444p, and hands ffmpeg RGBA otherwise; the
+/// colour matrix, range, primaries and transfer are tagged on the stream, so players show the
+/// colours of the PNG frames.
+final class FFmpegSink: FrameSink, @unchecked Sendable {
+  /// What LayerKit feeds ffmpeg.
+  enum Input {
+    case yuv(YUVChroma)
+    /// RGBA composited over the background (opaque).
+    case rgbaOpaque
+    /// RGBA with straight alpha (ffmpeg's rgba).
+    case rgbaStraight
+    /// RGBA premultiplied, as rendered: lossless parts that LayerKit reads back itself.
+    case rgbaPremultiplied
+  }
+
+  let input: Input
+  /// RGB → BT.709 limited range in ffmpeg (for pixel formats LayerKit does not convert itself),
+  /// with the frames' colour properties set so the encoder tags them.
+  static let toBT709 =
+    "scale=out_color_matrix=bt709:out_range=tv,setparams=range=tv:colorspace=bt709:color_primaries=bt709:color_trc=bt709"
+  private let process: ChildProcess
+  private let temporary: TemporaryFile?
+  private let background: BackgroundColor
+  private let displayPath: String
+
+  init(target: OutputTarget, width: Int, height: Int, rate: FrameRate, options: EncodingOptions) throws {
+    background = options.background
+    displayPath = target.displayPath
+    let format = target.format
+    var output: [String] = []
+    var filters: [String] = []
+    let tags = ["-color_range", "tv", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"]
+    switch format {
+    case .mp4, .webm:
+      let pix = options.pixelFormat ?? "yuv420p"
+      if pix == "yuv420p" || pix == "yuv444p" {
+        let chroma: YUVChroma = pix == "yuv420p" ? .yuv420 : .yuv444
+        try checkEven(width, height, chroma: chroma)
+        input = .yuv(chroma)
+      } else {
+        input = .rgbaOpaque
+        filters.append(FFmpegSink.toBT709)
+        if pix.contains("420") || pix.contains("422") { try checkEven(width, height, chroma: .yuv420) }
+      }
+      if format == .mp4 {
+        output += ["-c:v", options.codec ?? "libx264", "-pix_fmt", pix]
+        output += ["-crf", String(options.crf ?? 23), "-preset", options.preset ?? "medium"]
+        output += ["-movflags", "+faststart"]
+      } else {
+        output += ["-c:v", options.codec ?? "libvpx-vp9", "-pix_fmt", pix]
+        output += ["-crf", String(options.crf ?? 32), "-b:v", "0", "-row-mt", "1"]
+        if let preset = options.preset { output += ["-deadline", preset] }
+      }
+      output += tags
+    case .gif:
+      input = .rgbaOpaque
+      filters.append("split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=sierra2_4a")
+      if let codec = options.codec { output += ["-c:v", codec] }
+    case .mov:
+      input = .rgbaStraight
+      output += ["-c:v", options.codec ?? "prores_ks", "-profile:v", "4444", "-pix_fmt", options.pixelFormat ?? "yuva444p10le"]
+      output += ["-alpha_bits", "16", "-vendor", "apl0"]
+      filters.append(FFmpegSink.toBT709)
+      output += tags
+    case .mkv:
+      input = .rgbaPremultiplied
+      output += ["-c:v", options.codec ?? "ffv1", "-level", "3", "-pix_fmt", "bgra"]
+      output += ["-metadata:s:v:0", "LAYERKIT_ALPHA=premultiplied"]
+    case .png, .y4m:
+      throw VideoError.unknownFormat(path: target.displayPath)
+    }
+
+    var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
+    switch input {
+    case .yuv(let chroma):
+      args += ["-f", "rawvideo", "-pix_fmt", chroma.name, "-color_range", "tv", "-colorspace", "bt709"]
+    default:
+      args += ["-f", "rawvideo", "-pix_fmt", "rgba"]
+    }
+    args += ["-s", "\(width)x\(height)", "-framerate", rate.description, "-i", "pipe:0"]
+    var audioLabel: String?
+    if let audio = options.audio, format != .gif {
+      for extra in audio.inputs { args += extra }
+      audioLabel = audio.outputLabel
+    }
+    var graph: [String] = []
+    if !filters.isEmpty { graph.append("[0:v]" + filters.joined(separator: ",") + "[v]") }
+    if let audio = options.audio, audioLabel != nil { graph.append(audio.filterGraph) }
+    if !graph.isEmpty { args += ["-filter_complex", graph.joined(separator: ";")] }
+    args += ["-map", filters.isEmpty ? "0:v" : "[v]"]
+    if let audioLabel {
+      args += ["-map", "[\(audioLabel)]"]
+      switch format {
+      case .mp4, .mov: args += ["-c:a", "aac", "-b:a", "192k"]
+      case .webm: args += ["-c:a", "libopus", "-b:a", "160k"]
+      case .mkv: args += ["-c:a", "flac"]
+      default: break
+      }
+    }
+    args += output
+    args += ["-f", format.muxer]
+
+    let stdout: ChildProcess.Output
+    switch target.kind {
+    case .standardOutput:
+      if format == .mp4 || format == .mov { args += ["-movflags", "frag_keyframe+empty_moov"] }
+      args.append("pipe:1")
+      temporary = nil
+      stdout = .inherit
+    case .writeThrough(let path):
+      var info = stat()
+      if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFCHR, format == .mp4 || format == .mov {
+        args += ["-movflags", "frag_keyframe+empty_moov"]  // a FIFO cannot be seeked back into
+      }
+      args.append(path)
+      temporary = nil
+      stdout = .discard
+    case .file(let path):
+      let t = try TemporaryFile(beside: path)
+      try t.closeDescriptor()
+      temporary = t
+      args.append(t.path)
+      stdout = .discard
+    case .folder(let path):
+      throw VideoError.unwritableOutput(path: path, reason: "a folder holds PNG frames, not \(format.rawValue)")
+    }
+    do {
+      process = try FFmpeg.start(try FFmpeg.ffmpeg(), args, stdin: true, stdout: stdout)
+    } catch {
+      temporary?.discard()
+      throw error
+    }
+  }
+
+  func prepare(_ image: Image, index: Int) throws -> PreparedFrame {
+    switch input {
+    case .yuv(let chroma): try YUVConversion.convert(image, background: background.tuple, chroma: chroma.conversion)
+    case .rgbaOpaque: composited(image, over: background)
+    case .rgbaStraight: Premultiply.straightened(image.pixels)
+    case .rgbaPremultiplied: image.pixels
+    }
+  }
+
+  func write(_ frame: PreparedFrame, index: Int) throws {
+    let result = frame.withUnsafeBytes { buffer in
+      Result { () throws(VideoError) in try process.write(buffer) }
+    }
+    try result.get()
+  }
+
+  func finish() throws {
+    process.closeInput()
+    let status = process.wait()
+    guard status == 0 else {
+      temporary?.discard()
+      throw VideoError.programFailed(program: "ffmpeg", status: status, detail: process.errorTail())
+    }
+    try temporary?.commit()
+  }
+
+  func abort() {
+    process.stop(grace: 1)
+    temporary?.discard()
+  }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import LayerKit
+
+/// The parts of a sharded render, read back in order for `layerkit join`: folders of numbered
+/// PNG frames, Y4M files, or lossless FFV1/MKV files (RGBA as rendered, premultiplied). The
+/// parts must be of one kind and one size, and together hold consecutive frames.
+public final class PartsSource: FrameSource {
+  public enum Kind: Sendable { case pngFolders, y4m, mkv }
+
+  public let kind: Kind
+  public let paths: [String]
+  public let width: Int
+  public let height: Int
+  public let rate: FrameRate?
+  public let frameCount: Int
+  /// For MKV parts: the first part with an audio stream (the whole timeline's sound).
+  public let audioPart: String?
+  /// For PNG folders: the path of every frame, by number.
+  private var pngFrames: [String] = []
+  /// For MKV parts: (first frame, frames, info) per part.
+  private var mkvParts: [(first: Int, count: Int, info: ClipInfo)] = []
+  private var decoder: (part: Int, ClipDecoder)?
+
+  /// Reads the parts' headers (and PNG folders' listings).
+  /// - Throws: `.incompatibleParts` for mixed kinds, sizes or rates, gaps or overlaps between PNG
+  ///   frame numbers.
+  public init(_ paths: [String]) throws {
+    guard !paths.isEmpty else { throw VideoError.incompatibleParts("no parts given") }
+    self.paths = paths
+    var isDir: ObjCBool = false
+    let folders = paths.map { FileManager.default.fileExists(atPath: $0, isDirectory: &isDir) && isDir.boolValue }
+    let exts = Set(paths.map { ($0 as NSString).pathExtension.lowercased() })
+    if folders.allSatisfy({ $0 }) {
+      kind = .pngFolders
+      var numbered: [Int: String] = [:]
+      for folder in paths {
+        for name in try PNGFolderSink.frames(in: folder) {
+          guard let n = Int(name.dropFirst("frame_".count).dropLast(".png".count)) else { continue }
+          guard numbered[n] == nil else { throw VideoError.incompatibleParts("frame \(n) is in two parts") }
+          numbered[n] = (folder as NSString).appendingPathComponent(name)
+        }
+      }
+      guard !numbered.isEmpty else { throw VideoError.incompatibleParts("the folders hold no frame_*.png files") }
+      let count = numbered.count
+      guard numbered.keys.min() == 0, numbered.keys.max() == count - 1 else {
+        throw VideoError.incompatibleParts(
+          "the frames are not numbered 0…\(count - 1) without gaps (first \(numbered.keys.min()!), last \(numbered.keys.max()!))")
+      }
+      pngFrames = (0..<count).map { numbered[$0]! }
+      let first = try ImageFile.read(URL(fileURLWithPath: pngFrames[0]))
+      width = first.width
+      height = first.height
+      rate = nil
+      frameCount = count
+      audioPart = nil
+    } else if exts == ["y4m"] && !folders.contains(true) {
+      kind = .y4m
+      var lines: [Data] = []
+      var header: Y4MHeader?
+      for p in paths {
+        let reader = try Y4MReader(path: p)
+        lines.append(reader.headerLine)
+        header = reader.header
+      }
+      guard Set(lines).count == 1, let header else {
+        let texts = Set(lines.map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .newlines) })
+        throw VideoError.incompatibleParts("the Y4M headers differ: \(texts.sorted().joined(separator: " / "))")
+      }
+      width = header.width
+      height = header.height
+      rate = header.frameRate
+      frameCount = 0
+      audioPart = nil
+    } else if exts == ["mkv"] && !folders.contains(true) {
+      kind = .mkv
+      var first = 0
+      var audio: String?
+      for p in paths {
+        let info = try ClipInfo.probe(p)
+        let count = try PartsSource.countFrames(p)
+        mkvParts.append((first, count, info))
+        first += count
+        if audio == nil && info.hasAudio { audio = p }
+      }
+      let sizes = Set(mkvParts.map { "\($0.info.width)×\($0.info.height)" })
+      guard sizes.count == 1 else { throw VideoError.incompatibleParts("the parts have different sizes: \(sizes.sorted())") }
+      width = mkvParts[0].info.width
+      height = mkvParts[0].info.height
+      rate = try FrameRate(mkvParts[0].info.frameRate)
+      frameCount = first
+      audioPart = audio
+    } else {
+      throw VideoError.incompatibleParts("give PNG frame folders, .y4m files or .mkv files, all of one kind")
+    }
+  }
+
+  /// The exact number of video frames in a file (ffprobe counts them by decoding packets).
+  static func countFrames(_ path: String) throws -> Int {
+    let probe = try FFmpeg.start(
+      try FFmpeg.ffprobe(),
+      ["-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries", "stream=nb_read_packets",
+       "-of", "csv=p=0", path], stdin: false, stdout: .pipe)
+    let text = String(decoding: probe.readAll(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard probe.wait() == 0, let n = Int(text.split(separator: ",").first ?? "") else {
+      throw VideoError.unreadableClip(path: path, reason: "ffprobe could not count its frames")
+    }
+    return n
+  }
+
+  public func interruptible(_ register: (@escaping () -> Void) -> Void) {
+    if let decoder { register { decoder.1.interrupt() } }
+  }
+
+  public func frame(_ index: Int) throws -> Image {
+    switch kind {
+    case .pngFolders:
+      return try ImageFile.read(URL(fileURLWithPath: pngFrames[index]))
+    case .mkv:
+      guard let part = mkvParts.firstIndex(where: { index >= $0.first && index < $0.first + $0.count }) else {
+        throw VideoError.incompatibleParts("no part holds frame \(index)")
+      }
+      if decoder?.part != part {
+        decoder?.1.stop()
+        // FFV1 parts hold the rendered bytes, premultiplied: read them as stored.
+        decoder = (part, ClipDecoder(mkvParts[part].info, lastFrame: mkvParts[part].count - 1, storedPremultiplied: true))
+      }
+      return try decoder!.1.frame(index: index - mkvParts[part].first)
+    case .y4m:
+      throw VideoError.incompatibleParts("Y4M parts join into a .y4m file (frames copied as they are)")
+    }
+  }
+
+  public func stop() {
+    decoder?.1.stop()
+    decoder = nil
+  }
+
+  /// Joins Y4M parts into one Y4M file, frame bytes as they are: the header of the first part,
+  /// then every part's frames.
+  public func joinY4M(to target: OutputTarget) throws -> Int {
+    let out = try ByteSink(target: target)
+    do {
+      var wroteHeader = false
+      var frames = 0
+      for p in paths {
+        let reader = try Y4MReader(path: p)
+        if !wroteHeader {
+          try out.write([UInt8](reader.headerLine))
+          wroteHeader = true
+        }
+        while let frame = try reader.readFrame() {
+          try out.write([UInt8](Y4MWriter.frameHeader))
+          try out.write(frame)
+          frames += 1
+        }
+      }
+      try out.finish()
+      return frames
+    } catch {
+      out.abort()
+      throw error
+    }
+  }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import LayerKit
+
+/// What an item of a video shows: a still image or a clip.
+public enum MediaSource: Sendable {
+  case image(path: String, Image)
+  case clip(ClipInfo)
+
+  /// Reads a PNG or JPEG as an image (by its signature), anything else as a clip through ffprobe.
+  /// - Throws: `MediaError` for a damaged image, `VideoError` for a file that is neither.
+  public static func open(_ path: String) throws -> MediaSource {
+    let head = FileIO.head(path, count: 8)
+    if let head, head.starts(with: Signature.png) || head.starts(with: Signature.jpeg) {
+      return .image(path: path, try ImageFile.read(URL(fileURLWithPath: path)))
+    }
+    if head == nil { throw MediaError.fileNotFound(path: path) }
+    return .clip(try ClipInfo.probe(path))
+  }
+
+  public var path: String {
+    switch self {
+    case .image(let path, _): path
+    case .clip(let info): info.path
+    }
+  }
+
+  /// Seconds of video, nil for a still.
+  public var duration: Double? {
+    if case .clip(let info) = self { return info.duration }
+    return nil
+  }
+
+  public var size: (width: Int, height: Int) {
+    switch self {
+    case .image(_, let image): (image.width, image.height)
+    case .clip(let info): (info.width, info.height)
+    }
+  }
+}
+
+/// One item on a timeline: a source shown for `duration` seconds, starting `inPoint` seconds into
+/// it (clips).
+public struct TimelineItem: Sendable {
+  public var source: MediaSource
+  public var inPoint: Double
+  public var duration: Double
+
+  public init(source: MediaSource, inPoint: Double = 0, duration: Double) {
+    self.source = source
+    self.inPoint = inPoint
+    self.duration = duration
+  }
+}
+
+/// A transition between two consecutive items, overlapping the end of the first with the start of
+/// the second by `duration` seconds (as ffmpeg-concat and xfade's offset do).
+public struct TimelineTransition: Sendable {
+  /// A built-in effect name, or with `builtIn: false` a shader registered with the GPU backend.
+  public var effect: String
+  public var builtIn: Bool
+  public var parameters: [String: TransitionValue]
+  public var duration: Double
+  public var timing: MediaTimingFunction
+  public var startProgress: Double
+  public var endProgress: Double
+  /// How the transition is named in messages and summaries (the SPEC as written).
+  public var label: String
+
+  public init(
+    effect: String, builtIn: Bool = true, parameters: [String: TransitionValue] = [:], duration: Double,
+    timing: MediaTimingFunction = MediaTimingFunction(name: .linear), startProgress: Double = 0,
+    endProgress: Double = 1, label: String? = nil
+  ) {
+    self.effect = effect
+    self.builtIn = builtIn
+    self.parameters = parameters
+    self.duration = duration
+    self.timing = timing
+    self.startProgress = startProgress
+    self.endProgress = endProgress
+    self.label = label ?? effect
+  }
+}
+
+/// How a picture of another aspect fills the frame.
+public enum Fit: String, Sendable, CaseIterable {
+  case cover, contain, stretch
+
+  var gravity: ContentsGravity {
+    switch self {
+    case .cover: .resizeAspectFill
+    case .contain: .resizeAspect
+    case .stretch: .resize
+    }
+  }
+}
+
+/// A video as a sequence of items joined by transitions, sampled at a fixed frame rate: frame k
+/// shows time k / rate. Pure arithmetic and layer building; no decoding, no GPU, no clock.
+///
+/// Item i starts at `starts[i]`; transition i lies over the last `transitions[i].duration`
+/// seconds of item i, which are the first seconds of item i + 1, so the video lasts the sum of the
+/// items less the sum of the transitions.
+public struct Timeline: Sendable {
+  public var items: [TimelineItem]
+  public var transitions: [TimelineTransition]
+  public var width: Int
+  public var height: Int
+  /// The area pictures fill (the frame less padding, when `--pad` made the frame larger).
+  public var pictureWidth: Int
+  public var pictureHeight: Int
+  public var rate: FrameRate
+  public var fit: Fit
+  /// The colour behind the pictures (letterboxing), or clear.
+  public var background: Color
+  /// Whether the frame at the very end (t = duration) is part of the video: true for a lone
+  /// transition (its last frame is the end of the effect), false for a sequence.
+  public var includesEnd: Bool
+
+  public private(set) var starts: [Double] = []
+
+  /// - Throws: `.invalidTimeline` (no items, counts that do not match, bad durations),
+  ///   `.itemTooShort` when an item is shorter than the transitions on its two ends.
+  public init(
+    items: [TimelineItem], transitions: [TimelineTransition], width: Int, height: Int, rate: FrameRate,
+    fit: Fit = .cover, background: Color = .clear, includesEnd: Bool = false,
+    pictureWidth: Int? = nil, pictureHeight: Int? = nil
+  ) throws(VideoError) {
+    guard !items.isEmpty else { throw .invalidTimeline("nothing to show: give at least one image or clip") }
+    guard transitions.count == max(0, items.count - 1) else {
+      throw .invalidTimeline("\(items.count) items need \(max(0, items.count - 1)) transitions, not \(transitions.count)")
+    }
+    guard width > 0, height > 0, rate.numerator > 0, rate.denominator > 0 else {
+      throw .invalidTimeline("the frame size and rate must be positive")
+    }
+    for (i, t) in transitions.enumerated() {
+      guard t.duration.isFinite, t.duration > 0 else {
+        throw .invalidTimeline("transition \(i + 1) (\(t.label)): the duration must be a positive number of seconds")
+      }
+    }
+    for (i, item) in items.enumerated() {
+      guard item.duration.isFinite, item.duration > 0, item.inPoint.isFinite, item.inPoint >= 0 else {
+        throw .invalidTimeline("\(item.source.path): the duration must be a positive number of seconds")
+      }
+      let needed = (i > 0 ? transitions[i - 1].duration : 0) + (i < transitions.count ? transitions[i].duration : 0)
+      if item.duration + 1e-9 < needed {
+        throw .itemTooShort(item: item.source.path, duration: item.duration, needed: needed)
+      }
+    }
+    self.items = items
+    self.transitions = transitions
+    self.width = width
+    self.height = height
+    self.pictureWidth = pictureWidth ?? width
+    self.pictureHeight = pictureHeight ?? height
+    self.rate = rate
+    self.fit = fit
+    self.background = background
+    self.includesEnd = includesEnd
+    var t = 0.0
+    for (i, item) in items.enumerated() {
+      starts.append(t)
+      t += item.duration - (i < transitions.count ? transitions[i].duration : 0)
+    }
+  }
+
+  /// Seconds from the first frame to the end.
+  public var duration: Double {
+    starts[starts.count - 1] + items[items.count - 1].duration
+  }
+
+  /// The number of frames.
+  public var frameCount: Int {
+    let exact = duration * rate.framesPerSecond
+    if includesEnd { return Int((exact + 1e-6).rounded(.down)) + 1 }
+    return max(1, Int((exact - 1e-6).rounded(.up)))
+  }
+
+  /// The time of frame `k`, in seconds.
+  public func time(ofFrame k: Int) -> Double {
+    Double(k) * Double(rate.denominator) / Double(rate.numerator)
+  }
+
+  /// What frame `k` shows.
+  public enum Content: Equatable {
+    /// Item `item` at `localTime` seconds into it.
+    case item(Int, localTime: Double)
+    /// Transition `index` (between items index and index + 1) at `progress`, with both items'
+    /// local times.
+    case transition(Int, progress: Double, fromTime: Double, toTime: Double)
+  }
+
+  public func content(ofFrame k: Int) -> Content {
+    let t = time(ofFrame: k)
+    for (i, transition) in transitions.enumerated() {
+      let start = starts[i + 1]
+      let end = start + transition.duration
+      let atVeryEnd = includesEnd && i == transitions.count - 1 && abs(t - end) < 1e-9 && end >= duration - 1e-9
+      if (t >= start - 1e-9 && t < end - 1e-9) || atVeryEnd {
+        let fraction = min(max((t - start) / transition.duration, 0), 1)
+        let eased = transition.timing.value(at: fraction)
+        let progress = transition.startProgress + (transition.endProgress - transition.startProgress) * eased
+        return .transition(i, progress: progress, fromTime: t - starts[i], toTime: t - start)
+      }
+    }
+    var index = 0
+    for i in items.indices where starts[i] <= t + 1e-9 { index = i }
+    return .item(index, localTime: t - starts[index])
+  }
+
+  /// The last frame of each clip item that frames in `range` will ask for, at the clip's rate
+  /// (for decoders, so they stop decoding there).
+  func lastClipFrame(item i: Int) -> Int {
+    guard case .clip(let info) = items[i].source else { return 0 }
+    return min(info.frameCount - 1, Int(((items[i].inPoint + items[i].duration) * info.frameRate).rounded(.up)))
+  }
+
+  /// A layer showing `image` over the picture area, fitted as asked.
+  func picture(_ image: Image) -> Layer {
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: Double(pictureWidth), height: Double(pictureHeight)))
+    layer.contents = image
+    layer.masksToBounds = true
+    layer.contentsGravity = fit.gravity
+    return layer
+  }
+
+  /// The frame as a render list, given the pictures of the items it shows.
+  /// - Parameters:
+  ///   - picture: the image of item i at a local time.
+  public func renderList(frame k: Int, picture image: (Int, Double) throws -> Image) throws -> RenderList {
+    switch content(ofFrame: k) {
+    case .item(let i, let local):
+      return try RenderList(layer: picture(image(i, local)), width: width, height: height, background: background)
+    case .transition(let i, let progress, let fromTime, let toTime):
+      let transition = transitions[i]
+      return try RenderList(
+        transitionFrom: picture(image(i, fromTime)), to: picture(image(i + 1, toTime)), width: width, height: height,
+        effect: transition.effect, parameters: transition.parameters, progress: progress, background: background,
+        builtIn: transition.builtIn)
+    }
+  }
+}

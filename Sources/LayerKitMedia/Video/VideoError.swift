@@ -1,0 +1,58 @@
+/// Why a video could not be read, rendered or written. Each case is one line for a person; tests
+/// match on the case.
+public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// A program LayerKit runs (ffmpeg, ffprobe) is not installed or not on PATH.
+  case programNotFound(program: String)
+  /// A program exited with a failure; `detail` holds the last lines of its error output.
+  case programFailed(program: String, status: Int32, detail: String)
+  /// A file that ffprobe could not read as a clip with a video stream (or an image).
+  case unreadableClip(path: String, reason: String)
+  /// The output path cannot be written, or names something that cannot be written to.
+  case unwritableOutput(path: String, reason: String)
+  /// The output's kind cannot be told from its name.
+  case unknownFormat(path: String)
+  /// A frame folder that already holds frames, without `overwrite`.
+  case folderNotEmpty(path: String, frames: Int)
+  /// A size that the format's chroma subsampling cannot store; `suggestion` is the nearest even one.
+  case oddSize(width: Int, height: Int, suggestedWidth: Int, suggestedHeight: Int, pixelFormat: String)
+  /// An item shorter than the transitions that overlap it.
+  case itemTooShort(item: String, duration: Double, needed: Double)
+  /// A timeline that is not one: no items, a bad duration, a bad frame range, a bad spec.
+  case invalidTimeline(String)
+  /// Parts that do not join: different sizes, rates or formats, or not parts at all.
+  case incompatibleParts(String)
+  /// The render was stopped by a signal (SIGINT, SIGTERM); nothing was left at the output path.
+  case interrupted(signal: Int32)
+
+  public var description: String {
+    switch self {
+    case .programNotFound(let program):
+      let package = program == "ffprobe" ? "ffmpeg" : program
+      return "\(program) was not found on PATH; install Debian's \(package) package (apt-get install \(package))"
+    case .programFailed(let program, let status, let detail):
+      let what = status >= 0 ? "\(program) failed (exit status \(status))" : "\(program) failed"
+      return detail.isEmpty ? what : "\(what): \(detail.replacingOccurrences(of: "\n", with: " | "))"
+    case .unreadableClip(let path, let reason): return "\(path): cannot read as an image or a clip: \(reason)"
+    case .unwritableOutput(let path, let reason): return "\(path): cannot write the output: \(reason)"
+    case .unknownFormat(let path):
+      return "\(path): cannot tell the output format from the name; use .mp4, .webm, .gif, .mov, .mkv, .y4m, "
+        + "a folder (ending in /) for PNG frames, or --format"
+    case .folderNotEmpty(let path, let frames):
+      return "\(path) already holds \(frames) frame files; pass --overwrite to replace them, or choose another folder"
+    case .oddSize(let w, let h, let sw, let sh, let format):
+      return "\(w)×\(h) cannot be stored as \(format) (4:2:0 needs an even width and height); "
+        + "use --size \(sw)x\(sh), or --pad to add a row or column of background"
+    case .itemTooShort(let item, let duration, let needed):
+      return "\(item) lasts \(fmt(duration)) s, shorter than the \(fmt(needed)) s its transitions need; "
+        + "shorten --transition-duration or lengthen --hold"
+    case .invalidTimeline(let reason): return reason
+    case .incompatibleParts(let reason): return "the parts do not join: \(reason)"
+    case .interrupted(let signal): return "stopped by \(signal == 2 ? "SIGINT" : signal == 15 ? "SIGTERM" : "signal \(signal)"); no output was left"
+    }
+  }
+}
+
+private func fmt(_ x: Double) -> String {
+  let r = (x * 1000).rounded() / 1000
+  return r == r.rounded() ? String(Int(r)) : String(r)
+}

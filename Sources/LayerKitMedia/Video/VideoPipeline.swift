@@ -1,0 +1,337 @@
+import Foundation
+import LayerKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Renders a timeline's frames to an output, streamed: clip decoders (one thread each) → render
+/// and read back (the calling thread, which owns the backend's context) → colour conversion or
+/// PNG compression (a pool of workers, several frames at once) → the writer (one thread, in
+/// order, into the file, the encoder's pipe or the frame folder). Stages are joined by small
+/// bounded queues, so memory does not grow with the video's length and the slowest stage sets
+/// the pace; the disk holds nothing but the output.
+///
+/// One place stops everything: the first error in any stage, or `cancel(signal:)` from a signal
+/// handler, cancels every queue, stops the decoders and the encoder, and removes the partial
+/// output.
+public final class VideoPipeline: @unchecked Sendable {
+  public let width: Int
+  public let height: Int
+  public let rate: FrameRate
+  public let target: OutputTarget
+  public let options: EncodingOptions
+  /// The frames rendered: all by default, or a shard's range of the whole video.
+  public let frames: Range<Int>
+  private let source: FrameSource
+
+  private let lock = NSLock()
+  private var failure: Error?
+  private var queues: [() -> Void] = []
+  private var sink: FrameSink?
+
+  /// Frames that `contactSheet` keeps, by index; filled while rendering.
+  public private(set) var keptFrames: [Int: Image] = [:]
+  private let keep: Set<Int>
+
+  /// - Parameters:
+  ///   - keepFrames: indices of frames to keep a copy of (for a contact sheet).
+  public convenience init(
+    timeline: Timeline, renderer: Renderer, target: OutputTarget, options: EncodingOptions,
+    frames: Range<Int>? = nil, keepFrames: Set<Int> = []
+  ) throws(VideoError) {
+    try self.init(
+      source: TimelineRenderer(timeline: timeline, renderer: renderer), width: timeline.width, height: timeline.height,
+      rate: timeline.rate, frameCount: timeline.frameCount, target: target, options: options, frames: frames,
+      keepFrames: keepFrames)
+  }
+
+  /// A pipeline over any source of frames (a timeline's renderer, or the parts of a sharded
+  /// render being joined).
+  public init(
+    source: FrameSource, width: Int, height: Int, rate: FrameRate, frameCount: Int, target: OutputTarget,
+    options: EncodingOptions, frames: Range<Int>? = nil, keepFrames: Set<Int> = []
+  ) throws(VideoError) {
+    let all = 0..<frameCount
+    let range = frames ?? all
+    guard range.lowerBound >= 0, range.upperBound <= all.upperBound, !range.isEmpty else {
+      throw .invalidTimeline(
+        "frames \(range.lowerBound)..\(range.upperBound) are not within the video's \(all.upperBound) frames (0..\(all.upperBound))")
+    }
+    self.source = source
+    self.width = width
+    self.height = height
+    self.rate = rate
+    self.target = target
+    self.options = options
+    self.frames = range
+    self.keep = keepFrames
+  }
+
+  /// What a finished render reports.
+  public struct Summary: Sendable {
+    public var frames: Int
+    public var seconds: Double
+    public var outputBytes: Int64?
+    public var framesPerSecond: Double { seconds > 0 ? Double(frames) / seconds : 0 }
+  }
+
+  /// Called by the writer after each frame: frames written, frames in all.
+  public typealias Progress = @Sendable (Int, Int) -> Void
+
+  /// Renders and writes every frame of `frames`, then makes the output appear under its name.
+  /// - Throws: the first error of any stage (`VideoError`, `RenderError`, `MediaError`), or
+  ///   `.interrupted` after `cancel(signal:)`; the partial output is removed first.
+  @discardableResult
+  public func run(progress: Progress? = nil) throws -> Summary {
+    let started = Date()
+    let previousPipe = signal(SIGPIPE, SIG_IGN)  // a dead encoder is an error, not our death
+    defer { signal(SIGPIPE, previousPipe) }
+
+    let sink = try makeSink(
+      target, width: width, height: height, rate: rate, options: options,
+      firstIndex: frames.lowerBound)
+    lock.lock()
+    self.sink = sink
+    let early = failure
+    lock.unlock()
+    if let early {
+      sink.abort()
+      throw early
+    }
+
+    let workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+    let jobs = BoundedQueue<Slot>(capacity: workers * 2)
+    let ordered = BoundedQueue<Slot>(capacity: workers * 2 + 2)
+    register { jobs.cancel(); ordered.cancel() }
+
+    // Workers: prepare frames (conversion, compression), any order.
+    let group = DispatchGroup()
+    for w in 0..<workers {
+      group.enter()
+      let thread = Thread { [self] in
+        defer { group.leave() }
+        while let slot = jobs.pop() {
+          do {
+            slot.fulfil(.success(try sink.prepare(slot.image!, index: slot.index)))
+          } catch {
+            slot.fulfil(.failure(error))
+            fail(error)
+          }
+        }
+      }
+      thread.name = "prepare \(w)"
+      thread.start()
+    }
+    // The writer: in frame order.
+    let total = frames.count
+    source.interruptible { [self] cancel in register(cancel) }
+    group.enter()
+    let writer = Thread { [self] in
+      defer { group.leave() }
+      var done = 0
+      while let slot = ordered.pop() {
+        guard case .success(let bytes)? = slot.wait(unless: { self.currentFailure() != nil }) else { break }
+        do {
+          try sink.write(bytes, index: slot.index)
+        } catch {
+          fail(error)
+          break
+        }
+        done += 1
+        progress?(done, total)
+      }
+    }
+    writer.name = "write"
+    writer.start()
+
+    // Rendering, on this thread.
+    do {
+      try renderFrames(jobs: jobs, ordered: ordered)
+    } catch {
+      fail(error)
+    }
+    jobs.close()
+    ordered.close()
+    if let error = currentFailure() {
+      cleanUp(sink: sink)
+      group.wait()
+      throw error
+    }
+    group.wait()
+    if let error = currentFailure() {
+      cleanUp(sink: sink)
+      throw error
+    }
+    do {
+      try sink.finish()
+    } catch {
+      cleanUp(sink: sink)
+      throw error
+    }
+    source.stop()
+    if let error = currentFailure() {  // a signal that came during finish
+      throw error
+    }
+    var size: Int64?
+    if case .file(let path) = target.kind, let attributes = try? FileManager.default.attributesOfItem(atPath: path) {
+      size = (attributes[.size] as? NSNumber)?.int64Value
+    }
+    return Summary(frames: total, seconds: Date().timeIntervalSince(started), outputBytes: size)
+  }
+
+  /// Stops the render from any thread (a signal handler's queue): the run throws `.interrupted`.
+  public func cancel(signal: Int32) {
+    fail(VideoError.interrupted(signal: signal))
+  }
+
+  private func renderFrames(jobs: BoundedQueue<Slot>, ordered: BoundedQueue<Slot>) throws {
+    defer { source.stop() }
+    for k in frames {
+      if currentFailure() != nil { return }
+      let image = try source.frame(k)
+      if keep.contains(k) {
+        lock.lock()
+        keptFrames[k] = image
+        lock.unlock()
+      }
+      let slot = Slot(index: k, image: image)
+      guard ordered.push(slot), jobs.push(slot) else { return }
+    }
+  }
+
+  private func register(_ cancel: @escaping () -> Void) {
+    lock.lock()
+    let already = failure != nil
+    if !already { queues.append(cancel) }
+    lock.unlock()
+    if already { cancel() }
+  }
+
+  private func fail(_ error: Error) {
+    lock.lock()
+    guard failure == nil else {
+      lock.unlock()
+      return
+    }
+    failure = error
+    let cancels = queues
+    let sink = self.sink
+    lock.unlock()
+    for c in cancels { c() }
+    // A writer blocked on a full pipe is freed by stopping the encoder.
+    if let e = error as? VideoError, case .interrupted = e { sink?.abort() }
+  }
+
+  private func currentFailure() -> Error? {
+    lock.lock()
+    defer { lock.unlock() }
+    return failure
+  }
+
+  private func cleanUp(sink: FrameSink) {
+    sink.abort()
+    source.stop()
+  }
+}
+
+/// One frame travelling through the last stages: the rendered image, then the prepared bytes.
+private final class Slot: @unchecked Sendable {
+  let index: Int
+  private(set) var image: Image?
+  private let condition = NSCondition()
+  private var result: Result<PreparedFrame, Error>?
+
+  init(index: Int, image: Image) {
+    self.index = index
+    self.image = image
+  }
+
+  func fulfil(_ r: Result<PreparedFrame, Error>) {
+    condition.lock()
+    result = r
+    image = nil
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// The prepared frame, waiting for it; nil when `stopped` says the pipeline failed before the
+  /// slot was fulfilled (its job may have been dropped with a cancelled queue).
+  func wait(unless stopped: () -> Bool) -> Result<PreparedFrame, Error>? {
+    condition.lock()
+    defer { condition.unlock() }
+    while result == nil {
+      if stopped() { return nil }
+      _ = condition.wait(until: Date().addingTimeInterval(0.05))
+    }
+    return result
+  }
+}
+
+/// Where a pipeline's frames come from, asked for in increasing order on the pipeline's calling
+/// thread.
+public protocol FrameSource: AnyObject {
+  func frame(_ index: Int) throws -> Image
+  /// Hands the pipeline a way to wake a source that is waiting (for a decoder), from any thread.
+  func interruptible(_ register: (@escaping () -> Void) -> Void)
+  /// Releases decoders and processes; called once, at the end.
+  func stop()
+}
+
+/// Renders a timeline's frames: stills decoded once, each clip item streamed by its own decoder,
+/// starting at the first frame the range needs.
+public final class TimelineRenderer: FrameSource {
+  public let timeline: Timeline
+  let renderer: Renderer
+  private var decoders: [Int: ClipDecoder] = [:]
+  private let lock = NSLock()
+
+  public init(timeline: Timeline, renderer: Renderer) {
+    self.timeline = timeline
+    self.renderer = renderer
+    for (i, item) in timeline.items.enumerated() {
+      if case .clip(let info) = item.source {
+        decoders[i] = ClipDecoder(info, lastFrame: timeline.lastClipFrame(item: i))
+      }
+    }
+  }
+
+  public func interruptible(_ register: (@escaping () -> Void) -> Void) {
+    lock.lock()
+    let all = Array(decoders.values)
+    lock.unlock()
+    for d in all { register { d.interrupt() } }
+  }
+
+  public func frame(_ k: Int) throws -> Image {
+    let list = try timeline.renderList(frame: k) { i, local in
+      switch timeline.items[i].source {
+      case .image(_, let image): return image
+      case .clip(let info):
+        lock.lock()
+        let decoder = decoders[i] ?? ClipDecoder(info, lastFrame: timeline.lastClipFrame(item: i))
+        decoders[i] = decoder
+        lock.unlock()
+        return try decoder.frame(at: timeline.items[i].inPoint + local)
+      }
+    }
+    let image = try renderer.render(list)
+    // Decoders of items that are over are stopped, freeing their processes early.
+    let next = timeline.time(ofFrame: k + 1)
+    for (i, decoder) in decoders where next >= timeline.starts[i] + timeline.items[i].duration + 1e-9 {
+      decoder.stop()
+      lock.lock()
+      decoders[i] = nil
+      lock.unlock()
+    }
+    return image
+  }
+
+  public func stop() {
+    lock.lock()
+    let all = Array(decoders.values)
+    decoders.removeAll()
+    lock.unlock()
+    for d in all { d.stop() }
+  }
+}

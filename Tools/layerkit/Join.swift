@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import LayerKit
+import LayerKitMedia
+
+/// `layerkit join PART… -o OUT`: the parts of a sharded render, joined.
+struct Join: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Join the parts of a sharded render (--shard / --frames) into the final file.",
+    discussion: """
+      Parts are PNG frame folders (joined into a folder or encoded), Y4M files (joined into one \
+      Y4M, frames as they are), or lossless .mkv parts (encoded into any output). The first .mkv \
+      part of a render holds the whole video's audio, which is laid under the joined video.
+
+      Example:
+        layerkit slideshow a.jpg b.jpg c.jpg --shard 0/2 -o part-0.mkv
+        layerkit slideshow a.jpg b.jpg c.jpg --shard 1/2 -o part-1.mkv
+        layerkit join part-0.mkv part-1.mkv -o show.mp4
+      """)
+
+  @Argument(help: "The parts, in order.") var parts: [String]
+  @Option(name: .shortAndLong, help: "The joined output (any output `slideshow` writes).") var output: String
+  @Option(help: "Frames per second of PNG-folder parts (other parts carry their rate).") var fps: Double = 30
+  @Option(help: "Force the output format: png, y4m, mp4, webm, gif, mov or mkv.") var format: FormatOption?
+  @Option(help: "Video codec for ffmpeg.") var codec: String?
+  @Option(help: "Constant rate factor for ffmpeg.") var crf: Int?
+  @Option(help: "Encoder preset for ffmpeg.") var preset: String?
+  @Option(help: "Pixel format: yuv420p (default) or yuv444p.") var pixFmt: String?
+  @Option(help: "What alpha is composited over for formats without alpha.") var background: ColorArgument?
+  @Option(help: "A music track for the joined video (instead of the parts' audio).") var audio: String?
+  @Flag(help: "No audio.") var noAudio = false
+  @Flag(help: "Replace the frames of a folder that already holds some.") var overwrite = false
+  @Flag(help: "No summary line.") var quiet = false
+
+  func run() throws {
+    try reportingErrors("join") {
+      let source = try PartsSource(parts)
+      let target = try OutputTarget(path: output, format: format?.format)
+      if source.kind == .y4m {
+        guard target.format == .y4m else {
+          throw VideoError.incompatibleParts("Y4M parts join into a .y4m file; render .mkv parts to encode the joined video")
+        }
+        let frames = try source.joinY4M(to: target)
+        if !quiet { printError("joined \(frames) frames from \(parts.count) parts into \(output)") }
+        return
+      }
+      var encoding = EncodingOptions()
+      encoding.pixelFormat = pixFmt
+      encoding.codec = codec
+      encoding.crf = crf
+      encoding.preset = preset
+      encoding.overwrite = overwrite
+      if let background { encoding.background = background.opaque }
+      if !noAudio {
+        if let audio {
+          encoding.audio = .track(audio)
+        } else if let part = source.audioPart {
+          encoding.audio = .track(part)
+        }
+      }
+      let pipeline = try VideoPipeline(
+        source: source, width: source.width, height: source.height, rate: try source.rate ?? FrameRate(fps),
+        frameCount: source.frameCount, target: target, options: encoding)
+      let signals = SignalWatcher { signal in pipeline.cancel(signal: signal) }
+      defer { signals.stop() }
+      let summary = try pipeline.run()
+      if !quiet {
+        printError("joined \(summary.frames) frames from \(parts.count) parts into \(output)")
+      }
+    }
+  }
+}

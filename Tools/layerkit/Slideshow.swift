@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import LayerKit
+import LayerKitMedia
+
+/// `layerkit slideshow IMG_OR_CLIP… --transition SPEC -o OUT`.
+struct Slideshow: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Images and clips shown one after another, with a transition at every boundary.",
+    discussion: """
+      Each still is shown alone for --hold seconds and each clip plays for its own length (or \
+      at most --hold + its transitions, when --hold is given); a transition overlaps the end of \
+      one item with the start of the next. SPEC is fade, push:fromRight (type:subtype), a built-in \
+      effect (see `layerkit list`), or a .glsl file in the gl-transitions form, each with optional \
+      :NAME=VALUE parameters; one SPEC for every boundary, one per boundary, or random (--seed).
+
+      Example:
+        layerkit slideshow a.jpg b.jpg clip.mp4 --transition fade --transition push:fromRight \\
+          --hold 2 --transition-duration 0.8 -o show.mp4
+      """)
+
+  @Argument(help: "Images (PNG, JPEG) and clips (anything ffmpeg decodes).") var inputs: [String]
+  @Option(name: .customLong("transition"), help: "SPEC, once for all boundaries or once per boundary; or random.")
+  var transitions: [String] = ["fade"]
+  @Option(help: "Seconds each still is shown alone (and the most a clip plays, when given).") var hold: Double?
+  @Option(help: "Seconds of each transition.") var transitionDuration: Double = 0.8
+  @Option(help: "Seed for --transition random.") var seed: UInt64 = 1
+  @OptionGroup var video: VideoOptions
+
+  func validate() throws {
+    guard !inputs.isEmpty else { throw ValidationError("give at least one image or clip") }
+    if let hold { guard hold.isFinite, hold >= 0 else { throw ValidationError("--hold must be ≥ 0 seconds") } }
+    guard transitionDuration.isFinite, transitionDuration > 0 else {
+      throw ValidationError("--transition-duration must be a positive number of seconds")
+    }
+    let boundaries = inputs.count - 1
+    guard transitions.count == 1 || transitions.count == boundaries else {
+      throw ValidationError("give one --transition for all \(boundaries) boundaries, or one per boundary, not \(transitions.count)")
+    }
+  }
+
+  func run() throws {
+    try reportingErrors("slideshow") {
+      let job = try VideoJob(options: video, command: "slideshow")
+      let sources = try job.open(inputs)
+      var random = SplitMix64(seed: seed)
+      let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
+      let joins = try specs.map { try job.transition($0, duration: transitionDuration, random: &random) }
+      var items: [TimelineItem] = []
+      for (i, source) in sources.enumerated() {
+        let around = (i > 0 ? transitionDuration : 0) + (i < joins.count ? transitionDuration : 0)
+        let duration: Double
+        if let length = source.duration {
+          duration = hold.map { min(length, $0 + around) } ?? length
+        } else {
+          duration = (hold ?? 2) + around
+        }
+        items.append(TimelineItem(source: source, duration: duration))
+      }
+      try job.render(items: items, transitions: joins, sources: sources, includesEnd: false)
+    }
+  }
+}
+
+/// `layerkit concat CLIP… --transition SPEC -o OUT`: ffmpeg-concat's job.
+struct Concat: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Clips joined with transitions that overlap the end of one with the start of the next.",
+    discussion: """
+      The output is shorter than the sum of the clips by the overlaps, as with ffmpeg-concat and \
+      xfade's offset. Audio is cross-faded over each transition. Stills are held for --hold seconds.
+
+      Example:
+        layerkit concat a.mp4 b.mov c.webm --transition fade --transition-duration 0.5 -o joined.mp4
+      """)
+
+  @Argument(help: "Clips (anything ffmpeg decodes) or images.") var inputs: [String]
+  @Option(name: .customLong("transition"), help: "SPEC, once for all boundaries or once per boundary; or random.")
+  var transitions: [String] = ["fade"]
+  @Option(help: "Seconds of each transition.") var transitionDuration: Double = 0.5
+  @Option(help: "Seconds a still is shown.") var hold: Double = 2
+  @Option(help: "Seed for --transition random.") var seed: UInt64 = 1
+  @OptionGroup var video: VideoOptions
+
+  func validate() throws {
+    guard inputs.count >= 1 else { throw ValidationError("give at least one clip") }
+    guard transitionDuration.isFinite, transitionDuration > 0 else {
+      throw ValidationError("--transition-duration must be a positive number of seconds")
+    }
+    guard hold.isFinite, hold > 0 else { throw ValidationError("--hold must be a positive number of seconds") }
+    let boundaries = inputs.count - 1
+    guard transitions.count == 1 || transitions.count == boundaries else {
+      throw ValidationError("give one --transition for all \(boundaries) boundaries, or one per boundary, not \(transitions.count)")
+    }
+  }
+
+  func run() throws {
+    try reportingErrors("concat") {
+      let job = try VideoJob(options: video, command: "concat")
+      let sources = try job.open(inputs)
+      var random = SplitMix64(seed: seed)
+      let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
+      let joins = try specs.map { try job.transition($0, duration: transitionDuration, random: &random) }
+      let items = sources.map { TimelineItem(source: $0, duration: $0.duration ?? hold) }
+      try job.render(items: items, transitions: joins, sources: sources, includesEnd: false)
+    }
+  }
+}

@@ -1,0 +1,354 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import LayerKit
+import LayerKitGL
+import LayerKitMedia
+import LayerKitReference
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What the video commands (transition, slideshow, concat) share: choosing the backend, reading
+/// transition specs, the frame size and rate, the output, shards, audio, signals and progress.
+struct VideoJob {
+  let options: VideoOptions
+  let command: String
+  let renderer: Renderer
+  let gpu: GLRenderer?
+
+  init(options: VideoOptions, command: String) throws {
+    self.options = options
+    self.command = command
+    switch options.renderer {
+    case .gpu:
+      gpu = try GLRenderer()
+      renderer = gpu!
+    case .cpu:
+      gpu = nil
+      renderer = ReferenceRenderer()
+    case .auto:
+      do {
+        gpu = try GLRenderer()
+        renderer = gpu!
+      } catch {
+        gpu = nil
+        renderer = ReferenceRenderer()
+        if !options.quiet { printError("layerkit \(command): no GPU backend (\(error)); rendering on the CPU") }
+      }
+    }
+  }
+
+  /// Reads every input (stills decoded, clips probed).
+  func open(_ paths: [String]) throws -> [MediaSource] {
+    try paths.map { try MediaSource.open($0) }
+  }
+
+  /// The frame rate: --fps, else the first clip's, else 30.
+  func rate(for sources: [MediaSource]) throws -> FrameRate {
+    if let fps = options.fps { return try FrameRate(fps) }
+    for s in sources { if case .clip(let info) = s { return try FrameRate(info.frameRate) } }
+    return try FrameRate(30)
+  }
+
+  /// A transition from its SPEC: `fade`, `push:fromRight`, a built-in effect name, or a `.glsl`
+  /// file in the gl-transitions form, each optionally followed by `:NAME=VALUE` parameters.
+  func transition(_ spec: String, duration: Double, random: inout SplitMix64) throws -> TimelineTransition {
+    let timing = MediaTimingFunction(name: options.timing)
+    if spec == "random" {
+      let names = TransitionEffects.all.keys.sorted()
+      let name = names[Int(random.next() % UInt64(names.count))]
+      var parameters: [String: TransitionValue] = [:]
+      var label = name
+      if ["moveIn", "push", "reveal"].contains(name) {
+        let subtypes: [TransitionSubtype] = [.fromLeft, .fromRight, .fromTop, .fromBottom]
+        let subtype = subtypes[Int(random.next() % 4)]
+        parameters["direction"] = .vec2(TransitionEffects.direction(subtype))
+        label += ":\(subtype.rawValue)"
+      }
+      return TimelineTransition(
+        effect: name, parameters: parameters, duration: duration, timing: timing, label: label)
+    }
+    var parts = spec.components(separatedBy: ":")
+    let head = parts.removeFirst()
+    var subtype: TransitionSubtype?
+    var assignments: [(String, String)] = []
+    for part in parts {
+      if let eq = part.firstIndex(of: "=") {
+        assignments.append((String(part[..<eq]), String(part[part.index(after: eq)...])))
+      } else if let s = TransitionSubtype(rawValue: part) {
+        subtype = s
+      } else {
+        throw ParameterError(
+          "transition \(spec): '\(part)' is neither a subtype (fromLeft, fromRight, fromTop, fromBottom) nor NAME=VALUE")
+      }
+    }
+    var effect = head
+    var builtIn = true
+    var declared: [(String, TransitionUniformType)]
+    if head.hasSuffix(".glsl") || head.contains("/") {
+      let text: String
+      do {
+        text = try String(contentsOf: URL(fileURLWithPath: head), encoding: .utf8)
+      } catch {
+        throw ParameterError("transition \(spec): cannot read \(head)")
+      }
+      let source = try GLTransitionSource(text: text, file: head)
+      guard let gpu else { throw RenderError.gpuOnlyEffect(head) }
+      effect = "shader:" + head
+      builtIn = false
+      _ = try gpu.registerTransition(name: effect, file: URL(fileURLWithPath: head))
+      declared = source.uniforms.map { ($0.name, $0.type) }
+    } else {
+      guard let builtInEffect = TransitionEffects.all[head] else {
+        let names = TransitionEffects.all.keys.sorted()
+        let near = names.min { editDistance($0.lowercased(), head.lowercased()) < editDistance($1.lowercased(), head.lowercased()) }
+        throw ParameterError(
+          "transition \(spec): no built-in effect \(head)\(near.map { " (did you mean \($0)?)" } ?? ""); "
+            + "there are: \(names.joined(separator: ", ")), or give a .glsl file")
+      }
+      declared = Array(zip(builtInEffect.parameters.map(\.name), builtInEffect.parameterTypes))
+    }
+    var parameters: [String: TransitionValue] = [:]
+    if let subtype {
+      guard declared.contains(where: { $0.0 == "direction" }) else {
+        throw ParameterError("transition \(spec): \(head) has no direction, so no subtype")
+      }
+      parameters["direction"] = .vec2(TransitionEffects.direction(subtype))
+    } else if ["moveIn", "push", "reveal"].contains(head) {
+      parameters["direction"] = .vec2(TransitionEffects.direction(.fromLeft))
+    }
+    for (name, text) in assignments {
+      parameters[name] = try parseParameter(name: name, text: text, declared: declared, effect: head)
+    }
+    return TimelineTransition(
+      effect: effect, builtIn: builtIn, parameters: parameters, duration: duration, timing: timing, label: spec)
+  }
+
+  /// Builds the timeline, the output and the pipeline, then renders, with progress, signals and
+  /// a summary line.
+  func render(
+    items: [TimelineItem], transitions: [TimelineTransition], sources: [MediaSource], includesEnd: Bool
+  ) throws {
+    let first = sources[0].size
+    var width = options.size?.width ?? first.width
+    var height = options.size?.height ?? first.height
+    let target = try OutputTarget(path: options.output, format: options.format?.format)
+    let (pictureWidth, pictureHeight) = (width, height)
+    if options.pad && needsEvenSize(target.format) {
+      width += width % 2
+      height += height % 2
+    }
+    let background = options.background?.color ?? .clear
+    let timeline = try Timeline(
+      items: items, transitions: transitions, width: width, height: height, rate: try rate(for: sources),
+      fit: options.fit.fit, background: background, includesEnd: includesEnd, pictureWidth: pictureWidth,
+      pictureHeight: pictureHeight)
+    let total = timeline.frameCount
+    var range = 0..<total
+    if let f = options.frames {
+      range = f.lower..<(f.upper ?? total)
+      guard range.lowerBound < total, range.upperBound <= total else {
+        throw ValidationError("--frames \(f.lower)..\(f.upper.map(String.init) ?? ""): the video has frames 0..\(total)")
+      }
+    } else if let s = options.shard {
+      range = s.range(of: total)
+      guard !range.isEmpty else { throw ValidationError("--shard \(s.index)/\(s.count): the video has only \(total) frames") }
+    }
+    var encoding = options.encoding
+    if !options.noAudio && target.format != .gif && target.format != .png && target.format != .y4m {
+      let partial = range != 0..<total
+      let seconds = timeline.time(ofFrame: range.lowerBound)...timeline.time(ofFrame: range.upperBound)
+      if target.format == .mkv && partial {
+        // A part of a sharded render: the first part carries the whole timeline's audio, which
+        // `layerkit join` lays under the joined video.
+        if range.lowerBound == 0 {
+          encoding.audio = AudioMix.make(for: timeline, music: options.audio, musicFadeOut: options.audioFade)
+        }
+      } else {
+        encoding.audio = AudioMix.make(
+          for: timeline, music: options.audio, musicFadeOut: options.audioFade, range: partial ? seconds : nil)
+      }
+    }
+    let sheetFrames = options.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
+    let pipeline = try VideoPipeline(
+      timeline: timeline, renderer: renderer, target: target, options: encoding, frames: range,
+      keepFrames: Set(sheetFrames))
+    try run(pipeline, frames: range.count, describe: "\(width)×\(height), \(timeline.rate) fps, \(renderer.name)")
+    if let sheet = options.contactSheet {
+      let images = sheetFrames.compactMap { k in pipeline.keptFrames[k].map { (timeline.time(ofFrame: k), $0) } }
+      try ContactSheet.write(images, renderer: renderer, to: sheet)
+      if !options.quiet { printError("contact sheet: \(sheet)") }
+    }
+  }
+
+  /// Runs a pipeline with SIGINT/SIGTERM handling and a progress line.
+  func run(_ pipeline: VideoPipeline, frames: Int, describe: String) throws {
+    let signals = SignalWatcher { signal in pipeline.cancel(signal: signal) }
+    defer { signals.stop() }
+    let progress = ProgressLine(total: frames, enabled: !options.quiet && isatty(2) != 0)
+    let summary = try pipeline.run { done, total in progress.update(done) }
+    progress.clear()
+    if !options.quiet {
+      let size = summary.outputBytes.map { ", \(formatBytes($0))" } ?? ""
+      let fps = String(format: "%.1f", summary.framesPerSecond)
+      let seconds = String(format: "%.2f", summary.seconds)
+      printError("wrote \(summary.frames) frames (\(describe)) in \(seconds) s, \(fps) fps, to \(options.output)\(size)")
+    }
+  }
+
+  func needsEvenSize(_ format: VideoFormat) -> Bool {
+    switch format {
+    case .y4m, .mp4, .webm: (options.pixFmt ?? "yuv420p").contains("420")
+    default: false
+    }
+  }
+}
+
+/// Reads a `--param`-style value against the effect's declared parameters.
+func parseParameter(
+  name: String, text: String, declared: [(String, TransitionUniformType)], effect: String
+) throws -> TransitionValue {
+  guard let type = declared.first(where: { $0.0 == name })?.1 else {
+    let known = declared.map(\.0)
+    throw ParameterError(
+      "\(effect) has no parameter \(name); it has: \(known.isEmpty ? "none" : known.joined(separator: ", "))")
+  }
+  if type == .sampler2D {
+    guard text.hasPrefix("@") else { throw ParameterError("\(name): expected @IMAGE-FILE for a sampler2D") }
+    return .image(try ImageFile.read(URL(fileURLWithPath: String(text.dropFirst()))))
+  }
+  guard let value = TransitionValue(parsing: text, as: type) else {
+    throw ParameterError("\(name): \(text) is not a \(type.rawValue)")
+  }
+  return value
+}
+
+/// Levenshtein distance, for "did you mean" suggestions.
+func editDistance(_ a: String, _ b: String) -> Int {
+  let a = Array(a)
+  let b = Array(b)
+  var row = Array(0...b.count)
+  for i in 1...max(1, a.count) where !a.isEmpty {
+    var previous = row[0]
+    row[0] = i
+    for j in 1...max(1, b.count) where !b.isEmpty {
+      let old = row[j]
+      row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+      previous = old
+    }
+  }
+  return a.isEmpty ? b.count : row[b.count]
+}
+
+/// A small seeded generator, so `random` transitions are the same on every run and every shard.
+struct SplitMix64 {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// Turns SIGINT and SIGTERM into a call (on a dispatch queue, not in a signal handler) while a
+/// render runs; the previous dispositions come back with `stop()`.
+final class SignalWatcher: @unchecked Sendable {
+  private var sources: [DispatchSourceSignal] = []
+  static let caught = Atomic()
+
+  init(_ handler: @escaping @Sendable (Int32) -> Void) {
+    for s in [SIGINT, SIGTERM] {
+      signal(s, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: s, queue: .global())
+      source.setEventHandler {
+        SignalWatcher.caught.set(s)
+        handler(s)
+      }
+      source.resume()
+      sources.append(source)
+    }
+  }
+
+  func stop() {
+    for s in sources { s.cancel() }
+    signal(SIGINT, SIG_DFL)
+    signal(SIGTERM, SIG_DFL)
+  }
+
+  final class Atomic: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Int32 = 0
+    func set(_ v: Int32) {
+      lock.lock()
+      value = v
+      lock.unlock()
+    }
+    func get() -> Int32 {
+      lock.lock()
+      defer { lock.unlock() }
+      return value
+    }
+  }
+}
+
+/// frames done / total, fps and ETA, rewritten in place on a terminal; nothing otherwise.
+final class ProgressLine: @unchecked Sendable {
+  let total: Int
+  let enabled: Bool
+  private let start = Date()
+  private var last = Date.distantPast
+  private let lock = NSLock()
+
+  init(total: Int, enabled: Bool) {
+    self.total = total
+    self.enabled = enabled
+  }
+
+  func update(_ done: Int) {
+    guard enabled else { return }
+    lock.lock()
+    defer { lock.unlock() }
+    let now = Date()
+    guard now.timeIntervalSince(last) > 0.2 || done == total else { return }
+    last = now
+    let elapsed = now.timeIntervalSince(start)
+    let fps = elapsed > 0 ? Double(done) / elapsed : 0
+    let eta = fps > 0 ? Double(total - done) / fps : 0
+    let line = String(format: "\rframe %d/%d  %.1f fps  ETA %.0f s ", done, total, fps, eta)
+    FileHandle.standardError.write(Data(line.utf8))
+  }
+
+  func clear() {
+    guard enabled else { return }
+    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+  }
+}
+
+func formatBytes(_ n: Int64) -> String {
+  if n >= 1 << 20 { return String(format: "%.1f MiB", Double(n) / Double(1 << 20)) }
+  if n >= 1 << 10 { return String(format: "%.1f KiB", Double(n) / 1024) }
+  return "\(n) bytes"
+}
+
+/// Runs a command body: one line on standard error for any failure, exit 1, or 128 + the signal
+/// for an interrupted render.
+func reportingErrors(_ command: String, _ body: () throws -> Void) throws {
+  do {
+    try body()
+  } catch let error as ValidationError {
+    throw error
+  } catch let error as ExitCode {
+    throw error
+  } catch VideoError.interrupted(let signal) {
+    printError("layerkit \(command): \(VideoError.interrupted(signal: signal))")
+    throw ExitCode(128 + signal)
+  } catch {
+    printError("layerkit \(command): \(error)")
+    throw ExitCode(1)
+  }
+}

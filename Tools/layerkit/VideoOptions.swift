@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import LayerKit
+import LayerKitMedia
+
+/// The options every video command shares: size, rate, fit, output, encoding, shards, audio.
+struct VideoOptions: ParsableArguments {
+  @Option(name: .shortAndLong, help: "Output: a .mp4/.webm/.gif/.mov/.mkv/.y4m file, a folder/ for PNG frames, or - (Y4M on standard output).")
+  var output: String
+  @Option(help: "Output size WIDTHxHEIGHT (default: the first input's size).") var size: PixelSize?
+  @Option(help: "Frames per second (default: the first clip's rate, else 30).") var fps: Double?
+  @Option(help: "cover, contain or stretch: how inputs of another aspect fill the frame.") var fit: FitOption = .cover
+  @Option(help: "Letterbox colour, and what alpha is composited over for formats without alpha (name or #RRGGBB).")
+  var background: ColorArgument?
+  @Option(help: "gpu (headless EGL), cpu (the reference renderer), or auto (gpu when an EGL display can be made).")
+  var renderer: BackendChoice = .auto
+  @Option(help: "Pacing of every transition: linear, easeIn, easeOut, easeInEaseOut or default.")
+  var timing: MediaTimingFunction.Name = .linear
+  @Option(help: "Render only frames A..B of the whole video (A included, B not; B may be left out).")
+  var frames: FrameRange?
+  @Option(help: "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts).") var shard: Shard?
+  @Option(help: "Also write a PNG grid of evenly spaced frames, labelled with their times.") var contactSheet: String?
+  @Flag(help: "No progress line and no summary.") var quiet = false
+  @Option(help: "Force the output format: png, y4m, mp4, webm, gif, mov or mkv.") var format: FormatOption?
+  @Option(help: "Video codec for ffmpeg (default: libx264, libvpx-vp9, prores_ks, ffv1).") var codec: String?
+  @Option(help: "Constant rate factor for ffmpeg (default 23 for H.264, 32 for VP9).") var crf: Int?
+  @Option(help: "Encoder preset for ffmpeg (H.264: ultrafast … veryslow).") var preset: String?
+  @Option(help: "Pixel format: yuv420p (default) or yuv444p; for MP4/WebM any ffmpeg pixel format.") var pixFmt: String?
+  @Flag(help: "Pad an odd size to even with the background instead of refusing it (4:2:0).") var pad = false
+  @Flag(help: "Replace the frames of a folder that already holds some.") var overwrite = false
+  @Option(help: "A music track laid under the whole video (trimmed to its length).") var audio: String?
+  @Option(help: "Seconds of fade-out at the end of --audio.") var audioFade: Double = 0
+  @Flag(help: "No audio: drop the clips' sound.") var noAudio = false
+
+  func validate() throws {
+    if let fps { guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") } }
+    guard audioFade.isFinite, audioFade >= 0 else { throw ValidationError("--audio-fade must be a number of seconds ≥ 0") }
+    guard frames == nil || shard == nil else { throw ValidationError("use --frames or --shard, not both") }
+    if noAudio && audio != nil { throw ValidationError("use --audio or --no-audio, not both") }
+  }
+
+  var encoding: EncodingOptions {
+    var e = EncodingOptions()
+    e.pixelFormat = pixFmt
+    e.codec = codec
+    e.crf = crf
+    e.preset = preset
+    e.overwrite = overwrite
+    if let background { e.background = background.opaque }
+    return e
+  }
+}
+
+enum FitOption: String, ExpressibleByArgument, CaseIterable {
+  case cover, contain, stretch
+  var fit: Fit { Fit(rawValue: rawValue)! }
+}
+
+enum FormatOption: String, ExpressibleByArgument, CaseIterable {
+  case png, y4m, mp4, webm, gif, mov, mkv
+  var format: VideoFormat { VideoFormat(rawValue: rawValue)! }
+}
+
+enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
+  case gpu, cpu, auto
+}
+
+/// `A..B`, `A..` : frames A (included) to B (excluded).
+struct FrameRange: ExpressibleByArgument {
+  var lower: Int
+  var upper: Int?
+  init?(argument: String) {
+    let parts = argument.components(separatedBy: "..")
+    guard parts.count == 2, let a = Int(parts[0]), a >= 0 else { return nil }
+    lower = a
+    if parts[1].isEmpty {
+      upper = nil
+    } else {
+      guard let b = Int(parts[1]), b > a else { return nil }
+      upper = b
+    }
+  }
+}
+
+/// `I/N`.
+struct Shard: ExpressibleByArgument {
+  var index: Int
+  var count: Int
+  init?(argument: String) {
+    let parts = argument.split(separator: "/")
+    guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n > 0, i >= 0, i < n else { return nil }
+    index = i
+    count = n
+  }
+
+  /// Range I of N equal ranges of `total` frames (the first ranges one longer when N does not
+  /// divide `total`).
+  func range(of total: Int) -> Range<Int> {
+    (index * total / count)..<((index + 1) * total / count)
+  }
+}
+
+/// A colour: a name (black, white, red, green, blue, gray, transparent) or #RRGGBB / #RRGGBBAA.
+struct ColorArgument: ExpressibleByArgument {
+  var red: UInt8
+  var green: UInt8
+  var blue: UInt8
+  var alpha: UInt8
+
+  init?(argument: String) {
+    let named: [String: (UInt8, UInt8, UInt8, UInt8)] = [
+      "black": (0, 0, 0, 255), "white": (255, 255, 255, 255), "red": (255, 0, 0, 255), "green": (0, 255, 0, 255),
+      "blue": (0, 0, 255, 255), "gray": (128, 128, 128, 255), "grey": (128, 128, 128, 255),
+      "transparent": (0, 0, 0, 0),
+    ]
+    if let c = named[argument.lowercased()] {
+      (red, green, blue, alpha) = c
+      return
+    }
+    var hex = argument
+    if hex.hasPrefix("#") { hex.removeFirst() } else if hex.hasPrefix("0x") { hex.removeFirst(2) }
+    guard hex.count == 6 || hex.count == 8, let v = UInt32(hex, radix: 16) else { return nil }
+    if hex.count == 6 {
+      (red, green, blue, alpha) = (UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255), 255)
+    } else {
+      (red, green, blue, alpha) = (UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255))
+    }
+  }
+
+  var color: Color {
+    Color(red: Double(red) / 255, green: Double(green) / 255, blue: Double(blue) / 255, alpha: Double(alpha) / 255)
+  }
+  var opaque: BackgroundColor { BackgroundColor(red: red, green: green, blue: blue) }
+}
