@@ -187,6 +187,7 @@ public final class VideoPipeline: @unchecked Sendable {
 
   private func renderFrames(jobs: BoundedQueue<Slot>, ordered: BoundedQueue<Slot>) throws {
     defer { source.stop() }
+    var previous: Slot?
     for k in frames {
       if currentFailure() != nil { return }
       let image = try source.frame(k)
@@ -195,7 +196,14 @@ public final class VideoPipeline: @unchecked Sendable {
         keptFrames[k] = image
         lock.unlock()
       }
+      // The same image as the frame before (a held still): its prepared bytes are reused.
+      if let previous, previous.imageID == image.id {
+        let slot = Slot(index: k, sameAs: previous)
+        guard ordered.push(slot) else { return }
+        continue
+      }
       let slot = Slot(index: k, image: image)
+      previous = slot
       guard ordered.push(slot), jobs.push(slot) else { return }
     }
   }
@@ -238,13 +246,24 @@ public final class VideoPipeline: @unchecked Sendable {
 /// One frame travelling through the last stages: the rendered image, then the prepared bytes.
 private final class Slot: @unchecked Sendable {
   let index: Int
+  let imageID: UInt64
   private(set) var image: Image?
+  /// A frame whose bytes are those of an earlier slot.
+  private let original: Slot?
   private let condition = NSCondition()
   private var result: Result<PreparedFrame, Error>?
 
   init(index: Int, image: Image) {
     self.index = index
     self.image = image
+    imageID = image.id
+    original = nil
+  }
+
+  init(index: Int, sameAs original: Slot) {
+    self.index = index
+    imageID = original.imageID
+    self.original = original
   }
 
   func fulfil(_ r: Result<PreparedFrame, Error>) {
@@ -258,6 +277,7 @@ private final class Slot: @unchecked Sendable {
   /// The prepared frame, waiting for it; nil when `stopped` says the pipeline failed before the
   /// slot was fulfilled (its job may have been dropped with a cancelled queue).
   func wait(unless stopped: () -> Bool) -> Result<PreparedFrame, Error>? {
+    if let original { return original.wait(unless: stopped) }
     condition.lock()
     defer { condition.unlock() }
     while result == nil {
@@ -285,6 +305,7 @@ public final class TimelineRenderer: FrameSource {
   let renderer: Renderer
   private var decoders: [Int: ClipDecoder] = [:]
   private let lock = NSLock()
+  private var lastStill: (item: Int, image: Image)?
 
   public init(timeline: Timeline, renderer: Renderer) {
     self.timeline = timeline
@@ -304,6 +325,13 @@ public final class TimelineRenderer: FrameSource {
   }
 
   public func frame(_ k: Int) throws -> Image {
+    // A still held on screen renders to the same pixels every frame (same list, same backend):
+    // the frame before is reused instead of drawn again.
+    let content = timeline.content(ofFrame: k)
+    if case .item(let i, _) = content, case .image = timeline.items[i].source {
+      if let held = lastStill, held.item == i { return held.image }
+    }
+    lastStill = nil
     let list = try timeline.renderList(frame: k) { i, local in
       switch timeline.items[i].source {
       case .image(_, let image): return image
@@ -316,6 +344,7 @@ public final class TimelineRenderer: FrameSource {
       }
     }
     let image = try renderer.render(list)
+    if case .item(let i, _) = content, case .image = timeline.items[i].source { lastStill = (i, image) }
     // Decoders of items that are over are stopped, freeing their processes early.
     let next = timeline.time(ofFrame: k + 1)
     for (i, decoder) in decoders where next >= timeline.starts[i] + timeline.items[i].duration + 1e-9 {
