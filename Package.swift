@@ -21,6 +21,7 @@ let package = Package(
     .systemLibrary(name: "CEGL", path: "Sources/CEGL"),
     .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
     .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
+    .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
     // The model: geometry, layers, and the RenderList they flatten to. Pure Swift.
     .target(name: "LayerKit"),
@@ -52,7 +53,7 @@ let package = Package(
     .executableTarget(
       name: "layerkit",
       dependencies: [
-        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia",
+        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia", "CMalloc",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Tools/layerkit"

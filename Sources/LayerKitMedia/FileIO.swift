@@ -74,21 +74,7 @@ enum FileIO {
     }
     guard fd >= 0 else { throw .writeFailed(path: path, reason: errorString(errno)) }
 
-    var failure: Int32 = 0
-    data.withUnsafeBytes { buffer in
-      var done = 0
-      while done < buffer.count {
-        let n = write(fd, buffer.baseAddress! + done, buffer.count - done)
-        if n > 0 {
-          done += n
-        } else if n < 0 && errno == EINTR {
-          continue
-        } else {
-          failure = n < 0 ? errno : EIO
-          break
-        }
-      }
-    }
+    var failure = data.withUnsafeBytes { writeFully(fd, $0) }
     // close() can report a deferred write error (NFS, quota): it counts as a failure too.
     if close(fd) != 0 && failure == 0 { failure = errno }
     if failure == 0 && rename(temp, path) != 0 { failure = errno }
@@ -96,6 +82,23 @@ enum FileIO {
       unlink(temp)
       throw .writeFailed(path: path, reason: errorString(failure))
     }
+  }
+
+  /// Writes all of `bytes` to `fd`, retrying after signals; 0, or the `errno` of the failure
+  /// (EIO for a write that wrote nothing).
+  static func writeFully(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+    var done = 0
+    while done < bytes.count {
+      let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
+      if n > 0 {
+        done += n
+      } else if n < 0 && errno == EINTR {
+        continue
+      } else {
+        return n < 0 ? errno : EIO
+      }
+    }
+    return 0
   }
 
   static func errorString(_ code: Int32) -> String {

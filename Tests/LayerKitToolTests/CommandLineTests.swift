@@ -5,12 +5,7 @@ import XCTest
 
 /// The `layerkit` binary, run as a user runs it: exact output lines and exit codes.
 final class CommandLineTests: XCTestCase {
-  struct Run {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
-  }
+  typealias Run = ToolHarness.Run
 
   var tmp: URL!
 
@@ -23,34 +18,10 @@ final class CommandLineTests: XCTestCase {
     try? FileManager.default.removeItem(at: tmp)
   }
 
-  /// The built `layerkit` next to the test bundle (SwiftPM puts every product in one folder).
-  func binary() throws -> URL {
-    var dir = Bundle(for: Self.self).bundleURL
-    for _ in 0..<3 {
-      let candidate = dir.appendingPathComponent("layerkit")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-      dir = dir.deletingLastPathComponent()
-    }
-    XCTFail("layerkit binary not found next to \(Bundle(for: Self.self).bundleURL.path)")
-    throw CocoaError(.fileNoSuchFile)
-  }
+  func binary() throws -> URL { try ToolHarness.binary() }
 
   func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-    let process = Process()
-    process.executableURL = try binary()
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(
-      status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-      stderr: String(decoding: e, as: UTF8.self))
+    try ToolHarness.run(try binary().path, arguments, environment: environment)
   }
 
   func write(_ image: Image, _ name: String) throws -> String {

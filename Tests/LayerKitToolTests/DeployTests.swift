@@ -251,17 +251,7 @@ final class DeployTests: XCTestCase {
     return try Image(width: width, height: height, pixels: px)
   }
 
-  /// The built `layerkit` next to the test bundle (SwiftPM puts every product in one folder).
-  private func layerkitExecutable() throws -> URL {
-    var dir = Bundle(for: Self.self).bundleURL
-    for _ in 0..<3 {
-      let candidate = dir.appendingPathComponent("layerkit")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-      dir = dir.deletingLastPathComponent()
-    }
-    XCTFail("layerkit binary not found next to \(Bundle(for: Self.self).bundleURL.path)")
-    throw CocoaError(.fileNoSuchFile)
-  }
+  private func layerkitExecutable() throws -> URL { try ToolHarness.binary() }
 
   /// Runs `executable` with this process's environment less any scheduler or script settings it
   /// may have (a test run inside a Slurm job has SLURM_ARRAY_TASK_ID…), plus `environment`.

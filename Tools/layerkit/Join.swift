@@ -21,21 +21,16 @@ struct Join: ParsableCommand {
   @Argument(help: "The parts, in order.") var parts: [String]
   @Option(name: .shortAndLong, help: "The joined output (any output `slideshow` writes).") var output: String
   @Option(help: "Frames per second of PNG-folder parts (other parts carry their rate).") var fps: Double = 30
-  @Option(help: "Force the output format: png, y4m, mp4, webm, gif, mov or mkv.") var format: FormatOption?
-  @Option(help: "Video codec for ffmpeg.") var codec: String?
-  @Option(help: "Constant rate factor for ffmpeg.") var crf: Int?
-  @Option(help: "Encoder preset for ffmpeg.") var preset: String?
-  @Option(help: "Pixel format: yuv420p (default) or yuv444p.") var pixFmt: String?
-  @Option(help: "What alpha is composited over for formats without alpha.") var background: ColorArgument?
+  @OptionGroup var encoder: EncodingArguments
   @Option(help: "A music track for the joined video (instead of the parts' audio).") var audio: String?
   @Flag(help: "No audio.") var noAudio = false
-  @Flag(help: "Replace the frames of a folder that already holds some.") var overwrite = false
   @Flag(help: "No summary line.") var quiet = false
 
   func run() throws {
     try reportingErrors("join") {
+      reserveLargeBuffersWithMmap()
       let source = try PartsSource(parts)
-      let target = try OutputTarget(path: output, format: format?.format)
+      let target = try OutputTarget(path: output, format: encoder.format?.format)
       if source.kind == .y4m {
         guard target.format == .y4m else {
           throw VideoError.incompatibleParts("Y4M parts join into a .y4m file; render .mkv parts to encode the joined video")
@@ -44,13 +39,7 @@ struct Join: ParsableCommand {
         if !quiet { printError("joined \(frames) frames from \(parts.count) parts into \(output)") }
         return
       }
-      var encoding = EncodingOptions()
-      encoding.pixelFormat = pixFmt
-      encoding.codec = codec
-      encoding.crf = crf
-      encoding.preset = preset
-      encoding.overwrite = overwrite
-      if let background { encoding.background = background.opaque }
+      var encoding = encoder.encoding
       if !noAudio {
         if let audio {
           encoding.audio = .track(audio)

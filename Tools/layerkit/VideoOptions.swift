@@ -10,8 +10,6 @@ struct VideoOptions: ParsableArguments {
   @Option(help: "Output size WIDTHxHEIGHT (default: the first input's size).") var size: PixelSize?
   @Option(help: "Frames per second (default: the first clip's rate, else 30).") var fps: Double?
   @Option(help: "cover, contain or stretch: how inputs of another aspect fill the frame.") var fit: FitOption = .cover
-  @Option(help: "Letterbox colour, and what alpha is composited over for formats without alpha (name or #RRGGBB).")
-  var background: ColorArgument?
   @Option(help: "gpu (headless EGL), cpu (the reference renderer), or auto (gpu when an EGL display can be made).")
   var renderer: BackendChoice = .auto
   @Option(help: "Pacing of every transition: linear, easeIn, easeOut, easeInEaseOut or default.")
@@ -21,13 +19,8 @@ struct VideoOptions: ParsableArguments {
   @Option(help: "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts).") var shard: Shard?
   @Option(help: "Also write a PNG grid of evenly spaced frames, labelled with their times.") var contactSheet: String?
   @Flag(help: "No progress line and no summary.") var quiet = false
-  @Option(help: "Force the output format: png, y4m, mp4, webm, gif, mov or mkv.") var format: FormatOption?
-  @Option(help: "Video codec for ffmpeg (default: libx264, libvpx-vp9, prores_ks, ffv1).") var codec: String?
-  @Option(help: "Constant rate factor for ffmpeg (default 23 for H.264, 32 for VP9).") var crf: Int?
-  @Option(help: "Encoder preset for ffmpeg (H.264: ultrafast … veryslow).") var preset: String?
-  @Option(help: "Pixel format: yuv420p (default) or yuv444p; for MP4/WebM any ffmpeg pixel format.") var pixFmt: String?
+  @OptionGroup var encoder: EncodingArguments
   @Flag(help: "Pad an odd size to even with the background instead of refusing it (4:2:0).") var pad = false
-  @Flag(help: "Replace the frames of a folder that already holds some.") var overwrite = false
   @Option(help: "A music track laid under the whole video (trimmed to its length).") var audio: String?
   @Option(help: "Seconds of fade-out at the end of --audio.") var audioFade: Double = 0
   @Flag(help: "No audio: drop the clips' sound.") var noAudio = false
@@ -38,6 +31,19 @@ struct VideoOptions: ParsableArguments {
     guard frames == nil || shard == nil else { throw ValidationError("use --frames or --shard, not both") }
     if noAudio && audio != nil { throw ValidationError("use --audio or --no-audio, not both") }
   }
+
+}
+
+/// How the output is encoded: the options `slideshow`, `concat`, `transition` and `join` share.
+struct EncodingArguments: ParsableArguments {
+  @Option(help: "Force the output format: png, y4m, mp4, webm, gif, mov or mkv.") var format: FormatOption?
+  @Option(help: "Video codec for ffmpeg (default: libx264, libvpx-vp9, prores_ks, ffv1).") var codec: String?
+  @Option(help: "Constant rate factor for ffmpeg (default 23 for H.264, 32 for VP9).") var crf: Int?
+  @Option(help: "Encoder preset for ffmpeg (H.264: ultrafast … veryslow).") var preset: String?
+  @Option(help: "Pixel format: yuv420p (default) or yuv444p; for MP4/WebM any ffmpeg pixel format.") var pixFmt: String?
+  @Option(help: "Letterbox colour, and what alpha is composited over for formats without alpha (name or #RRGGBB).")
+  var background: ColorArgument?
+  @Flag(help: "Replace the frames of a folder that already holds some.") var overwrite = false
 
   var encoding: EncodingOptions {
     var e = EncodingOptions()

@@ -6,8 +6,11 @@ import Foundation
 /// for both sides.
 final class BoundedQueue<Element>: @unchecked Sendable {
   private let condition = NSCondition()
-  private var items: [Element] = []
+  /// A ring of `capacity` slots; a popped slot is emptied at once, so the queue never keeps a
+  /// frame alive after handing it on.
+  private var ring: [Element?]
   private var head = 0
+  private var count = 0
   private let capacity: Int
   private var closed = false
   private var cancelled = false
@@ -15,6 +18,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
   init(capacity: Int) {
     precondition(capacity > 0)
     self.capacity = capacity
+    ring = Array(repeating: nil, count: capacity)
   }
 
   /// Adds `item`, waiting while the queue is full. False when the queue was closed or cancelled
@@ -23,9 +27,10 @@ final class BoundedQueue<Element>: @unchecked Sendable {
   func push(_ item: Element) -> Bool {
     condition.lock()
     defer { condition.unlock() }
-    while items.count - head >= capacity && !closed && !cancelled { condition.wait() }
+    while count >= capacity && !closed && !cancelled { condition.wait() }
     if closed || cancelled { return false }
-    items.append(item)
+    ring[(head + count) % capacity] = item
+    count += 1
     condition.broadcast()
     return true
   }
@@ -35,14 +40,12 @@ final class BoundedQueue<Element>: @unchecked Sendable {
   func pop() -> Element? {
     condition.lock()
     defer { condition.unlock() }
-    while items.count == head && !closed && !cancelled { condition.wait() }
-    if cancelled || items.count == head { return nil }
-    let item = items[head]
-    head += 1
-    if head > 64 && head * 2 > items.count {
-      items.removeFirst(head)
-      head = 0
-    }
+    while count == 0 && !closed && !cancelled { condition.wait() }
+    if cancelled || count == 0 { return nil }
+    let item = ring[head]
+    ring[head] = nil
+    head = (head + 1) % capacity
+    count -= 1
     condition.broadcast()
     return item
   }
@@ -59,8 +62,9 @@ final class BoundedQueue<Element>: @unchecked Sendable {
   func cancel() {
     condition.lock()
     cancelled = true
-    items.removeAll()
+    ring = Array(repeating: nil, count: capacity)
     head = 0
+    count = 0
     condition.broadcast()
     condition.unlock()
   }

@@ -131,19 +131,11 @@ final class ChildProcess: @unchecked Sendable {
   /// - Throws: `.programFailed` when the child has closed its input (it exited or failed), with
   ///   its status and the last lines of its error output.
   func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
-    var done = 0
-    while done < bytes.count {
-      let n = Glibc.write(input, bytes.baseAddress! + done, bytes.count - done)
-      if n > 0 {
-        done += n
-      } else if n < 0 && errno == EINTR {
-        continue
-      } else {
-        // EPIPE (SIGPIPE is ignored while a pipeline runs): the program stopped reading.
-        closeInput()
-        let status = wait()
-        throw .programFailed(program: executable, status: status, detail: errorTail())
-      }
+    // EPIPE (SIGPIPE is ignored while a pipeline runs): the program stopped reading.
+    if FileIO.writeFully(input, bytes) != 0 {
+      closeInput()
+      let status = wait()
+      throw .programFailed(program: executable, status: status, detail: errorTail())
     }
   }
 

@@ -138,11 +138,14 @@ public final class ClipDecoder: @unchecked Sendable {
     }
   }
 
-  /// Stops the decoder (if running) and its reader. Call from the thread that reads frames.
+  /// Stops the decoder (if running) and its reader, and lets go of the frame it held. Call from
+  /// the thread that reads frames.
   public func stop() {
     interrupt()
     process?.stop(grace: 0.5)
     process = nil
+    current = nil
+    ended = false
     queueLock.lock()
     queue = nil
     queueLock.unlock()

@@ -239,17 +239,8 @@ final class TemporaryFiles: @unchecked Sendable {
   }
 }
 
-/// Writes all of `bytes` to `fd`, retrying on EINTR.
+/// Writes all of `bytes` to `fd`.
 func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(VideoError) {
-  var done = 0
-  while done < bytes.count {
-    let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
-    if n > 0 {
-      done += n
-    } else if n < 0 && errno == EINTR {
-      continue
-    } else {
-      throw .unwritableOutput(path: path, reason: n < 0 ? String(cString: strerror(errno)) : "nothing written")
-    }
-  }
+  let failure = FileIO.writeFully(fd, bytes)
+  if failure != 0 { throw .unwritableOutput(path: path, reason: String(cString: strerror(failure))) }
 }

@@ -47,7 +47,9 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
         + "shorten --transition-duration or lengthen --hold"
     case .invalidTimeline(let reason): return reason
     case .incompatibleParts(let reason): return "the parts do not join: \(reason)"
-    case .interrupted(let signal): return "stopped by \(signal == 2 ? "SIGINT" : signal == 15 ? "SIGTERM" : "signal \(signal)"); no output was left"
+    case .interrupted(let signal):
+      let name = [1: "SIGHUP", 2: "SIGINT", 15: "SIGTERM"][signal] ?? "signal \(signal)"
+      return "stopped by \(name); no output was left"
     }
   }
 }

@@ -321,7 +321,8 @@ public final class TimelineRenderer: FrameSource {
     lock.lock()
     let all = Array(decoders.values)
     lock.unlock()
-    for d in all { register { d.interrupt() } }
+    // Weakly: a decoder whose item is over is released, frames and all, long before the end.
+    for d in all { register { [weak d] in d?.interrupt() } }
   }
 
   public func frame(_ k: Int) throws -> Image {
