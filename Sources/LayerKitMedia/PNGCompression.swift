@@ -46,7 +46,9 @@ public struct PNGCompression: Sendable, Equatable, CustomStringConvertible {
     switch mode {
     case .standard: "default"
     case .tuned(let level, let filters):
-      self == .fast ? "fast" : "level \(level)\(filters == Int32(LK_PNG_ALL_FILTERS) ? "" : " (filters 0x\(String(filters, radix: 16)))")"
+      self == .fast
+        ? "fast"
+        : "level \(level)\(filters == Int32(LK_PNG_ALL_FILTERS) ? "" : " (filters 0x\(String(filters, radix: 16)))")"
     }
   }
 }

@@ -398,7 +398,8 @@ public final class Y4MReader {
   }
 
   /// Refills the read-ahead buffer from the file: the bytes read, 0 at the end of the file.
-  private static func fill(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, name: String) throws(MediaError) -> Int {
+  private static func fill(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, name: String) throws(MediaError) -> Int
+  {
     while true {
       let n = read(fd, buffer.baseAddress!, buffer.count)
       if n >= 0 { return n }

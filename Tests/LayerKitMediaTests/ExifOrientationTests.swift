@@ -12,7 +12,9 @@ final class ExifOrientationTests: XCTestCase {
   /// A TIFF structure whose IFD0 has an ImageWidth entry and then `orientation` (tag 0x0112)
   /// of `type` (3 = SHORT), in either byte order.
   private func tiff(orientation: Int, bigEndian: Bool, type: Int = 3, count: Int = 1) -> [UInt8] {
-    func u16(_ v: Int) -> [UInt8] { bigEndian ? [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+    func u16(_ v: Int) -> [UInt8] {
+      bigEndian ? [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)]
+    }
     func u32(_ v: Int) -> [UInt8] { bigEndian ? u16(v >> 16) + u16(v & 0xFFFF) : u16(v & 0xFFFF) + u16(v >> 16) }
     var t: [UInt8] = bigEndian ? [0x4D, 0x4D] : [0x49, 0x49]
     t += u16(42) + u32(8)
@@ -40,7 +42,9 @@ final class ExifOrientationTests: XCTestCase {
 
   /// Which quadrant colour a pixel is nearest to.
   private func colour(_ p: SIMD4<UInt8>) -> Q? {
-    let table: [(Q, (Int, Int, Int))] = [(.red, (255, 0, 0)), (.green, (0, 255, 0)), (.blue, (0, 0, 255)), (.white, (255, 255, 255))]
+    let table: [(Q, (Int, Int, Int))] = [
+      (.red, (255, 0, 0)), (.green, (0, 255, 0)), (.blue, (0, 0, 255)), (.white, (255, 255, 255)),
+    ]
     for (q, c) in table where abs(Int(p.x) - c.0) <= 12 && abs(Int(p.y) - c.1) <= 12 && abs(Int(p.z) - c.2) <= 12 {
       return q
     }
@@ -78,7 +82,8 @@ final class ExifOrientationTests: XCTestCase {
   func testEveryOrientationBothByteOrders() throws {
     for bigEndian in [false, true] {
       for orientation in 1...8 {
-        let image = try ImageFile.decode(try jpeg(exif(tiff(orientation: orientation, bigEndian: bigEndian))), name: "q.jpg")
+        let image = try ImageFile.decode(
+          try jpeg(exif(tiff(orientation: orientation, bigEndian: bigEndian))), name: "q.jpg")
         let (w, h, q) = expected[orientation]!
         XCTAssertEqual([image.width, image.height], [w, h], "orientation \(orientation) \(bigEndian ? "MM" : "II")")
         XCTAssertEqual(quadrants(image), q, "orientation \(orientation) \(bigEndian ? "MM" : "II")")
@@ -188,7 +193,8 @@ final class ExifOrientationTests: XCTestCase {
     for (orientation, order) in shown {
       let result = ExifOrientation.apply(orientation, to: pixels, width: 3, height: 2)
       XCTAssertEqual([result.width, result.height], orientation >= 5 ? [2, 3] : [3, 2], "\(orientation)")
-      XCTAssertEqual(stride(from: 0, to: result.pixels.count, by: 4).map { Int(result.pixels[$0]) }, order, "\(orientation)")
+      XCTAssertEqual(
+        stride(from: 0, to: result.pixels.count, by: 4).map { Int(result.pixels[$0]) }, order, "\(orientation)")
     }
     XCTAssertEqual(ExifOrientation.apply(1, to: pixels, width: 3, height: 2).pixels, pixels)
   }

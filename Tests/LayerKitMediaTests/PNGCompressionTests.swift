@@ -34,7 +34,8 @@ final class PNGCompressionTests: XCTestCase {
     var out: [(String, Data)] = []
     var offset = 8
     while offset + 12 <= bytes.count {
-      let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+      let length =
+        Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
       let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
       out.append((type, Data(bytes[(offset + 8)..<(offset + 8 + length)])))
       offset += 12 + length

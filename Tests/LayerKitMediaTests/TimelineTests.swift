@@ -8,7 +8,7 @@ import XCTest
 /// audio graph ffmpeg is given. No rendering.
 final class TimelineTests: XCTestCase {
   func still(_ name: String = "a.png") throws -> MediaSource {
-    .image(path: name, try Image(width: 4, height: 4, color: .red))
+    .image(Still(try Image(width: 4, height: 4, color: .red), name: name))
   }
 
   func clip(_ seconds: Double, fps: Double = 30, audio: Bool = true) -> MediaSource {
@@ -17,9 +17,13 @@ final class TimelineTests: XCTestCase {
 
   func testTransitionsOverlapConsecutiveItems() throws {
     let t = try Timeline(
-      items: [TimelineItem(source: still(), duration: 2), TimelineItem(source: clip(3), duration: 3),
-              TimelineItem(source: still(), duration: 1.5)],
-      transitions: [TimelineTransition(effect: "fade", duration: 0.5), TimelineTransition(effect: "push", duration: 1)],
+      items: [
+        TimelineItem(source: still(), duration: 2), TimelineItem(source: clip(3), duration: 3),
+        TimelineItem(source: still(), duration: 1.5),
+      ],
+      transitions: [
+        TimelineTransition(effect: "fade", duration: 0.5), TimelineTransition(effect: "push", duration: 1),
+      ],
       width: 4, height: 4, rate: try FrameRate(10))
     XCTAssertEqual(t.starts, [0, 1.5, 3.5])
     XCTAssertEqual(t.duration, 5, accuracy: 1e-12)  // 2 + 3 + 1.5 − 0.5 − 1
@@ -30,17 +34,27 @@ final class TimelineTests: XCTestCase {
     XCTAssertEqual(p, 0.2, accuracy: 1e-9)
     XCTAssertEqual(from, 1.6, accuracy: 1e-9)
     XCTAssertEqual(to, 0.1, accuracy: 1e-9)
-    if case .item(1, let local) = t.content(ofFrame: 20) { XCTAssertEqual(local, 0.5, accuracy: 1e-9) } else { XCTFail() }
+    if case .item(1, let local) = t.content(ofFrame: 20) {
+      XCTAssertEqual(local, 0.5, accuracy: 1e-9)
+    } else {
+      XCTFail()
+    }
     guard case .transition(1, let q, _, _) = t.content(ofFrame: 40) else { return XCTFail() }
     XCTAssertEqual(q, 0.5, accuracy: 1e-9)
-    if case .item(2, let local) = t.content(ofFrame: 49) { XCTAssertEqual(local, 1.4, accuracy: 1e-9) } else { XCTFail() }
+    if case .item(2, let local) = t.content(ofFrame: 49) {
+      XCTAssertEqual(local, 1.4, accuracy: 1e-9)
+    } else {
+      XCTFail()
+    }
   }
 
   func testALoneTransitionIncludesItsLastFrameAndPacing() throws {
     let easing = MediaTimingFunction(name: .easeIn)
     let t = try Timeline(
       items: [TimelineItem(source: still(), duration: 1), TimelineItem(source: still(), duration: 1)],
-      transitions: [TimelineTransition(effect: "fade", duration: 1, timing: easing, startProgress: 0.2, endProgress: 0.8)],
+      transitions: [
+        TimelineTransition(effect: "fade", duration: 1, timing: easing, startProgress: 0.2, endProgress: 0.8)
+      ],
       width: 4, height: 4, rate: try FrameRate(4), includesEnd: true)
     XCTAssertEqual(t.frameCount, 5)
     for k in 0..<5 {
@@ -52,9 +66,13 @@ final class TimelineTests: XCTestCase {
   func testItemsShorterThanTheirTransitionsAreRefused() throws {
     XCTAssertThrowsError(
       try Timeline(
-        items: [TimelineItem(source: clip(1), duration: 1), TimelineItem(source: clip(0.7), duration: 0.7),
-                TimelineItem(source: clip(1), duration: 1)],
-        transitions: [TimelineTransition(effect: "fade", duration: 0.4), TimelineTransition(effect: "fade", duration: 0.4)],
+        items: [
+          TimelineItem(source: clip(1), duration: 1), TimelineItem(source: clip(0.7), duration: 0.7),
+          TimelineItem(source: clip(1), duration: 1),
+        ],
+        transitions: [
+          TimelineTransition(effect: "fade", duration: 0.4), TimelineTransition(effect: "fade", duration: 0.4),
+        ],
         width: 4, height: 4, rate: try FrameRate(30))
     ) { error in
       XCTAssertEqual(error as? VideoError, .itemTooShort(item: "c.mp4", duration: 0.7, needed: 0.8))
@@ -73,9 +91,13 @@ final class TimelineTests: XCTestCase {
 
   func testAudioMixPlacesFadesAndTrimsEachClip() throws {
     let t = try Timeline(
-      items: [TimelineItem(source: clip(2), inPoint: 0.5, duration: 1.5), TimelineItem(source: still(), duration: 2),
-              TimelineItem(source: clip(3, audio: false), duration: 3)],
-      transitions: [TimelineTransition(effect: "fade", duration: 0.5), TimelineTransition(effect: "fade", duration: 0.5)],
+      items: [
+        TimelineItem(source: clip(2), inPoint: 0.5, duration: 1.5), TimelineItem(source: still(), duration: 2),
+        TimelineItem(source: clip(3, audio: false), duration: 3),
+      ],
+      transitions: [
+        TimelineTransition(effect: "fade", duration: 0.5), TimelineTransition(effect: "fade", duration: 0.5),
+      ],
       width: 4, height: 4, rate: try FrameRate(30))
     let mix = try XCTUnwrap(AudioMix.make(for: t, music: "m.wav", musicFadeOut: 1))
     XCTAssertEqual(mix.inputs, [["-ss", "0.500000", "-t", "1.500000", "-i", "c.mp4"], ["-i", "m.wav"]])
@@ -101,7 +123,9 @@ final class TimelineTests: XCTestCase {
     try Data().write(to: URL(fileURLWithPath: folder + "/real.webm"))
     try FileManager.default.createSymbolicLink(atPath: folder + "/link.webm", withDestinationPath: "real.webm")
     XCTAssertEqual(try OutputTarget(path: folder + "/link.webm").kind, .file(folder + "/real.webm"))
-    XCTAssertThrowsError(try OutputTarget(path: folder + "/v.avi")) { XCTAssertEqual($0 as? VideoError, .unknownFormat(path: folder + "/v.avi")) }
+    XCTAssertThrowsError(try OutputTarget(path: folder + "/v.avi")) {
+      XCTAssertEqual($0 as? VideoError, .unknownFormat(path: folder + "/v.avi"))
+    }
     XCTAssertThrowsError(try OutputTarget(path: folder + "/missing/v.mp4")) {
       guard case .unwritableOutput? = $0 as? VideoError else { return XCTFail("\($0)") }
     }
@@ -123,12 +147,16 @@ final class TimelineTests: XCTestCase {
 /// seek, is the frame ffmpeg itself numbers so.
 final class ClipDecoderTests: XCTestCase {
   func testSeekingGivesTheSameFramesAsReadingInOrder() throws {
-    guard let ffmpeg = FFmpeg.locate("ffmpeg") else { return XCTFail("ffmpeg is not installed (Tools/setup.sh installs it)") }
+    guard let ffmpeg = FFmpeg.locate("ffmpeg") else {
+      return XCTFail("ffmpeg is not installed (Tools/setup.sh installs it)")
+    }
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("lk-clip-\(UUID().uuidString).mp4").path
     defer { unlink(path) }
     let p = Process()
     p.executableURL = URL(fileURLWithPath: ffmpeg)
-    p.arguments = ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=25:d=2", "-c:v", "libx264", "-g", "12", path]
+    p.arguments = [
+      "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=25:d=2", "-c:v", "libx264", "-g", "12", path,
+    ]
     try p.run()
     p.waitUntilExit()
     XCTAssertEqual(p.terminationStatus, 0)

@@ -33,8 +33,11 @@ final class FrameRateTests: XCTestCase {
         guard case .invalidFrameRate = error else { return XCTFail("\(error)") }
       }
     }
-    assertThrows(.invalidFrameRate(value: "0/1")) { () throws(MediaError) in try FrameRate(numerator: 0, denominator: 1) }
-    assertThrows(.invalidFrameRate(value: "30/0")) { () throws(MediaError) in try FrameRate(numerator: 30, denominator: 0) }
+    assertThrows(.invalidFrameRate(value: "0/1")) { () throws(MediaError) in try FrameRate(numerator: 0, denominator: 1)
+    }
+    assertThrows(.invalidFrameRate(value: "30/0")) { () throws(MediaError) in
+      try FrameRate(numerator: 30, denominator: 0)
+    }
   }
 
   func testFractionsAreReduced() throws {
@@ -116,13 +119,15 @@ final class Y4MTests: XCTestCase {
   }
 
   func testFrameIsMarkerThenPlanes() throws {
-    let writer = try Y4MWriter(width: 6, height: 4, frameRate: try FrameRate(30), chroma: .yuv420, background: (1, 2, 3))
+    let writer = try Y4MWriter(
+      width: 6, height: 4, frameRate: try FrameRate(30), chroma: .yuv420, background: (1, 2, 3))
     let image = frame(6, 4, 0, alpha: 100)
     let encoded = try writer.encodeFrame(image)
     XCTAssertEqual(encoded.count, writer.frameByteCount)
     XCTAssertEqual(writer.frameByteCount, 6 + 36)
     XCTAssertEqual(Array(encoded.prefix(6)), Array("FRAME\n".utf8))
-    XCTAssertEqual(Array(encoded.dropFirst(6)), try YUVConversion.convert(image, background: (1, 2, 3), chroma: .yuv420))
+    XCTAssertEqual(
+      Array(encoded.dropFirst(6)), try YUVConversion.convert(image, background: (1, 2, 3), chroma: .yuv420))
   }
 
   func testWriterChecksSizes() throws {
@@ -135,7 +140,8 @@ final class Y4MTests: XCTestCase {
       try Y4MWriter(width: 0, height: 4, frameRate: rate, chroma: .yuv444)
     }
     let writer = try Y4MWriter(width: 4, height: 4, frameRate: rate, chroma: .yuv420)
-    assertThrows(.sizeMismatch(expectedWidth: 4, expectedHeight: 4, actualWidth: 6, actualHeight: 4)) { () throws(MediaError) in
+    assertThrows(.sizeMismatch(expectedWidth: 4, expectedHeight: 4, actualWidth: 6, actualHeight: 4)) {
+      () throws(MediaError) in
       try writer.encodeFrame(self.frame(6, 4, 0))
     }
     var buffer = [UInt8](repeating: 0, count: writer.frameByteCount + 1)
@@ -254,7 +260,9 @@ final class Y4MTests: XCTestCase {
       }
     }
     func corrupt(_ e: MediaError) -> Bool { if case .corrupt(path: "bad.y4m", _) = e { true } else { false } }
-    func unsupported(_ e: MediaError) -> Bool { if case .unsupportedFormat(path: "bad.y4m", _) = e { true } else { false } }
+    func unsupported(_ e: MediaError) -> Bool {
+      if case .unsupportedFormat(path: "bad.y4m", _) = e { true } else { false }
+    }
     expect("", corrupt)
     expect("YUV4MPEG2 H2 F30:1\n", corrupt)  // no W
     expect("YUV4MPEG2 W2 F30:1\n", corrupt)  // no H
@@ -293,9 +301,15 @@ final class Y4MTests: XCTestCase {
     func read(_ data: Data) throws(MediaError) -> [[UInt8]] {
       try Y4MReader(data: data, name: "f.y4m").readAllFrames()
     }
-    assertThrows(.truncated(path: "f.y4m")) { () throws(MediaError) in try read(y4m(header, frames: [good, Array(good.prefix(5))])) }
-    assertThrows(.truncated(path: "f.y4m")) { () throws(MediaError) in try read(y4m(header, frames: [good]) + Data("FRA".utf8)) }
-    assertThrows(.truncated(path: "f.y4m")) { () throws(MediaError) in try read(y4m(header, frames: [good]) + Data("FRAME".utf8)) }
+    assertThrows(.truncated(path: "f.y4m")) { () throws(MediaError) in
+      try read(y4m(header, frames: [good, Array(good.prefix(5))]))
+    }
+    assertThrows(.truncated(path: "f.y4m")) { () throws(MediaError) in
+      try read(y4m(header, frames: [good]) + Data("FRA".utf8))
+    }
+    assertThrows(.truncated(path: "f.y4m")) { () throws(MediaError) in
+      try read(y4m(header, frames: [good]) + Data("FRAME".utf8))
+    }
     for bad in ["FRAMX\n", "FRAMES\n", "\n", "frame\n"] {
       do {
         _ = try read(y4m(header, frames: [good]) + Data(bad.utf8) + Data(good))
@@ -363,7 +377,9 @@ final class Y4MTests: XCTestCase {
   /// ffmpeg's own Y4M muxer writes the same header, tag for tag, except for its `XYSCSS` tag,
   /// which ours leaves out to make room for the matrix tag.
   func testHeaderMatchesFFmpegMuxer() throws {
-    for (pixfmt, chroma, yscss) in [("yuv420p", ChromaSubsampling.yuv420, " XYSCSS=420JPEG"), ("yuv444p", .yuv444, " XYSCSS=444")] {
+    for (pixfmt, chroma, yscss) in [
+      ("yuv420p", ChromaSubsampling.yuv420, " XYSCSS=420JPEG"), ("yuv444p", .yuv444, " XYSCSS=444"),
+    ] {
       let theirs = try ffmpeg([
         "-f", "lavfi", "-i", "color=c=red:size=8x6:rate=30000/1001", "-frames:v", "1",
         "-vf", "setsar=1", "-pix_fmt", pixfmt, "-color_range", "tv", "-f", "yuv4mpegpipe", "-",
@@ -433,7 +449,10 @@ final class Y4MTests: XCTestCase {
     let (w, h) = (64, 32)
     var rgba: [UInt8] = []
     for _ in 0..<(w * h) {
-      rgba += [UInt8.random(in: 0...255, using: &rng), UInt8.random(in: 0...255, using: &rng), UInt8.random(in: 0...255, using: &rng), 255]
+      rgba += [
+        UInt8.random(in: 0...255, using: &rng), UInt8.random(in: 0...255, using: &rng),
+        UInt8.random(in: 0...255, using: &rng), 255,
+      ]
     }
     let image = try Image(width: w, height: h, pixels: rgba)
     let input = temp.appendingPathComponent("in.rgba")

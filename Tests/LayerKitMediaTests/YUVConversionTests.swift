@@ -26,7 +26,9 @@ enum YUVReference {
   /// The whole frame, Y' then Cb then Cr, from the real formula.
   static func frame(_ image: Image, bg: (Int, Int, Int), chroma: ChromaSubsampling) -> [Int] {
     let (w, h) = (image.width, image.height)
-    func px(_ x: Int, _ y: Int) -> [Int] { let p = image.pixel(x: x, y: y); return [Int(p.x), Int(p.y), Int(p.z), Int(p.w)] }
+    func px(_ x: Int, _ y: Int) -> [Int] {
+      let p = image.pixel(x: x, y: y); return [Int(p.x), Int(p.y), Int(p.z), Int(p.w)]
+    }
     var yPlane: [Int] = []
     var cb: [Int] = []
     var cr: [Int] = []
@@ -146,7 +148,10 @@ final class YUVConversionTests: XCTestCase {
   /// chunk): never more than 1 off, and exact for all but a sliver (values within 2e-4 of a
   /// half; 7 of the 1.8 million samples here when this was written).
   func testMatchesTheRealFormulaWithinOne() throws {
-    for (chroma, bg, seed) in [(ChromaSubsampling.yuv444, (0, 0, 0), UInt64(1)), (.yuv420, (255, 255, 255), 2), (.yuv420, (37, 201, 90), 3), (.yuv444, (250, 5, 128), 4)] {
+    for (chroma, bg, seed) in [
+      (ChromaSubsampling.yuv444, (0, 0, 0), UInt64(1)), (.yuv420, (255, 255, 255), 2), (.yuv420, (37, 201, 90), 3),
+      (.yuv444, (250, 5, 128), 4),
+    ] {
       let image = randomImage(512, 400, seed: seed)
       let got = try YUVConversion.convert(
         image, background: (UInt8(bg.0), UInt8(bg.1), UInt8(bg.2)), chroma: chroma)
@@ -168,7 +173,8 @@ final class YUVConversionTests: XCTestCase {
   /// two black and two white pixels has the chroma of mid grey (128, 128), and a block half red,
   /// half blue that of their mean (127.5, 0, 127.5).
   func testChromaIsTheBlockMean() throws {
-    let bw = try Image(width: 2, height: 2, pixels: [0, 0, 0, 255, 255, 255, 255, 255, 255, 255, 255, 255, 0, 0, 0, 255])
+    let bw = try Image(
+      width: 2, height: 2, pixels: [0, 0, 0, 255, 255, 255, 255, 255, 255, 255, 255, 255, 0, 0, 0, 255])
     let out = try YUVConversion.convert(bw, chroma: .yuv420)
     XCTAssertEqual(Array(out[0..<4]), [16, 235, 235, 16])
     XCTAssertEqual(Array(out[4...]), [128, 128])
@@ -180,8 +186,10 @@ final class YUVConversionTests: XCTestCase {
     // Planes are in Y', Cb, Cr order and each chroma sample belongs to its own block.
     let two = try Image(
       width: 4, height: 2,
-      pixels: [255, 0, 0, 255, 255, 0, 0, 255, 0, 0, 255, 255, 0, 0, 255, 255,
-               255, 0, 0, 255, 255, 0, 0, 255, 0, 0, 255, 255, 0, 0, 255, 255])
+      pixels: [
+        255, 0, 0, 255, 255, 0, 0, 255, 0, 0, 255, 255, 0, 0, 255, 255,
+        255, 0, 0, 255, 255, 0, 0, 255, 0, 0, 255, 255, 0, 0, 255, 255,
+      ])
     let planes = try YUVConversion.convert(two, chroma: .yuv420)
     XCTAssertEqual(Array(planes[0..<8]), [63, 63, 32, 32, 63, 63, 32, 32])
     XCTAssertEqual(Array(planes[8..<10]), [102, 240], "Cb of the red block, then the blue one")
@@ -198,7 +206,9 @@ final class YUVConversionTests: XCTestCase {
 
   func testOddSizesAreRefusedFor420Only() throws {
     let odd = solid(3, 2, [1, 2, 3, 255])
-    assertThrows(.oddSizeForChromaSubsampling(width: 3, height: 2)) { () throws(MediaError) in try YUVConversion.convert(odd, chroma: .yuv420) }
+    assertThrows(.oddSizeForChromaSubsampling(width: 3, height: 2)) { () throws(MediaError) in
+      try YUVConversion.convert(odd, chroma: .yuv420)
+    }
     assertThrows(.oddSizeForChromaSubsampling(width: 2, height: 5)) { () throws(MediaError) in
       try YUVConversion.convert(self.solid(2, 5, [0, 0, 0, 255]), chroma: .yuv420)
     }
@@ -250,7 +260,10 @@ final class YUVConversionTests: XCTestCase {
   func testInverseRoundTripsOpaqueImages() throws {
     var rng = SeededRandom(seed: 5)
     let px = (0..<(64 * 48)).flatMap { _ in
-      [UInt8.random(in: 0...255, using: &rng), UInt8.random(in: 0...255, using: &rng), UInt8.random(in: 0...255, using: &rng), 255]
+      [
+        UInt8.random(in: 0...255, using: &rng), UInt8.random(in: 0...255, using: &rng),
+        UInt8.random(in: 0...255, using: &rng), 255,
+      ]
     }
     let image = try Image(width: 64, height: 48, pixels: px)
     let layout = YUVFrameLayout(width: 64, height: 48, chroma: .yuv444)
@@ -261,14 +274,17 @@ final class YUVConversionTests: XCTestCase {
     // 4:2:0 of a flat-per-block image comes back the same way.
     let blocky = try Image(
       width: 4, height: 2,
-      pixels: [200, 30, 90, 255, 200, 30, 90, 255, 12, 240, 77, 255, 12, 240, 77, 255,
-               200, 30, 90, 255, 200, 30, 90, 255, 12, 240, 77, 255, 12, 240, 77, 255])
+      pixels: [
+        200, 30, 90, 255, 200, 30, 90, 255, 12, 240, 77, 255, 12, 240, 77, 255,
+        200, 30, 90, 255, 200, 30, 90, 255, 12, 240, 77, 255, 12, 240, 77, 255,
+      ])
     let back420 = try YUVConversion.image(
       fromPlanes: try YUVConversion.convert(blocky, chroma: .yuv420),
       layout: YUVFrameLayout(width: 4, height: 2, chroma: .yuv420))
     XCTAssertLessThanOrEqual(try ImageComparison(expected: blocky, actual: back420).maxChannelDelta, 3)
     assertThrows(.bufferSizeMismatch(expected: 12, actual: 11)) { () throws(MediaError) in
-      try YUVConversion.image(fromPlanes: [UInt8](repeating: 0, count: 11), layout: YUVFrameLayout(width: 4, height: 2, chroma: .yuv420))
+      try YUVConversion.image(
+        fromPlanes: [UInt8](repeating: 0, count: 11), layout: YUVFrameLayout(width: 4, height: 2, chroma: .yuv420))
     }
   }
 }

@@ -33,8 +33,10 @@ final class DeployTests: XCTestCase {
     inputs = tmp.appendingPathComponent("work")
     try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
     // Two small stills, named in show order (the shard script takes INPUT_DIR's files by name).
-    try ImageFile.writePNG(try Self.gradient(width: 64, height: 36, flip: false), to: inputs.appendingPathComponent("01-a.png"))
-    try ImageFile.writePNG(try Self.gradient(width: 64, height: 36, flip: true), to: inputs.appendingPathComponent("02-b.png"))
+    try ImageFile.writePNG(
+      try Self.gradient(width: 64, height: 36, flip: false), to: inputs.appendingPathComponent("01-a.png"))
+    try ImageFile.writePNG(
+      try Self.gradient(width: 64, height: 36, flip: true), to: inputs.appendingPathComponent("02-b.png"))
   }
 
   override func tearDownWithError() throws {
@@ -157,7 +159,9 @@ final class DeployTests: XCTestCase {
 
     let join = try Self.text("deploy/slurm/join.sbatch")
     XCTAssertTrue(Self.lines(join, with: "exec ").contains { $0.contains("join.sh") }, join)
-    XCTAssertTrue(join.contains("export SHARDS=${SHARDS:-\(tasks)}"), "join.sbatch expects another shard count than --array=\(array)")
+    XCTAssertTrue(
+      join.contains("export SHARDS=${SHARDS:-\(tasks)}"),
+      "join.sbatch expects another shard count than --array=\(array)")
 
     // And the shard script reads both schedulers' index.
     let script = try Self.text("deploy/render-shard.sh")

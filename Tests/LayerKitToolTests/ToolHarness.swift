@@ -108,9 +108,11 @@ struct ToolHarness {
   func probe(_ file: String) throws -> [[String: String]] {
     let r = try ToolHarness.run(
       ToolHarness.which("ffprobe"),
-      ["-v", "error", "-count_frames", "-show_entries",
-       "stream=codec_type,codec_name,width,height,nb_read_frames,duration,pix_fmt,color_space,color_range,color_primaries,color_transfer,sample_rate,profile",
-       "-of", "json", file])
+      [
+        "-v", "error", "-count_frames", "-show_entries",
+        "stream=codec_type,codec_name,width,height,nb_read_frames,duration,pix_fmt,color_space,color_range,color_primaries,color_transfer,sample_rate,profile",
+        "-of", "json", file,
+      ])
     XCTAssertEqual(r.status, 0, r.stderr)
     let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
     let streams = json?["streams"] as? [[String: Any]] ?? []

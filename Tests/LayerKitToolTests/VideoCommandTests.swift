@@ -27,7 +27,9 @@ final class VideoCommandTests: XCTestCase {
 
   func testY4MHoldsExactlyTheRenderedFramesConverted() throws {
     let (a, b) = try pictures()
-    let common = [a, b, "--transition", "push:fromRight", "--hold", "0.2", "--transition-duration", "0.3", "--fps", "10"]
+    let common = [
+      a, b, "--transition", "push:fromRight", "--hold", "0.2", "--transition-duration", "0.3", "--fps", "10",
+    ]
     for renderer in ["cpu", "gpu"] {
       let y4m = h.path("\(renderer).y4m")
       let frames = h.path("\(renderer)-frames/")
@@ -55,7 +57,9 @@ final class VideoCommandTests: XCTestCase {
 
   func testY4MToStandardOutputAnd444() throws {
     let (a, b) = try pictures()
-    let r = try h.run(["transition", a, b, "--duration", "0.2", "--fps", "10", "--pix-fmt", "yuv444p", "--renderer", "cpu", "-o", "-"])
+    let r = try h.run([
+      "transition", a, b, "--duration", "0.2", "--fps", "10", "--pix-fmt", "yuv444p", "--renderer", "cpu", "-o", "-",
+    ])
     XCTAssertEqual(r.status, 0, r.stderr)
     let reader = try Y4MReader(data: r.data)
     XCTAssertEqual(reader.header.chroma, .yuv444)
@@ -111,7 +115,8 @@ final class VideoCommandTests: XCTestCase {
     let y4m = try h.run(["transition", a, a, "--duration", "0.1", "--renderer", "cpu", "-o", h.path("o.y4m")])
     XCTAssertEqual(y4m.status, 1)
     let padded = try h.run([
-      "transition", a, a, "--duration", "0.1", "--fps", "10", "--renderer", "cpu", "--pad", "--background", "blue", "-o",
+      "transition", a, a, "--duration", "0.1", "--fps", "10", "--renderer", "cpu", "--pad", "--background", "blue",
+      "-o",
       h.path("p.y4m"),
     ])
     XCTAssertEqual(padded.status, 0, padded.stderr)
@@ -166,7 +171,8 @@ final class VideoCommandTests: XCTestCase {
   func testMusicTrackAndNoAudio() throws {
     let (a, b) = try pictures()
     let music = h.path("music.wav")
-    let m = try ToolHarness.run(ToolHarness.which("ffmpeg"), ["-v", "error", "-f", "lavfi", "-i", "sine=f=330:d=5", music])
+    let m = try ToolHarness.run(
+      ToolHarness.which("ffmpeg"), ["-v", "error", "-f", "lavfi", "-i", "sine=f=330:d=5", music])
     XCTAssertEqual(m.status, 0, m.stderr)
     let out = h.path("m.mp4")
     let r = try h.run([
@@ -231,6 +237,13 @@ final class VideoCommandTests: XCTestCase {
     XCTAssertEqual(try Y4MReader(path: h.path("f1.y4m")).readAllFrames().count, total - 5)
     XCTAssertEqual(try h.run(["join", h.path("f0.y4m"), h.path("f1.y4m"), "-o", h.path("j4.y4m")]).status, 0)
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: h.path("j4.y4m"))), whole)
+    // Y4M parts into an MP4 of their own pixel format; into a GIF, a clear refusal.
+    let fromY4M = h.path("y4m-joined.mp4")
+    XCTAssertEqual(try h.run(["join"] + y4m + ["-o", fromY4M, "--quiet"]).status, 0)
+    XCTAssertEqual(try h.probe(fromY4M).first { $0["codec_type"] == "video" }?["nb_read_frames"], String(total))
+    let gif = try h.run(["join"] + y4m + ["-o", h.path("j.gif")])
+    XCTAssertEqual(gif.status, 1)
+    XCTAssertTrue(gif.stderr.contains("render .mkv parts"), gif.stderr)
     // MKV parts carry the whole video's audio in the first part; the joined MP4 has it all.
     let mp4 = h.path("joined.mp4")
     XCTAssertEqual(try h.run(["join"] + mkv + ["-o", mp4, "--quiet"]).status, 0)
@@ -292,11 +305,13 @@ final class VideoCommandTests: XCTestCase {
     let mp4 = try h.run(["transition", a, b, "--renderer", "cpu", "-o", h.path("x.mp4")], environment: env)
     XCTAssertEqual(mp4.status, 1)
     XCTAssertEqual(
-      mp4.stderr, "layerkit transition: ffmpeg was not found on PATH; install Debian's ffmpeg package (apt-get install ffmpeg)\n")
+      mp4.stderr,
+      "layerkit transition: ffmpeg was not found on PATH; install Debian's ffmpeg package (apt-get install ffmpeg)\n")
     XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("x.mp4")))
     XCTAssertEqual(h.leftovers(), [])
     let y4m = try h.run(
-      ["transition", a, b, "--duration", "0.2", "--renderer", "cpu", "--quiet", "-o", h.path("x.y4m")], environment: env)
+      ["transition", a, b, "--duration", "0.2", "--renderer", "cpu", "--quiet", "-o", h.path("x.y4m")], environment: env
+    )
     XCTAssertEqual(y4m.status, 0, y4m.stderr)
   }
 

@@ -9,7 +9,8 @@ struct Join: ParsableCommand {
     abstract: "Join the parts of a sharded render (--shard / --frames) into the final file.",
     discussion: """
       Parts are PNG frame folders (joined into a folder or encoded), Y4M files (joined into one \
-      Y4M, frames as they are), or lossless .mkv parts (encoded into any output). The first .mkv \
+      Y4M, frames as they are, or into an MP4 / WebM of the same pixel format), or lossless .mkv \
+      parts (encoded into any output). The first .mkv \
       part of a render holds the whole video's audio, which is laid under the joined video.
 
       Example:
@@ -31,14 +32,6 @@ struct Join: ParsableCommand {
       reserveLargeBuffersWithMmap()
       let source = try PartsSource(parts)
       let target = try OutputTarget(path: output, format: encoder.format?.format)
-      if source.kind == .y4m {
-        guard target.format == .y4m else {
-          throw VideoError.incompatibleParts("Y4M parts join into a .y4m file; render .mkv parts to encode the joined video")
-        }
-        let frames = try source.joinY4M(to: target)
-        if !quiet { printError("joined \(frames) frames from \(parts.count) parts into \(output)") }
-        return
-      }
       var encoding = encoder.encoding
       if !noAudio {
         if let audio {
@@ -46,6 +39,11 @@ struct Join: ParsableCommand {
         } else if let part = source.audioPart {
           encoding.audio = .track(part)
         }
+      }
+      if source.kind == .y4m {
+        let frames = try source.joinY4M(to: target, options: encoding)
+        if !quiet { printError("joined \(frames) frames from \(parts.count) parts into \(output)") }
+        return
       }
       let pipeline = try VideoPipeline(
         source: source, width: source.width, height: source.height, rate: try source.rate ?? FrameRate(fps),

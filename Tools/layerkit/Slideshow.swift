@@ -35,7 +35,8 @@ struct Slideshow: ParsableCommand {
     }
     let boundaries = inputs.count - 1
     guard transitions.count == 1 || transitions.count == boundaries else {
-      throw ValidationError("give one --transition for all \(boundaries) boundaries, or one per boundary, not \(transitions.count)")
+      throw ValidationError(
+        "give one --transition for all \(boundaries) boundaries, or one per boundary, not \(transitions.count)")
     }
   }
 
@@ -90,7 +91,8 @@ struct Concat: ParsableCommand {
     guard hold.isFinite, hold > 0 else { throw ValidationError("--hold must be a positive number of seconds") }
     let boundaries = inputs.count - 1
     guard transitions.count == 1 || transitions.count == boundaries else {
-      throw ValidationError("give one --transition for all \(boundaries) boundaries, or one per boundary, not \(transitions.count)")
+      throw ValidationError(
+        "give one --transition for all \(boundaries) boundaries, or one per boundary, not \(transitions.count)")
     }
   }
 

@@ -62,7 +62,8 @@ struct TransitionCommand: ParsableCommand {
       transition.endProgress = endProgress
       transition.label = shader ?? filter ?? type.rawValue
       // FROM's last `duration` seconds over TO's first.
-      let a = TimelineItem(source: sources[0], inPoint: max(0, (sources[0].duration ?? duration) - duration), duration: duration)
+      let a = TimelineItem(
+        source: sources[0], inPoint: max(0, (sources[0].duration ?? duration) - duration), duration: duration)
       if let length = sources[0].duration, length < duration {
         throw VideoError.itemTooShort(item: from, duration: length, needed: duration)
       }

@@ -83,7 +83,8 @@ struct VideoJob {
         subtype = s
       } else {
         throw ParameterError(
-          "transition \(spec): '\(part)' is neither a subtype (fromLeft, fromRight, fromTop, fromBottom) nor NAME=VALUE")
+          "transition \(spec): '\(part)' is neither a subtype (fromLeft, fromRight, fromTop, fromBottom) nor NAME=VALUE"
+        )
       }
     }
     var effect = head
@@ -105,7 +106,9 @@ struct VideoJob {
     } else {
       guard let builtInEffect = TransitionEffects.all[head] else {
         let names = TransitionEffects.all.keys.sorted()
-        let near = names.min { editDistance($0.lowercased(), head.lowercased()) < editDistance($1.lowercased(), head.lowercased()) }
+        let near = names.min {
+          editDistance($0.lowercased(), head.lowercased()) < editDistance($1.lowercased(), head.lowercased())
+        }
         throw ParameterError(
           "transition \(spec): no built-in effect \(head)\(near.map { " (did you mean \($0)?)" } ?? ""); "
             + "there are: \(names.joined(separator: ", ")), or give a .glsl file")
@@ -152,11 +155,14 @@ struct VideoJob {
     if let f = options.frames {
       range = f.lower..<(f.upper ?? total)
       guard range.lowerBound < total, range.upperBound <= total else {
-        throw ValidationError("--frames \(f.lower)..\(f.upper.map(String.init) ?? ""): the video has frames 0..\(total)")
+        throw ValidationError(
+          "--frames \(f.lower)..\(f.upper.map(String.init) ?? ""): the video has frames 0..\(total)")
       }
     } else if let s = options.shard {
       range = s.range(of: total)
-      guard !range.isEmpty else { throw ValidationError("--shard \(s.index)/\(s.count): the video has only \(total) frames") }
+      guard !range.isEmpty else {
+        throw ValidationError("--shard \(s.index)/\(s.count): the video has only \(total) frames")
+      }
     }
     var encoding = options.encoder.encoding
     if !options.noAudio && target.format != .gif && target.format != .png && target.format != .y4m {
@@ -196,7 +202,8 @@ struct VideoJob {
       let size = summary.outputBytes.map { ", \(formatBytes($0))" } ?? ""
       let fps = String(format: "%.1f", summary.framesPerSecond)
       let seconds = String(format: "%.2f", summary.seconds)
-      printError("wrote \(summary.frames) frames (\(describe)) in \(seconds) s, \(fps) fps, to \(options.output)\(size)")
+      printError(
+        "wrote \(summary.frames) frames (\(describe)) in \(seconds) s, \(fps) fps, to \(options.output)\(size)")
     }
   }
 

@@ -5,7 +5,9 @@ import LayerKitMedia
 
 /// The options every video command shares: size, rate, fit, output, encoding, shards, audio.
 struct VideoOptions: ParsableArguments {
-  @Option(name: .shortAndLong, help: "Output: a .mp4/.webm/.gif/.mov/.mkv/.y4m file, a folder/ for PNG frames, or - (Y4M on standard output).")
+  @Option(
+    name: .shortAndLong,
+    help: "Output: a .mp4/.webm/.gif/.mov/.mkv/.y4m file, a folder/ for PNG frames, or - (Y4M on standard output).")
   var output: String
   @Option(help: "Output size WIDTHxHEIGHT (default: the first input's size).") var size: PixelSize?
   @Option(help: "Frames per second (default: the first clip's rate, else 30).") var fps: Double?
@@ -26,8 +28,12 @@ struct VideoOptions: ParsableArguments {
   @Flag(help: "No audio: drop the clips' sound.") var noAudio = false
 
   func validate() throws {
-    if let fps { guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") } }
-    guard audioFade.isFinite, audioFade >= 0 else { throw ValidationError("--audio-fade must be a number of seconds ≥ 0") }
+    if let fps {
+      guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") }
+    }
+    guard audioFade.isFinite, audioFade >= 0 else {
+      throw ValidationError("--audio-fade must be a number of seconds ≥ 0")
+    }
     guard frames == nil || shard == nil else { throw ValidationError("use --frames or --shard, not both") }
     if noAudio && audio != nil { throw ValidationError("use --audio or --no-audio, not both") }
   }

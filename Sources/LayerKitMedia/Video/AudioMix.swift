@@ -70,7 +70,8 @@ public struct AudioMix: Sendable, Equatable {
     var tail =
       "[silence]\(labels.joined())amix=inputs=\(labels.count + 1):duration=first:dropout_transition=0:normalize=0"
     if let range {
-      tail += ",atrim=start=\(FFmpeg.seconds(range.lowerBound)):end=\(FFmpeg.seconds(range.upperBound)),asetpts=PTS-STARTPTS"
+      tail +=
+        ",atrim=start=\(FFmpeg.seconds(range.lowerBound)):end=\(FFmpeg.seconds(range.upperBound)),asetpts=PTS-STARTPTS"
     }
     graph.append(tail + "[aout]")
     return AudioMix(inputs: inputs, filterGraph: graph.joined(separator: ";"), outputLabel: "aout")

@@ -47,7 +47,9 @@ final class ChildProcess: @unchecked Sendable {
     var outPipe: [Int32] = [-1, -1]
     var errPipe: [Int32] = [-1, -1]
     func closeAll() { for fd in inPipe + outPipe + errPipe where fd >= 0 { close(fd) } }
-    if wantInput, !makePipe(&inPipe) { throw .programFailed(program: executable, status: -1, detail: "pipe: \(String(cString: strerror(errno)))") }
+    if wantInput, !makePipe(&inPipe) {
+      throw .programFailed(program: executable, status: -1, detail: "pipe: \(String(cString: strerror(errno)))")
+    }
     if stdout == .pipe, !makePipe(&outPipe) {
       closeAll()
       throw .programFailed(program: executable, status: -1, detail: "pipe: \(String(cString: strerror(errno)))")
@@ -161,7 +163,8 @@ final class ChildProcess: @unchecked Sendable {
         return false
       } else {
         throw .programFailed(
-          program: executable, status: -1, detail: "its output ended in the middle of a frame (\(done) of \(buffer.count) bytes)")
+          program: executable, status: -1,
+          detail: "its output ended in the middle of a frame (\(done) of \(buffer.count) bytes)")
       }
     }
     return true

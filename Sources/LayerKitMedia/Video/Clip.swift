@@ -49,9 +49,17 @@ public struct ClipInfo: Sendable, Equatable {
     // the size we receive is swapped.
     var rotation = 0.0
     if let side = video["side_data_list"] as? [[String: Any]] {
-      for entry in side { if let r = entry["rotation"] as? Double { rotation = r } else if let r = entry["rotation"] as? Int { rotation = Double(r) } }
+      for entry in side {
+        if let r = entry["rotation"] as? Double {
+          rotation = r
+        } else if let r = entry["rotation"] as? Int {
+          rotation = Double(r)
+        }
+      }
     }
-    if let tags = video["tags"] as? [String: Any], let r = (tags["rotate"] as? String).flatMap(Double.init) { rotation = r }
+    if let tags = video["tags"] as? [String: Any], let r = (tags["rotate"] as? String).flatMap(Double.init) {
+      rotation = r
+    }
     if Int(abs(rotation).rounded()) % 180 == 90 { swap(&width, &height) }
     let hasAudio = streams.contains { ($0["codec_type"] as? String) == "audio" }
     return ClipInfo(path: path, width: width, height: height, frameRate: rate, duration: duration, hasAudio: hasAudio)

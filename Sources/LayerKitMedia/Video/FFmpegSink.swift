@@ -67,7 +67,9 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       if let codec = options.codec { output += ["-c:v", codec] }
     case .mov:
       input = .rgbaStraight
-      output += ["-c:v", options.codec ?? "prores_ks", "-profile:v", "4444", "-pix_fmt", options.pixelFormat ?? "yuva444p10le"]
+      output += [
+        "-c:v", options.codec ?? "prores_ks", "-profile:v", "4444", "-pix_fmt", options.pixelFormat ?? "yuva444p10le",
+      ]
       output += ["-alpha_bits", "16", "-vendor", "apl0"]
       filters.append(FFmpegSink.toBT709)
       output += tags

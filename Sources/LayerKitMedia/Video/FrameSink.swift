@@ -65,7 +65,8 @@ func makeSink(
   case .y4m:
     let chroma = try YUVChroma(pixelFormat: options.pixelFormat ?? "yuv420p", format: .y4m)
     try checkEven(width, height, chroma: chroma)
-    return try Y4MSink(target: target, width: width, height: height, rate: rate, chroma: chroma, background: options.background)
+    return try Y4MSink(
+      target: target, width: width, height: height, rate: rate, chroma: chroma, background: options.background)
   default:
     return try FFmpegSink(target: target, width: width, height: height, rate: rate, options: options)
   }
@@ -145,7 +146,9 @@ final class PNGFolderSink: FrameSink, @unchecked Sendable {
       }
       createdFolder = true
     }
-    guard access(folder, W_OK) == 0 else { throw VideoError.unwritableOutput(path: folder, reason: "the folder is not writable") }
+    guard access(folder, W_OK) == 0 else {
+      throw VideoError.unwritableOutput(path: folder, reason: "the folder is not writable")
+    }
   }
 
   /// The frame files (`frame_*.png`) in a folder, sorted.
@@ -235,7 +238,9 @@ final class Y4MSink: FrameSink, @unchecked Sendable {
   private var headerWritten = false
   private let header: [UInt8]
 
-  init(target: OutputTarget, width: Int, height: Int, rate: FrameRate, chroma: YUVChroma, background: BackgroundColor) throws {
+  init(target: OutputTarget, width: Int, height: Int, rate: FrameRate, chroma: YUVChroma, background: BackgroundColor)
+    throws
+  {
     self.chroma = chroma
     self.background = background
     header = [UInt8](Y4MWriter.header(width: width, height: height, frameRate: rate, chroma: chroma.conversion))

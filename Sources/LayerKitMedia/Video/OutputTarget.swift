@@ -91,7 +91,9 @@ public struct OutputTarget: Sendable, Equatable {
     if path == "-" {
       kind = .standardOutput
       format = forced ?? .y4m
-      if format == .png { throw .unwritableOutput(path: path, reason: "PNG frames go to a folder, not to standard output") }
+      if format == .png {
+        throw .unwritableOutput(path: path, reason: "PNG frames go to a folder, not to standard output")
+      }
       return
     }
     guard !path.isEmpty else { throw .unwritableOutput(path: path, reason: "the path is empty") }
@@ -106,7 +108,8 @@ public struct OutputTarget: Sendable, Equatable {
     }
     let ext = (path as NSString).pathExtension
     // A trailing slash, an existing folder, or a new name without an extension: a frame folder.
-    if path.hasSuffix("/") || (exists && type == S_IFDIR) || forced == .png || (!exists && ext.isEmpty && forced == nil) {
+    if path.hasSuffix("/") || (exists && type == S_IFDIR) || forced == .png || (!exists && ext.isEmpty && forced == nil)
+    {
       if exists && type != S_IFDIR { throw .unwritableOutput(path: path, reason: "it exists and is not a folder") }
       if let forced, forced != .png {
         throw .unwritableOutput(path: path, reason: "a folder holds PNG frames, not \(forced.rawValue)")

@@ -44,7 +44,8 @@ public final class PartsSource: FrameSource {
       let count = numbered.count
       guard numbered.keys.min() == 0, numbered.keys.max() == count - 1 else {
         throw VideoError.incompatibleParts(
-          "the frames are not numbered 0…\(count - 1) without gaps (first \(numbered.keys.min()!), last \(numbered.keys.max()!))")
+          "the frames are not numbered 0…\(count - 1) without gaps (first \(numbered.keys.min()!), last \(numbered.keys.max()!))"
+        )
       }
       pngFrames = (0..<count).map { numbered[$0]! }
       let first = try ImageFile.read(URL(fileURLWithPath: pngFrames[0]))
@@ -83,7 +84,9 @@ public final class PartsSource: FrameSource {
         if audio == nil && info.hasAudio { audio = p }
       }
       let sizes = Set(mkvParts.map { "\($0.info.width)×\($0.info.height)" })
-      guard sizes.count == 1 else { throw VideoError.incompatibleParts("the parts have different sizes: \(sizes.sorted())") }
+      guard sizes.count == 1 else {
+        throw VideoError.incompatibleParts("the parts have different sizes: \(sizes.sorted())")
+      }
       width = mkvParts[0].info.width
       height = mkvParts[0].info.height
       rate = try FrameRate(mkvParts[0].info.frameRate)
@@ -98,8 +101,10 @@ public final class PartsSource: FrameSource {
   static func countFrames(_ path: String) throws -> Int {
     let probe = try FFmpeg.start(
       try FFmpeg.ffprobe(),
-      ["-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries", "stream=nb_read_packets",
-       "-of", "csv=p=0", path], stdin: false, stdout: .pipe)
+      [
+        "-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries", "stream=nb_read_packets",
+        "-of", "csv=p=0", path,
+      ], stdin: false, stdout: .pipe)
     let text = String(decoding: probe.readAll(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     guard probe.wait() == 0, let n = Int(text.split(separator: ",").first ?? "") else {
       throw VideoError.unreadableClip(path: path, reason: "ffprobe could not count its frames")
@@ -122,7 +127,9 @@ public final class PartsSource: FrameSource {
       if decoder?.part != part {
         decoder?.1.stop()
         // FFV1 parts hold the rendered bytes, premultiplied: read them as stored.
-        decoder = (part, ClipDecoder(mkvParts[part].info, lastFrame: mkvParts[part].count - 1, storedPremultiplied: true))
+        decoder = (
+          part, ClipDecoder(mkvParts[part].info, lastFrame: mkvParts[part].count - 1, storedPremultiplied: true)
+        )
       }
       return try decoder!.1.frame(index: index - mkvParts[part].first)
     case .y4m:
@@ -135,29 +142,55 @@ public final class PartsSource: FrameSource {
     decoder = nil
   }
 
-  /// Joins Y4M parts into one Y4M file, frame bytes as they are: the header of the first part,
-  /// then every part's frames.
-  public func joinY4M(to target: OutputTarget) throws -> Int {
-    let out = try ByteSink(target: target)
+  /// Joins Y4M parts, frame bytes as they are: into one Y4M file (the header of the first part,
+  /// then every part's frames), or through ffmpeg into an MP4 or WebM of the parts' own pixel
+  /// format (the Y'CbCr planes go to the encoder unconverted).
+  /// - Throws: `.incompatibleParts` for another output format, or an output pixel format other
+  ///   than the parts'.
+  public func joinY4M(to target: OutputTarget, options: EncodingOptions) throws -> Int {
+    let first = try Y4MReader(path: paths[0])
+    let write: ([UInt8]) throws -> Void
+    let finish: () throws -> Void
+    let abort: () -> Void
+    switch target.format {
+    case .y4m:
+      let out = try ByteSink(target: target)
+      try out.write([UInt8](first.headerLine))
+      write = { frame in
+        try out.write([UInt8](Y4MWriter.frameHeader))
+        try out.write(frame)
+      }
+      (finish, abort) = (out.finish, out.abort)
+    case .mp4, .webm:
+      let chroma: ChromaSubsampling = first.header.chroma
+      var options = options
+      options.pixelFormat = options.pixelFormat ?? (chroma == .yuv420 ? "yuv420p" : "yuv444p")
+      let out = try FFmpegSink(
+        target: target, width: width, height: height, rate: first.header.frameRate, options: options)
+      guard case .yuv(let wanted) = out.input, wanted.conversion == chroma else {
+        out.abort()
+        throw VideoError.incompatibleParts(
+          "the Y4M parts are \(chroma); --pix-fmt \(options.pixelFormat ?? "") would need a conversion")
+      }
+      write = { frame in try out.write(frame, index: 0) }
+      (finish, abort) = (out.finish, out.abort)
+    default:
+      throw VideoError.incompatibleParts(
+        "Y4M parts join into .y4m, .mp4 or .webm; render .mkv parts for \(target.format.rawValue)")
+    }
     do {
-      var wroteHeader = false
       var frames = 0
       for p in paths {
         let reader = try Y4MReader(path: p)
-        if !wroteHeader {
-          try out.write([UInt8](reader.headerLine))
-          wroteHeader = true
-        }
         while let frame = try reader.readFrame() {
-          try out.write([UInt8](Y4MWriter.frameHeader))
-          try out.write(frame)
+          try write(frame)
           frames += 1
         }
       }
-      try out.finish()
+      try finish()
       return frames
     } catch {
-      out.abort()
+      abort()
       throw error
     }
   }

@@ -1,17 +1,52 @@
 import Foundation
 import LayerKit
 
+/// A still picture of a video: its size is known up front, its pixels are decoded when a frame
+/// first needs them and let go when its item is over, so a slideshow of a thousand photos holds
+/// a few in memory, not a thousand.
+public struct Still: Sendable {
+  public let path: String
+  public let width: Int
+  public let height: Int
+  /// Pixels given in memory (no file behind them).
+  private let image: Image?
+
+  /// Reads the file once, to check that it decodes and to learn its size; keeps no pixels.
+  /// - Throws: `MediaError` naming the file.
+  public init(path: String) throws(MediaError) {
+    let image = try ImageFile.read(URL(fileURLWithPath: path))
+    self.path = path
+    width = image.width
+    height = image.height
+    self.image = nil
+  }
+
+  /// A still whose pixels are already in memory; `name` is how messages call it.
+  public init(_ image: Image, name: String) {
+    path = name
+    width = image.width
+    height = image.height
+    self.image = image
+  }
+
+  /// The pixels: decoded again from the file, or the ones given.
+  public func load() throws(MediaError) -> Image {
+    if let image { return image }
+    return try ImageFile.read(URL(fileURLWithPath: path))
+  }
+}
+
 /// What an item of a video shows: a still image or a clip.
 public enum MediaSource: Sendable {
-  case image(path: String, Image)
+  case image(Still)
   case clip(ClipInfo)
 
-  /// Reads a PNG or JPEG as an image (by its signature), anything else as a clip through ffprobe.
+  /// Reads a PNG or JPEG as a still (by its signature), anything else as a clip through ffprobe.
   /// - Throws: `MediaError` for a damaged image, `VideoError` for a file that is neither.
   public static func open(_ path: String) throws -> MediaSource {
     let head = FileIO.head(path, count: 8)
     if let head, head.starts(with: Signature.png) || head.starts(with: Signature.jpeg) {
-      return .image(path: path, try ImageFile.read(URL(fileURLWithPath: path)))
+      return .image(try Still(path: path))
     }
     if head == nil { throw MediaError.fileNotFound(path: path) }
     return .clip(try ClipInfo.probe(path))
@@ -19,7 +54,7 @@ public enum MediaSource: Sendable {
 
   public var path: String {
     switch self {
-    case .image(let path, _): path
+    case .image(let still): still.path
     case .clip(let info): info.path
     }
   }
@@ -32,7 +67,7 @@ public enum MediaSource: Sendable {
 
   public var size: (width: Int, height: Int) {
     switch self {
-    case .image(_, let image): (image.width, image.height)
+    case .image(let still): (still.width, still.height)
     case .clip(let info): (info.width, info.height)
     }
   }
@@ -128,7 +163,8 @@ public struct Timeline: Sendable {
   ) throws(VideoError) {
     guard !items.isEmpty else { throw .invalidTimeline("nothing to show: give at least one image or clip") }
     guard transitions.count == max(0, items.count - 1) else {
-      throw .invalidTimeline("\(items.count) items need \(max(0, items.count - 1)) transitions, not \(transitions.count)")
+      throw .invalidTimeline(
+        "\(items.count) items need \(max(0, items.count - 1)) transitions, not \(transitions.count)")
     }
     guard width > 0, height > 0, rate.numerator > 0, rate.denominator > 0 else {
       throw .invalidTimeline("the frame size and rate must be positive")

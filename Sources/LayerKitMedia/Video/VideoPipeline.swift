@@ -56,7 +56,8 @@ public final class VideoPipeline: @unchecked Sendable {
     let range = frames ?? all
     guard range.lowerBound >= 0, range.upperBound <= all.upperBound, !range.isEmpty else {
       throw .invalidTimeline(
-        "frames \(range.lowerBound)..\(range.upperBound) are not within the video's \(all.upperBound) frames (0..\(all.upperBound))")
+        "frames \(range.lowerBound)..\(range.upperBound) are not within the video's \(all.upperBound) frames (0..\(all.upperBound))"
+      )
     }
     self.source = source
     self.width = width
@@ -103,7 +104,9 @@ public final class VideoPipeline: @unchecked Sendable {
     let workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
     let jobs = BoundedQueue<Slot>(capacity: workers * 2)
     let ordered = BoundedQueue<Slot>(capacity: workers * 2 + 2)
-    register { jobs.cancel(); ordered.cancel() }
+    register {
+      jobs.cancel(); ordered.cancel()
+    }
 
     // Workers: prepare frames (conversion, compression), any order.
     let group = DispatchGroup()
@@ -306,6 +309,8 @@ public final class TimelineRenderer: FrameSource {
   private var decoders: [Int: ClipDecoder] = [:]
   private let lock = NSLock()
   private var lastStill: (item: Int, image: Image)?
+  /// The decoded stills of the items on screen, by item.
+  private var stills: [Int: Image] = [:]
 
   public init(timeline: Timeline, renderer: Renderer) {
     self.timeline = timeline
@@ -335,7 +340,7 @@ public final class TimelineRenderer: FrameSource {
     lastStill = nil
     let list = try timeline.renderList(frame: k) { i, local in
       switch timeline.items[i].source {
-      case .image(_, let image): return image
+      case .image(let still): return try stillImage(item: i, still)
       case .clip(let info):
         lock.lock()
         let decoder = decoders[i] ?? ClipDecoder(info, lastFrame: timeline.lastClipFrame(item: i))
@@ -346,8 +351,11 @@ public final class TimelineRenderer: FrameSource {
     }
     let image = try renderer.render(list)
     if case .item(let i, _) = content, case .image = timeline.items[i].source { lastStill = (i, image) }
-    // Decoders of items that are over are stopped, freeing their processes early.
+    // Stills and decoders of items that are over are let go, and their processes stopped.
     let next = timeline.time(ofFrame: k + 1)
+    for i in stills.keys where next >= timeline.starts[i] + timeline.items[i].duration + 1e-9 {
+      stills[i] = nil
+    }
     for (i, decoder) in decoders where next >= timeline.starts[i] + timeline.items[i].duration + 1e-9 {
       decoder.stop()
       lock.lock()
@@ -357,7 +365,23 @@ public final class TimelineRenderer: FrameSource {
     return image
   }
 
+  /// Item i's still, decoded on first use (sharing the pixels, and so the GPU texture, of
+  /// another item on screen that shows the same file).
+  private func stillImage(item i: Int, _ still: Still) throws -> Image {
+    if let image = stills[i] { return image }
+    let image: Image
+    if let same = stills.first(where: { timeline.items[$0.key].source.path == still.path })?.value {
+      image = same
+    } else {
+      image = try still.load()
+    }
+    stills[i] = image
+    return image
+  }
+
   public func stop() {
+    stills.removeAll()
+    lastStill = nil
     lock.lock()
     let all = Array(decoders.values)
     decoders.removeAll()
