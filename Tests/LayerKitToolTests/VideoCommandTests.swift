@@ -88,6 +88,10 @@ final class VideoCommandTests: XCTestCase {
       XCTAssertEqual(video["height"], "36", ext)
       XCTAssertEqual(video["nb_read_frames"], "13", ext)
       if let pix { XCTAssertEqual(video["pix_fmt"], pix, ext) }
+      let seconds = try ToolHarness.run(
+        ToolHarness.which("ffprobe"), ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", out])
+      let duration = Double(seconds.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+      XCTAssertEqual(duration, 13.0 / 12, accuracy: 0.09, ext)  // 13 frames at 12 fps (GIF: 1/100 s ticks)
       if ext == "mp4" || ext == "webm" || ext == "mov" {
         XCTAssertEqual(video["color_space"], "bt709", ext)
         XCTAssertEqual(video["color_range"], "tv", ext)
@@ -186,6 +190,30 @@ final class VideoCommandTests: XCTestCase {
     let silent = h.path("s.mp4")
     XCTAssertEqual(try h.run(["concat", clip, clip, "--no-audio", "-o", silent, "--quiet"]).status, 0)
     XCTAssertNil(try h.probe(silent).first { $0["codec_type"] == "audio" })
+  }
+
+  func testATransitionBetweenTwoClipsPlaysTheEndOfOneOverTheStartOfTheOther() throws {
+    let c1 = try h.clip("c1.mp4", width: 64, height: 36, fps: 10, seconds: 2.0, frequency: 440)
+    let c2 = try h.clip("c2.mp4", width: 64, height: 36, fps: 10, seconds: 2.0, frequency: 660)
+    // Frames of the two clips alone, to compare with: c1's frame 10 (1.0 s) is the first frame of
+    // a 1-second transition at its end; c2's frame 10 its last.
+    let out = h.path("t.y4m")
+    let r = try h.run(["transition", c1, c2, "--duration", "1", "--renderer", "cpu", "-o", out, "--quiet"])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let frames = try Y4MReader(path: out).readAllFrames()
+    XCTAssertEqual(frames.count, 11)  // 1 s at the clips' 10 fps, both ends included
+    XCTAssertEqual(try h.run(["concat", c1, "--renderer", "cpu", "--quiet", "-o", h.path("a.y4m")]).status, 0)
+    XCTAssertEqual(try h.run(["concat", c2, "--renderer", "cpu", "--quiet", "-o", h.path("b.y4m")]).status, 0)
+    let a = try Y4MReader(path: h.path("a.y4m")).readAllFrames()
+    let b = try Y4MReader(path: h.path("b.y4m")).readAllFrames()
+    XCTAssertEqual(frames[0], a[10], "the transition starts on FROM's frame at 1 s")
+    XCTAssertEqual(frames[10], b[10], "and ends on TO's frame at 1 s")
+    XCTAssertNotEqual(frames[5], a[15])
+    let mp4 = h.path("t.mp4")
+    XCTAssertEqual(
+      try h.run(["transition", c1, c2, "--duration", "1", "--renderer", "cpu", "-o", mp4, "--quiet"]).status, 0)
+    let audio = try XCTUnwrap(try h.probe(mp4).first { $0["codec_type"] == "audio" })
+    XCTAssertEqual(Double(audio["duration"] ?? "") ?? 0, 1.0, accuracy: 0.1)
   }
 
   func testAClipShorterThanItsTransitionsIsAClearError() throws {
