@@ -3,7 +3,7 @@ import Synchronization
 private let nextImageID = Atomic<UInt64>(1)
 
 /// An RGBA8 image with premultiplied alpha, rows top-down (row 0 is the top), tightly packed:
-/// the one pixel format every part of LayerKit agrees on (DESIGN.md, the parity contract).
+/// the one pixel format every part of LayerKit agrees on (docs/ARCHITECTURE.md, the parity contract).
 ///
 /// Images are immutable values. Each one made by an initializer gets a fresh `id`, which copies
 /// share; a backend may key caches (GPU textures) on it.

@@ -1,4 +1,4 @@
-// The one contract between the model and the backends (DESIGN.md). A RenderList is a flat,
+// The one contract between the model and the backends (docs/ARCHITECTURE.md). A RenderList is a flat,
 // ordered list of operations on a target of `width × height` pixels; a backend executes it and
 // never looks at a Layer. Every rule a backend needs to produce the same pixels as the other one
 // is written here and in RenderMath.swift, which the GLSL in Shaders/layer mirrors line by line.

@@ -1,6 +1,6 @@
 /// A backend: executes a RenderList and returns the target's pixels. The GPU backend
 /// (LayerKitGL) and the CPU reference (LayerKitReference) both conform; they must produce the same
-/// pixels within the parity tolerance of DESIGN.md.
+/// pixels within the parity tolerance of docs/ARCHITECTURE.md.
 ///
 /// Renderers are not thread-safe: use one from one thread at a time.
 public protocol Renderer: AnyObject {

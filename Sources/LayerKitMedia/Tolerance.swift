@@ -21,7 +21,7 @@ public struct Tolerance: Sendable, Equatable {
     self.minPSNR = minPSNR
   }
 
-  /// DESIGN.md's GPU ≡ CPU tolerance: per channel |GPU − CPU| ≤ 2 on at least 99.9 % of pixels,
+  /// The GPU ≡ CPU tolerance of docs/ARCHITECTURE.md: per channel |GPU − CPU| ≤ 2 on at least 99.9 % of pixels,
   /// and PSNR ≥ 45 dB.
   public static let parity = Tolerance(maxChannelDelta: 2, maxDifferingFraction: 0.001, minPSNR: 45)
 

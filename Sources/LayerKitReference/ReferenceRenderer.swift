@@ -10,7 +10,7 @@ import Dispatch
 import Foundation
 import LayerKit
 
-/// Renders RenderLists on the CPU, pixel for pixel by the parity contract of DESIGN.md.
+/// Renders RenderLists on the CPU, pixel for pixel by the parity contract of docs/ARCHITECTURE.md.
 public final class ReferenceRenderer: Renderer {
   public let name = "cpu"
   /// How many threads share the rows of a draw or filter pass.

@@ -7,7 +7,7 @@ import LayerKitTesting
 import XCTest
 
 /// GPU ≡ CPU for the effects: each filter, shadow, mask, background filter and blend mode alone,
-/// and combined, under DESIGN.md's tolerance. Failures write expected / actual / diff PNGs.
+/// and combined, under the tolerance of docs/ARCHITECTURE.md. Failures write expected / actual / diff PNGs.
 final class ParityEffectsTests: XCTestCase {
   var checker: ParityChecker!
 

@@ -7,7 +7,7 @@ import LayerKitTesting
 import XCTest
 
 /// GPU ≡ CPU: every scene is rendered by the GL backend and by the CPU reference and compared
-/// under DESIGN.md's tolerance (|Δ| ≤ 2 on ≥ 99.9 % of pixels, PSNR ≥ 45 dB). A failure writes
+/// under the tolerance of docs/ARCHITECTURE.md (|Δ| ≤ 2 on ≥ 99.9 % of pixels, PSNR ≥ 45 dB). A failure writes
 /// expected / actual / diff PNGs to artifacts/parity (or $LAYERKIT_ARTIFACTS) and names them.
 /// GPU tests are never skipped: without an EGL display they fail with the backend's one-line error.
 final class ParityTests: XCTestCase {

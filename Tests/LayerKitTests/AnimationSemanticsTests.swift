@@ -159,6 +159,28 @@ final class AnimationSemanticsTests: XCTestCase {
     XCTAssertEqual(parent.presentation(at: 0.75).sublayers[0].position.x, 50, accuracy: 1e-9)
   }
 
+  func testASublayersPresentationTakesTheTimeThroughItsAncestors() throws {
+    // convertTime's rule: scene time reaches a sublayer through every ancestor's timing. Under a
+    // root at speed 2 and a parent whose beginTime is 0.5, scene time t is local time 2t − 0.5 in
+    // the child: its presentation must agree with the one inside the root's.
+    let root = Layer()
+    root.timing.speed = 2
+    let parent = Layer()
+    parent.timing.beginTime = 0.5  // in the root's time
+    root.addSublayer(parent)
+    let child = layer()
+    parent.addSublayer(child)
+    let a = basic(0, 100, nil)
+    a.timingFunction = MediaTimingFunction(name: .linear)
+    try child.add(a, forKey: "x")  // local 1…2 = scene time 0.75…1.25
+    for t in [0.8, 1.0, 1.1, 1.2] {
+      let fromRoot = root.presentation(at: t).sublayers[0].sublayers[0].position.x
+      XCTAssertEqual(child.presentation(at: t).position.x, fromRoot, accuracy: 1e-9, "t = \(t)")
+      XCTAssertEqual(parent.presentation(at: t).sublayers[0].position.x, fromRoot, accuracy: 1e-9)
+    }
+    XCTAssertEqual(child.presentation(at: 1.0).position.x, 50, accuracy: 1e-9)  // local 1.5: halfway
+  }
+
   func testGroupRunsChildrenInItsTimeAndClipsThem() throws {
     let l = layer()
     let g = AnimationGroup()

@@ -1,6 +1,6 @@
 // GLTransitionSource: reading transition shaders in the gl-transitions form (uniforms and their
 // comment defaults, the reserved names, the adaptation to GLSL ES 3.00 line for line) and the
-// DESIGN rule "a test holds the two lists of defaults equal" for the built-in effects: the
+// The rule "a test holds the two lists of defaults equal" for the built-in effects: the
 // defaults parsed from Shaders/transitions/*.glsl equal TransitionEffects' Swift ones.
 //
 // The shaders are files (no GLSL in Swift strings): the repository's Shaders/transitions and the

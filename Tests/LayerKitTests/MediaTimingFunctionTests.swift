@@ -48,7 +48,7 @@ final class MediaTimingFunctionTests: XCTestCase {
   ]
 
   func testNamedControlPointsAreCoreAnimations() throws {
-    // DESIGN.md: linear (0,0,1,1), easeIn (0.42,0,1,1), easeOut (0,0,0.58,1),
+    // Core Animation's control points: linear (0,0,1,1), easeIn (0.42,0,1,1), easeOut (0,0,0.58,1),
     // easeInEaseOut (0.42,0,0.58,1), default (0.25,0.1,0.25,1).
     let expected: [MediaTimingFunction.Name: [Double]] = [
       .linear: [0, 0, 1, 1], .easeIn: [0.42, 0, 1, 1], .easeOut: [0, 0, 0.58, 1],

@@ -124,21 +124,32 @@ extension Layer {
 
   /// The layer's local time now: its scene's time carried down the tree (0 outside a scene).
   public var currentLocalTime: Double {
-    var chain: [Layer] = []
-    var node: Layer? = self
+    var root: Layer = self
+    while let up = root.superlayer { root = up }
+    return timing.layerTime(parentTime: parentTime(atRootTime: root.hostScene?.time ?? 0))
+  }
+
+  /// The time in this layer's superlayer for a time of the root's parent (the scene): `time`
+  /// carried down through every ancestor's timing, as Core Animation's `convertTime(_:from: nil)`
+  /// does. The root's own parent time is `time` itself.
+  func parentTime(atRootTime time: Double) -> Double {
+    var ancestors: [Layer] = []
+    var node = superlayer
     while let n = node {
-      chain.append(n)
+      ancestors.append(n)
       node = n.superlayer
     }
-    var t = chain.last?.hostScene?.time ?? 0
-    for layer in chain.reversed() { t = layer.timing.layerTime(parentTime: t) }
+    var t = time
+    for layer in ancestors.reversed() { t = layer.timing.layerTime(parentTime: t) }
     return t
   }
 
-  /// A copy of the tree with every animation applied at scene time `time`: a pure function of the
-  /// model and `time` (CALayer.presentation() at a time you choose). Model values are untouched.
+  /// A copy of the subtree with every animation applied at scene time `time`: a pure function of
+  /// the model and `time` (CALayer.presentation() at a time you choose). The time reaches this
+  /// layer through its ancestors' timing (speed, beginTime, timeOffset), so a sublayer's
+  /// presentation agrees with the one its root's presentation holds. Model values are untouched.
   public func presentation(at time: Double) -> Layer {
-    presentationCopy(parentTime: time)
+    presentationCopy(parentTime: parentTime(atRootTime: time))
   }
 
   /// The subtree as its scene last presented it (or as it is now, outside a scene), without
