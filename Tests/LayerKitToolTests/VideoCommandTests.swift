@@ -190,6 +190,19 @@ final class VideoCommandTests: XCTestCase {
     let silent = h.path("s.mp4")
     XCTAssertEqual(try h.run(["concat", clip, clip, "--no-audio", "-o", silent, "--quiet"]).status, 0)
     XCTAssertNil(try h.probe(silent).first { $0["codec_type"] == "audio" })
+    // A "music track" without sound: refused before anything is rendered.
+    let mute = try h.run(["slideshow", a, b, "--audio", a, "--renderer", "cpu", "-o", h.path("n.mp4")])
+    XCTAssertEqual(mute.status, 1)
+    XCTAssertTrue(mute.stderr.contains("no audio stream"), mute.stderr)
+  }
+
+  func testFrameRangesOutsideTheVideoAreUsageErrors() throws {
+    let (a, b) = try pictures()
+    for bad in [["--frames", "500.."], ["--frames", "3..900"], ["--shard", "5/3"], ["--frames", "4..2"]] {
+      let r = try h.run(["slideshow", a, b, "--hold", "0.2", "--renderer", "cpu", "-o", h.path("r.y4m")] + bad)
+      XCTAssertEqual(r.status, 64, "\(bad): \(r.stderr)")
+      XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("r.y4m")))
+    }
   }
 
   func testATransitionBetweenTwoClipsPlaysTheEndOfOneOverTheStartOfTheOther() throws {

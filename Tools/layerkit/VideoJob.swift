@@ -153,11 +153,12 @@ struct VideoJob {
     let total = timeline.frameCount
     var range = 0..<total
     if let f = options.frames {
-      range = f.lower..<(f.upper ?? total)
-      guard range.lowerBound < total, range.upperBound <= total else {
+      let upper = f.upper ?? total
+      guard f.lower < total, upper <= total else {
         throw ValidationError(
           "--frames \(f.lower)..\(f.upper.map(String.init) ?? ""): the video has frames 0..\(total)")
       }
+      range = f.lower..<upper
     } else if let s = options.shard {
       range = s.range(of: total)
       guard !range.isEmpty else {
@@ -165,6 +166,9 @@ struct VideoJob {
       }
     }
     var encoding = options.encoder.encoding
+    if let music = options.audio, target.format.needsFFmpeg {
+      try AudioMix.checkTrack(music)
+    }
     if !options.noAudio && target.format != .gif && target.format != .png && target.format != .y4m {
       let partial = range != 0..<total
       let seconds = timeline.time(ofFrame: range.lowerBound)...timeline.time(ofFrame: range.upperBound)

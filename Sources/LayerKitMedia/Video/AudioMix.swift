@@ -15,6 +15,21 @@ public struct AudioMix: Sendable, Equatable {
     self.outputLabel = outputLabel
   }
 
+  /// Checks that a music track exists and has sound, before anything is rendered.
+  /// - Throws: `MediaError.fileNotFound`, or `VideoError.unreadableClip` when ffprobe finds no
+  ///   audio stream in it.
+  public static func checkTrack(_ path: String) throws {
+    guard FileIO.head(path, count: 1) != nil else { throw MediaError.fileNotFound(path: path) }
+    let probe = try FFmpeg.start(
+      try FFmpeg.ffprobe(),
+      ["-v", "error", "-select_streams", "a", "-show_entries", "stream=index", "-of", "csv=p=0", path],
+      stdin: false, stdout: .pipe)
+    let found = !probe.readAll().isEmpty
+    if probe.wait() != 0 || !found {
+      throw VideoError.unreadableClip(path: path, reason: "no audio stream to lay under the video")
+    }
+  }
+
   /// The audio of one file, as it is.
   public static func track(_ path: String) -> AudioMix {
     AudioMix(inputs: [["-i", path]], filterGraph: "[1:a:0]anull[aout]", outputLabel: "aout")

@@ -29,7 +29,8 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
     case .programNotFound(let program):
       let package = program == "ffprobe" ? "ffmpeg" : program
       return "\(program) was not found on PATH; install Debian's \(package) package (apt-get install \(package))"
-    case .programFailed(let program, let status, let detail):
+    case .programFailed(let path, let status, let detail):
+      let program = path.split(separator: "/").last.map(String.init) ?? path
       let what = status >= 0 ? "\(program) failed (exit status \(status))" : "\(program) failed"
       return detail.isEmpty ? what : "\(what): \(detail.replacingOccurrences(of: "\n", with: " | "))"
     case .unreadableClip(let path, let reason): return "\(path): cannot read as an image or a clip: \(reason)"
