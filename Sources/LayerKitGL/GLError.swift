@@ -2,6 +2,8 @@
 // never on message text. `description` is the one-line (or, for shader errors, numbered-source)
 // text a person reads.
 
+import LayerKit
+
 /// A shader stage, as named in compile errors.
 public enum ShaderStage: String, Sendable, Equatable {
   case vertex
@@ -29,6 +31,9 @@ public enum GLError: Error, Equatable, Sendable, CustomStringConvertible {
   case resourceMissing(String)
   /// The driver lacks something the backend needs (for example OpenGL ES 3).
   case unsupported(String)
+  /// A transition pass whose parameters do not fit its effect's uniforms (an unknown name, a
+  /// value of another type).
+  case transitionParameters(TransitionParameterError)
 
   public var description: String {
     switch self {
@@ -45,6 +50,7 @@ public enum GLError: Error, Equatable, Sendable, CustomStringConvertible {
       "\(call) raised \(GLError.name(ofGLError: code)) (0x\(String(code, radix: 16, uppercase: true)))"
     case .resourceMissing(let path): "shader file not found: \(path)"
     case .unsupported(let what): "unsupported GL driver: \(what)"
+    case .transitionParameters(let error): error.description
     }
   }
 

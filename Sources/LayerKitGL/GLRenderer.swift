@@ -51,8 +51,11 @@ public final class GLRenderer: Renderer {
 
   static let segmentRowWidth = 1024
 
-  /// Programs compiled and linked at start-up: layer variants plus filter programs.
-  package static var programCount: Int { LayerQuadVariant.allCases.count + FilterKind.allCases.count }
+  /// The programs this renderer has linked: layer variants, filters and transition effects (the
+  /// built-ins, plus any registered since start-up).
+  package var linkedProgramCounts: (layers: Int, filters: Int, transitions: Int) {
+    (quads.compactMap { $0 }.count, filters.count, transitions.count)
+  }
 
   /// Opens a headless EGL display, creates an OpenGL ES 3 context and builds every program.
   ///
@@ -274,9 +277,13 @@ public final class GLRenderer: Renderer {
     throws(GLError)
   {
     // render() checked the effect and its parameters (TransitionProgram.check).
-    guard let program = transitions[pass.effect],
-      let values = try? program.source.resolve(pass.parameters, effect: pass.effect)
-    else { throw .unsupported("no program for transition \(pass.effect)") }
+    guard let program = transitions[pass.effect] else { throw .unsupported("no program for transition \(pass.effect)") }
+    let values: [TransitionValue?]
+    do {
+      values = try program.source.resolve(pass.parameters, effect: pass.effect)
+    } catch {
+      throw .transitionParameters(error)
+    }
     try context.bindTarget(output.target)
     try context.setBlending(false)
     try context.useProgram(program.program)

@@ -118,11 +118,16 @@ final class GLEffectsTests: XCTestCase {
     let start = Date()
     guard let renderer = makeRenderer() else { return }
     let seconds = Date().timeIntervalSince(start)
-    // 16 common layer variants + 8 for masks, paths and blend modes + 3 filters.
-    XCTAssertEqual(GLRenderer.programCount, 27)
+    // What the renderer actually linked, not a sum of constants: 16 common layer variants + 8 for
+    // masks, paths and blend modes, 3 filters, and one program per built-in transition effect.
+    let linked = renderer.linkedProgramCounts
+    XCTAssertEqual(linked.layers, 24)
+    XCTAssertEqual(linked.filters, 3)
+    XCTAssertEqual(linked.transitions, TransitionEffects.all.count)
+    XCTAssertEqual(linked.transitions, 15)
     print(
-      "GLRenderer start-up: \(GLRenderer.programCount) programs in \(Int(seconds * 1000)) ms (\(renderer.info.renderer))"
-    )
+      "GLRenderer start-up: \(linked.layers + linked.filters + linked.transitions) programs in "
+        + "\(Int(seconds * 1000)) ms (\(renderer.info.renderer))")
   }
 
   func testShaderFilesCompileAlone() throws {

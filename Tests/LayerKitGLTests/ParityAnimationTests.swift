@@ -42,7 +42,7 @@ final class ParityAnimationTests: XCTestCase {
     spin.toValue = 1.2
     spin.damping = 6
     spin.beginTime = 0.1
-    spin.duration = spin.settlingDuration
+    spin.duration = try spin.settlingDuration
     spin.fillMode = .both
     try card.add(spin, forKey: "spin")
 

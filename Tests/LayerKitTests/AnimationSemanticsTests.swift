@@ -240,11 +240,19 @@ final class AnimationSemanticsTests: XCTestCase {
     s.fromValue = 0.0
     s.toValue = 100.0
     s.beginTime = 1
-    s.duration = s.settlingDuration
+    s.duration = try s.settlingDuration
     try l.add(s, forKey: "s")
     let solver = try SpringSolver(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0)
     XCTAssertEqual(x(l, 1.3), 100 * solver.progress(at: 0.3), accuracy: 1e-9)
-    XCTAssertGreaterThan(s.settlingDuration, 0.5)
+    XCTAssertGreaterThan(try s.settlingDuration, 0.5)
+    // A spring that cannot move says why, instead of settling "in 0 s".
+    s.stiffness = 0
+    XCTAssertThrowsError(try s.settlingDuration) {
+      XCTAssertEqual($0 as? SpringError, .notPositive(field: "stiffness", value: 0))
+    }
+    s.stiffness = 100
+    s.damping = .nan
+    XCTAssertThrowsError(try s.settlingDuration) { XCTAssertEqual($0 as? SpringError, .nonFinite(field: "damping")) }
   }
 
   func testTransformComponentKeyPaths() throws {

@@ -195,10 +195,15 @@ open class SpringAnimation: BasicAnimation {
     damping = s.damping
   }
 
-  /// The spring's settling duration.
+  /// The spring's settling duration: the time after which it stays within 0.001 of the distance.
+  /// - Throws: the `SpringError` of a spring that cannot move (a mass, stiffness or damping that
+  ///   is not positive and finite, a non-finite initial velocity) — where a duration of 0 would
+  ///   hide the mistake.
   public var settlingDuration: Double {
-    (try? SpringSolver(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity))?
-      .settlingDuration ?? 0
+    get throws(SpringError) {
+      try SpringSolver(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity)
+        .settlingDuration
+    }
   }
 
   open override func copy() -> Animation {
