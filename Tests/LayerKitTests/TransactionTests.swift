@@ -96,6 +96,25 @@ final class TransactionTests: XCTestCase {
     XCTAssertEqual(l.animation(forKey: "opacity")?.duration, 3)
   }
 
+  func testAnActionThatCannotRunIsReportedToTheScene() {
+    // A custom action whose values do not fit the property: the setter cannot throw, so the
+    // scene hears of it instead of the failure vanishing.
+    let (scene, l) = presented()
+    l.name = "card"
+    let wrong = BasicAnimation(keyPath: "opacity")
+    wrong.toValue = Point(x: 1, y: 2)  // not a Double
+    l.actions["opacity"] = .animation(wrong)
+    Transaction.perform { l.opacity = 0.5 }
+    XCTAssertTrue(l.animationKeys.isEmpty)
+    XCTAssertEqual(scene.actionFailures.map(\.layer), ["card"])
+    XCTAssertEqual(scene.actionFailures.map(\.key), ["opacity"])
+    var heard: [Scene.ActionFailure] = []
+    scene.onActionFailure = { heard.append($0) }
+    Transaction.perform { l.opacity = 0.25 }
+    XCTAssertEqual(heard.count, 1)
+    XCTAssertEqual(scene.actionFailures.count, 1)  // the handler took it
+  }
+
   func testSettingFrameAnimatesBoundsAndPosition() {
     // frame is not animatable: setting it changes bounds and position, which animate.
     let (scene, l) = presented()

@@ -38,7 +38,9 @@ extension Layer {
     do {
       try add(animation, forKey: key)
     } catch {
-      return  // An action that does not fit the property is not run.
+      // An action that does not fit the property is not run; the scene hears why.
+      scene?.actionFailed(.init(layer: debugName, key: key, error: error))
+      return
     }
     if let stored = self.animation(forKey: key) { Transaction.record(stored, on: self) }
   }
@@ -57,6 +59,7 @@ extension Layer {
     do {
       try add(animation, forKey: key)
     } catch {
+      scene?.actionFailed(.init(layer: debugName, key: key, error: error))
       return
     }
     let stored = animation is Transition ? "transition" : key

@@ -8,6 +8,32 @@ public final class Scene {
   public let root: Layer
   /// The scene's current time, in seconds.
   public private(set) var time: Double
+
+  /// An action that could not run: the layer, the key whose change triggered it, and why.
+  public struct ActionFailure: Sendable, Equatable {
+    public var layer: String
+    public var key: String
+    public var error: AnimationError
+  }
+
+  /// Called when an implicit action found for a property change cannot be added (say a custom
+  /// action animates a key path the property's value does not fit). A property setter cannot
+  /// throw, so the failure comes here instead of vanishing; the default handler keeps it in
+  /// `actionFailures`.
+  public var onActionFailure: ((ActionFailure) -> Void)?
+
+  /// The actions that failed since the scene was made, oldest first (at most the last 100), when
+  /// `onActionFailure` is not set.
+  public private(set) var actionFailures: [ActionFailure] = []
+
+  func actionFailed(_ failure: ActionFailure) {
+    if let onActionFailure {
+      onActionFailure(failure)
+    } else {
+      actionFailures.append(failure)
+      if actionFailures.count > 100 { actionFailures.removeFirst(actionFailures.count - 100) }
+    }
+  }
   private var started = Set<ObjectIdentifier>()
   /// Transaction completion blocks waiting for their animations.
   private var completions: [(block: () -> Void, animations: [Transaction.Added])] = []
