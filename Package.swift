@@ -26,6 +26,9 @@ let package = Package(
     // The model: geometry, layers, and the RenderList they flatten to. Pure Swift.
     .target(name: "LayerKit"),
 
+    // Sample layer trees and test images for the CLI, the benchmark and the tests.
+    .target(name: "LayerKitSamples", dependencies: ["LayerKit"]),
+
     // Every GLSL source, shipped as resources of a small target whose folder is Shaders/.
     .target(
       name: "LayerKitShaders",
@@ -53,7 +56,7 @@ let package = Package(
     .executableTarget(
       name: "layerkit",
       dependencies: [
-        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia", "CMalloc",
+        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia", "LayerKitSamples", "CMalloc",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Tools/layerkit"
@@ -61,7 +64,7 @@ let package = Package(
     .executableTarget(
       name: "layerkit-bench",
       dependencies: [
-        "LayerKit", "LayerKitGL", "LayerKitReference",
+        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitSamples",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Tools/layerkit-bench"
@@ -69,15 +72,18 @@ let package = Package(
 
     .testTarget(name: "LayerKitTests", dependencies: ["LayerKit"]),
     .testTarget(
-      name: "LayerKitReferenceTests", dependencies: ["LayerKit", "LayerKitReference", "LayerKitMedia"]),
+      name: "LayerKitReferenceTests",
+      dependencies: ["LayerKit", "LayerKitReference", "LayerKitMedia", "LayerKitSamples"]),
     .testTarget(
       name: "LayerKitMediaTests", dependencies: ["LayerKit", "LayerKitMedia"],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LayerKitGLTests",
-      dependencies: ["LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia", "LayerKitTesting"],
+      dependencies: [
+        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia", "LayerKitTesting", "LayerKitSamples",
+      ],
       resources: [.copy("Fixtures")]),
-    .testTarget(name: "LayerKitToolTests", dependencies: ["LayerKitMedia", "LayerKit", "layerkit"]),
+    .testTarget(name: "LayerKitToolTests", dependencies: ["LayerKitMedia", "LayerKit", "LayerKitSamples", "layerkit"]),
   ],
   swiftLanguageModes: [.v6]
 )

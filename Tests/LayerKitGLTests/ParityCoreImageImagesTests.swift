@@ -3,6 +3,7 @@ import LayerKit
 import LayerKitGL
 import LayerKitMedia
 import LayerKitReference
+import LayerKitSamples
 import LayerKitTesting
 import XCTest
 

@@ -1,5 +1,6 @@
 import LayerKit
 import LayerKitReference
+import LayerKitSamples
 import XCTest
 
 /// Core Animation's transition types on the CPU reference (the GPU is held to the same in the

@@ -1,6 +1,7 @@
 import Foundation
 import LayerKit
 import LayerKitMedia
+import LayerKitSamples
 import XCTest
 
 /// The `layerkit` binary, run as a user runs it: exact output lines and exit codes.

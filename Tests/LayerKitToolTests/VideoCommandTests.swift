@@ -1,6 +1,7 @@
 import Foundation
 import LayerKit
 import LayerKitMedia
+import LayerKitSamples
 import XCTest
 
 #if canImport(Glibc)

@@ -6,6 +6,7 @@ import Foundation
 import LayerKit
 import LayerKitGL
 import LayerKitReference
+import LayerKitSamples
 
 @main
 struct Bench: ParsableCommand {

@@ -4,6 +4,7 @@ import LayerKit
 import LayerKitGL
 import LayerKitMedia
 import LayerKitReference
+import LayerKitSamples
 
 /// `layerkit render --sample -o out.png`: renders the sample scene to a PNG.
 struct Render: ParsableCommand {

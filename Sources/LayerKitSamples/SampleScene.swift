@@ -1,4 +1,7 @@
+// LayerKitSamples — ready-made layer trees and test images for the command line's sample render,
+// the benchmark and the test suites. Not part of the model a Core Animation porter imports.
 import Foundation
+import LayerKit
 
 /// Ready-made layer trees: the CLI's sample render, the parity suites and the benchmarks use them,
 /// so every one of those exercises the same scene. Pure functions of their arguments.
