@@ -110,49 +110,59 @@ public final class Scene {
   public func advance(to t: Double) {
     guard t.isFinite, t >= time else { return }
     Transaction.flush()
-    var events: [(time: Double, order: Int, fire: () -> Void)] = []
-    var order = 0
-    func visit(_ layer: Layer, scale: Double, offset: Double) {
-      // The layer's local time is scale × sceneTime + offset.
-      let s = scale * layer.timing.speed
-      let o = (offset - layer.timing.beginTime) * layer.timing.speed + layer.timing.timeOffset
-      for entry in layer.animationEntries {
-        let a = entry.animation
-        let id = ObjectIdentifier(a)
-        let d = AnimationEntry.duration(a.timing)
-        guard s > 0, a.timing.speed > 0 else { continue }
-        let start = (a.timing.beginTime - o) / s
-        let active = a.timing.activeDuration(defaultDuration: d) / a.timing.speed
-        let end = start + active
-        if !started.contains(id), start <= t {
-          order += 1
-          events.append(
-            (
-              max(start, time), order,
-              { [weak self] in
-                self?.started.insert(id)
-                a.delegate?.animationDidStart(a)
-              }
-            ))
-        }
-        if end.isFinite, end > time || !started.contains(id), end <= t {
-          order += 1
-          let key = entry.key
-          events.append(
-            (
-              end, order,
-              { [weak layer] in
-                a.delegate?.animationDidStop(a, finished: true)
-                if a.isRemovedOnCompletion { layer?.removeEntry(key: key, animation: a) }
-              }
-            ))
-        }
+    var events: [Event] = []
+    collectAnimationEvents(of: root, scale: 1, offset: 0, until: t, into: &events)
+    collectCompletionEvents(until: t, into: &events)
+    time = t
+    // Ties keep the order of collection: starts and stops in tree order, then completions.
+    for e in events.sorted(by: { ($0.time, $0.order) < ($1.time, $1.order) }) { e.fire() }
+  }
+
+  /// Something that happens at a scene time: a delegate's start or stop, a completion block.
+  private struct Event {
+    var time: Double
+    var order: Int
+    var fire: () -> Void
+  }
+
+  /// The starts and stops of `layer`'s animations (and its mask's and sublayers') that fall in
+  /// (time, t]. The layer's local time is scale × sceneTime + offset.
+  private func collectAnimationEvents(
+    of layer: Layer, scale: Double, offset: Double, until t: Double, into events: inout [Event]
+  ) {
+    let s = scale * layer.timing.speed
+    let o = (offset - layer.timing.beginTime) * layer.timing.speed + layer.timing.timeOffset
+    for entry in layer.animationEntries {
+      let a = entry.animation
+      let id = ObjectIdentifier(a)
+      let d = AnimationEntry.duration(a.timing)
+      guard s > 0, a.timing.speed > 0 else { continue }
+      let start = (a.timing.beginTime - o) / s
+      let active = a.timing.activeDuration(defaultDuration: d) / a.timing.speed
+      let end = start + active
+      if !started.contains(id), start <= t {
+        events.append(
+          Event(time: max(start, time), order: events.count + 1) { [weak self] in
+            self?.started.insert(id)
+            a.delegate?.animationDidStart(a)
+          })
       }
-      if let mask = layer.mask { visit(mask, scale: s, offset: o) }
-      for sub in layer.sublayers { visit(sub, scale: s, offset: o) }
+      if end.isFinite, end > time || !started.contains(id), end <= t {
+        let key = entry.key
+        events.append(
+          Event(time: end, order: events.count + 1) { [weak layer] in
+            a.delegate?.animationDidStop(a, finished: true)
+            if a.isRemovedOnCompletion { layer?.removeEntry(key: key, animation: a) }
+          })
+      }
     }
-    visit(root, scale: 1, offset: 0)
-    // Completion blocks, at the end of the last of their animations (at once when they added none).
+    if let mask = layer.mask { collectAnimationEvents(of: mask, scale: s, offset: o, until: t, into: &events) }
+    for sub in layer.sublayers { collectAnimationEvents(of: sub, scale: s, offset: o, until: t, into: &events) }
+  }
+
+  /// Completion blocks due by `t`: at the end of the last of their animations (at once when they
+  /// added none); the others keep waiting.
+  private func collectCompletionEvents(until t: Double, into events: inout [Event]) {
     var waiting: [(block: () -> Void, animations: [Transaction.Added])] = []
     for c in completions {
       var end = time
@@ -165,15 +175,12 @@ public final class Scene {
         end = max(end, e)
       }
       if !never && end <= t {
-        order += 1
-        events.append((end, order, c.block))
+        events.append(Event(time: end, order: events.count + 1, fire: c.block))
       } else {
         waiting.append(c)
       }
     }
     completions = waiting
-    time = t
-    for e in events.sorted(by: { ($0.time, $0.order) < ($1.time, $1.order) }) { e.fire() }
   }
 }
 
