@@ -160,16 +160,7 @@ public final class GLRenderer: Renderer {
       context.releaseCurrent()
     }
 
-    // Upload what the draws reference before drawing anything.
-    var imageTextures: [Int: TextureHandle] = [:]
-    for op in list.ops {
-      if case .draw(let draw) = op, case .texture(.image(let index), _) = draw.paint,
-        imageTextures[index] == nil
-      {
-        imageTextures[index] = try images.texture(
-          for: list.images[index], render: renderCount, context: context)
-      }
-    }
+    let imageTextures = try uploadImages(of: list)
 
     let main = try makeSurface(list.targetRect)
     try context.bindTarget(main.target)
@@ -182,11 +173,7 @@ public final class GLRenderer: Renderer {
     // The current target is the last of `stack`; finished surfaces are readable by id.
     var stack = [main]
     var surfaces: [Int: Surface] = [:]
-    func surface(_ id: Int) throws(GLError) -> Surface {
-      // RenderList.validate() guarantees every reference resolves to a finished surface.
-      guard let s = surfaces[id] else { throw .resourceMissing("surface \(id)") }
-      return s
-    }
+    func surface(_ id: Int) throws(GLError) -> Surface { try Self.surface(id, in: surfaces) }
     for op in list.ops {
       switch op {
       case .pushGroup(_, let bounds):
@@ -215,38 +202,7 @@ public final class GLRenderer: Renderer {
         surfaces[pass.output] = output
         try context.bindTarget(stack[stack.count - 1].target)
       case .draw(let draw):
-        let current = stack[stack.count - 1]
-        switch draw.paint {
-        case .color: break
-        case .texture(.image(let index), _): try context.bindTexture(imageTextures[index])
-        case .texture(.surface(let id), _): try context.bindTexture(try surface(id).target.texture)
-        }
-        if let mask = draw.mask {
-          try context.bindTexture(try surface(mask.surface).target.texture, unit: .mask)
-        }
-        let variant = LayerQuadVariant(draw)
-        var backdropBounds: PixelRect?
-        if variant.blend, let id = draw.backdrop {
-          let backdrop = try surface(id)
-          backdropBounds = backdrop.bounds
-          try context.bindTexture(backdrop.target.texture, unit: .backdrop)
-        }
-        if let path = draw.shape.path, !path.segments.isEmpty {
-          try uploadSegments(path.segments)
-        }
-        guard let quad = quads[variant.index] else {
-          throw .unsupported("no layer_quad variant for \(variant)")
-        }
-        try context.useProgram(quad.program)
-        if quadTargets[variant.index] != current.bounds {
-          try quad.setTarget(current.bounds, context: context)
-          quadTargets[variant.index] = current.bounds
-        }
-        try quad.setDraw(draw, backdropBounds: backdropBounds, context: context)
-        // A blend mode composites in the shader against the backdrop and replaces the pixel.
-        try context.setBlending(!variant.blend)
-        glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
-        try context.check("glDrawArrays")
+        try runDraw(draw, into: stack[stack.count - 1], images: imageTextures, surfaces: surfaces)
       }
     }
     try context.setBlending(true)
@@ -270,6 +226,62 @@ public final class GLRenderer: Renderer {
     try context.bindTexture(input.target.texture)
     glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
     try context.check("glDrawArrays (filter)")
+  }
+
+  /// Uploads (or finds in the cache) every image the list's draws reference, before anything is
+  /// drawn.
+  private func uploadImages(of list: RenderList) throws(GLError) -> [Int: TextureHandle] {
+    var textures: [Int: TextureHandle] = [:]
+    for op in list.ops {
+      if case .draw(let draw) = op, case .texture(.image(let index), _) = draw.paint, textures[index] == nil {
+        textures[index] = try images.texture(for: list.images[index], render: renderCount, context: context)
+      }
+    }
+    return textures
+  }
+
+  /// A finished surface by id. RenderList.validate() guarantees every reference resolves.
+  private static func surface(_ id: Int, in surfaces: [Int: Surface]) throws(GLError) -> Surface {
+    guard let s = surfaces[id] else { throw .resourceMissing("surface \(id)") }
+    return s
+  }
+
+  /// One draw op into the current target: its textures bound, its layer_quad variant chosen and
+  /// set up, blending as its blend mode says.
+  private func runDraw(
+    _ draw: Draw, into current: Surface, images imageTextures: [Int: TextureHandle], surfaces: [Int: Surface]
+  ) throws(GLError) {
+    switch draw.paint {
+    case .color: break
+    case .texture(.image(let index), _): try context.bindTexture(imageTextures[index])
+    case .texture(.surface(let id), _): try context.bindTexture(try Self.surface(id, in: surfaces).target.texture)
+    }
+    if let mask = draw.mask {
+      try context.bindTexture(try Self.surface(mask.surface, in: surfaces).target.texture, unit: .mask)
+    }
+    let variant = LayerQuadVariant(draw)
+    var backdropBounds: PixelRect?
+    if variant.blend, let id = draw.backdrop {
+      let backdrop = try Self.surface(id, in: surfaces)
+      backdropBounds = backdrop.bounds
+      try context.bindTexture(backdrop.target.texture, unit: .backdrop)
+    }
+    if let path = draw.shape.path, !path.segments.isEmpty {
+      try uploadSegments(path.segments)
+    }
+    guard let quad = quads[variant.index] else {
+      throw .unsupported("no layer_quad variant for \(variant)")
+    }
+    try context.useProgram(quad.program)
+    if quadTargets[variant.index] != current.bounds {
+      try quad.setTarget(current.bounds, context: context)
+      quadTargets[variant.index] = current.bounds
+    }
+    try quad.setDraw(draw, backdropBounds: backdropBounds, context: context)
+    // A blend mode composites in the shader against the backdrop and replaces the pixel.
+    try context.setBlending(!variant.blend)
+    glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
+    try context.check("glDrawArrays")
   }
 
   /// Writes `output` (every pixel, blending off) from the two surfaces with the pass's effect.
