@@ -90,31 +90,8 @@ extension RenderListBuilder {
 
     // 1. Background filters: the backdrop within the rounded bounds, filtered, drawn back.
     if !layer.backgroundFilters.isEmpty {
-      let plan = FilterPlan(layer.backgroundFilters, pixelsPerPoint: scale)
-      let visible = mapping.pixelBounds(of: boundsRect.bounds, within: region)
-      let source = visible.expanded(by: plan.margin).intersection(region)
-      if !visible.isEmpty && !source.isEmpty {
-        var id = newSurface()
-        ops.append(.copyBackdrop(id, bounds: source))
-        for operation in plan.operations {
-          let out = newSurface()
-          ops.append(.filter(FilterPass(input: id, output: out, bounds: source, operation: operation)))
-          id = out
-        }
-        let own = ClipEntry(clip: Clip(mapping: mapping, rect: boundsRect), bounds: visible)
-        let draw = Draw(
-          pixelBounds: visible, mapping: .identity, shape: Shape(rect: source.roundedRect),
-          paint: .texture(.surface(id), source.surfaceTransform))
-        if clips.count < RenderList.maxClips {
-          var d = draw
-          d.clips = (clips + [own]).map(\.clip)
-          ops.append(.draw(d))
-        } else {
-          var d = draw
-          d.clips = [own.clip]
-          ops += wrapInGroup([.draw(d)], opacity: 1, clips: clips)
-        }
-      }
+      ops += backgroundFilterOps(
+        layer, mapping: mapping, boundsRect: boundsRect, scale: scale, clips: clips, region: region)
     }
 
     // 2. The content, into its own surface, with room for the filters' blur.
@@ -148,57 +125,9 @@ extension RenderListBuilder {
 
     // 4. The shadow under the content.
     if let shadowPlan {
-      let color = layer.shadowColor.premultiplied * Float(min(layer.shadowOpacity, 1))
-      var shadow: Int
-      let shadowBounds: PixelRect
-      if let pathShadow {
-        shadowBounds = pathBounds.expanded(by: shadowPlan.margin).intersection(target)
-        shadow = newSurface()
-        ops.append(.pushGroup(shadow, bounds: shadowBounds))
-        append(
-          &ops,
-          Draw.make(
-            mapping, Shape(rect: RoundedRect(bounds: pathShadow.bounds), path: pathShadow), .color(color), [],
-            pathBounds))
-        ops.append(.popGroup(shadow))
-      } else {
-        shadowBounds = contentBounds.expanded(by: shadowPlan.margin).intersection(target)
-        shadow = newSurface()
-        ops.append(.filter(FilterPass(input: content, output: shadow, bounds: shadowBounds, operation: .tint(color))))
-      }
-      for operation in shadowPlan.operations {
-        let out = newSurface()
-        ops.append(.filter(FilterPass(input: shadow, output: out, bounds: shadowBounds, operation: operation)))
-        shadow = out
-      }
-      // Drawn at the offset: bilinear sampling shifts it by fractions of a pixel too.
-      let placed = PixelRect(
-        x: shadowBounds.x + Int(shadowOffset.x.rounded(.down)), y: shadowBounds.y + Int(shadowOffset.y.rounded(.down)),
-        width: shadowBounds.width + 1, height: shadowBounds.height + 1
-      ).intersection(target)
-      composedBounds = contentBounds.union(placed)
-      composed = newSurface()
-      ops.append(.pushGroup(composed, bounds: composedBounds))
-      if !placed.isEmpty {
-        let size = SIMD2(Float(shadowBounds.width), Float(shadowBounds.height))
-        let origin = SIMD2(
-          Float(Double(shadowBounds.x) + shadowOffset.x), Float(Double(shadowBounds.y) + shadowOffset.y))
-        // masksToBounds clips the layer's whole rendering, its shadow included (Core Animation's
-        // well-known "no shadow with masksToBounds").
-        let clip = layer.masksToBounds ? [Clip(mapping: mapping, rect: boundsRect)] : []
-        ops.append(
-          .draw(
-            Draw(
-              pixelBounds: placed, mapping: .identity, shape: Shape(rect: placed.roundedRect),
-              paint: .texture(.surface(shadow), TextureTransform(scale: 1 / size, offset: -origin / size)),
-              clips: clip)))
-      }
-      ops.append(
-        .draw(
-          Draw(
-            pixelBounds: contentBounds, mapping: .identity, shape: Shape(rect: contentBounds.roundedRect),
-            paint: .texture(.surface(content), contentBounds.surfaceTransform))))
-      ops.append(.popGroup(composed))
+      (composed, composedBounds) = shadowOps(
+        layer, plan: shadowPlan, offset: shadowOffset, mapping: mapping, boundsRect: boundsRect,
+        content: content, contentBounds: contentBounds, path: pathShadow.map { ($0, pathBounds) }, into: &ops)
     }
 
     // 5. The mask, rendered in the layer's bounds space over the composed area.
@@ -305,5 +234,105 @@ extension PathGeometry {
       hi = pointwiseMax(hi, pointwiseMax(SIMD2(s.x, s.y), SIMD2(s.z, s.w)))
     }
     return SIMD4(lo.x, lo.y, hi.x, hi.y)
+  }
+}
+
+extension RenderListBuilder {
+  /// Step 1 of a layer's effects: what lies behind the layer, within its rounded bounds, copied,
+  /// run through the background filters and drawn back under the clips in force.
+  mutating func backgroundFilterOps(
+    _ layer: Layer, mapping: PlaneMapping, boundsRect: RoundedRect, scale: Double, clips: [ClipEntry],
+    region: PixelRect
+  ) -> [RenderOp] {
+    var ops: [RenderOp] = []
+    let plan = FilterPlan(layer.backgroundFilters, pixelsPerPoint: scale)
+    let visible = mapping.pixelBounds(of: boundsRect.bounds, within: region)
+    let source = visible.expanded(by: plan.margin).intersection(region)
+    if !visible.isEmpty && !source.isEmpty {
+      var id = newSurface()
+      ops.append(.copyBackdrop(id, bounds: source))
+      for operation in plan.operations {
+        let out = newSurface()
+        ops.append(.filter(FilterPass(input: id, output: out, bounds: source, operation: operation)))
+        id = out
+      }
+      let own = ClipEntry(clip: Clip(mapping: mapping, rect: boundsRect), bounds: visible)
+      let draw = Draw(
+        pixelBounds: visible, mapping: .identity, shape: Shape(rect: source.roundedRect),
+        paint: .texture(.surface(id), source.surfaceTransform))
+      if clips.count < RenderList.maxClips {
+        var d = draw
+        d.clips = (clips + [own]).map(\.clip)
+        ops.append(.draw(d))
+      } else {
+        var d = draw
+        d.clips = [own.clip]
+        ops += wrapInGroup([.draw(d)], opacity: 1, clips: clips)
+      }
+    }
+    return ops
+  }
+
+  /// Step 4 of a layer's effects: the shadow (the content's tinted alpha, or the shadow path),
+  /// blurred, drawn at its offset under the filtered content, in a new surface.
+  /// - Returns: that surface and its bounds.
+  mutating func shadowOps(
+    _ layer: Layer, plan: FilterPlan, offset: SIMD2<Double>, mapping: PlaneMapping, boundsRect: RoundedRect,
+    content: Int, contentBounds: PixelRect, path: (PathGeometry, PixelRect)?, into ops: inout [RenderOp]
+  ) -> (surface: Int, bounds: PixelRect) {
+    let composed: Int
+    let composedBounds: PixelRect
+    let color = layer.shadowColor.premultiplied * Float(min(layer.shadowOpacity, 1))
+    var shadow: Int
+    let shadowBounds: PixelRect
+    if let (pathShadow, pathBounds) = path {
+      shadowBounds = pathBounds.expanded(by: plan.margin).intersection(target)
+      shadow = newSurface()
+      ops.append(.pushGroup(shadow, bounds: shadowBounds))
+      append(
+        &ops,
+        Draw.make(
+          mapping, Shape(rect: RoundedRect(bounds: pathShadow.bounds), path: pathShadow), .color(color), [],
+          pathBounds))
+      ops.append(.popGroup(shadow))
+    } else {
+      shadowBounds = contentBounds.expanded(by: plan.margin).intersection(target)
+      shadow = newSurface()
+      ops.append(.filter(FilterPass(input: content, output: shadow, bounds: shadowBounds, operation: .tint(color))))
+    }
+    for operation in plan.operations {
+      let out = newSurface()
+      ops.append(.filter(FilterPass(input: shadow, output: out, bounds: shadowBounds, operation: operation)))
+      shadow = out
+    }
+    // Drawn at the offset: bilinear sampling shifts it by fractions of a pixel too.
+    let placed = PixelRect(
+      x: shadowBounds.x + Int(offset.x.rounded(.down)), y: shadowBounds.y + Int(offset.y.rounded(.down)),
+      width: shadowBounds.width + 1, height: shadowBounds.height + 1
+    ).intersection(target)
+    composedBounds = contentBounds.union(placed)
+    composed = newSurface()
+    ops.append(.pushGroup(composed, bounds: composedBounds))
+    if !placed.isEmpty {
+      let size = SIMD2(Float(shadowBounds.width), Float(shadowBounds.height))
+      let origin = SIMD2(
+        Float(Double(shadowBounds.x) + offset.x), Float(Double(shadowBounds.y) + offset.y))
+      // masksToBounds clips the layer's whole rendering, its shadow included (Core Animation's
+      // well-known "no shadow with masksToBounds").
+      let clip = layer.masksToBounds ? [Clip(mapping: mapping, rect: boundsRect)] : []
+      ops.append(
+        .draw(
+          Draw(
+            pixelBounds: placed, mapping: .identity, shape: Shape(rect: placed.roundedRect),
+            paint: .texture(.surface(shadow), TextureTransform(scale: 1 / size, offset: -origin / size)),
+            clips: clip)))
+    }
+    ops.append(
+      .draw(
+        Draw(
+          pixelBounds: contentBounds, mapping: .identity, shape: Shape(rect: contentBounds.roundedRect),
+          paint: .texture(.surface(content), contentBounds.surfaceTransform))))
+    ops.append(.popGroup(composed))
+    return (composed, composedBounds)
   }
 }
