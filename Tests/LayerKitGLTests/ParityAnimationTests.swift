@@ -9,18 +9,7 @@ import XCTest
 
 /// Animated scenes rendered at several times on both backends: the RenderList is built from
 /// presentation values, so GPU ≡ CPU holds frame by frame, and a frame is a pure function of t.
-final class ParityAnimationTests: XCTestCase {
-  var checker: ParityChecker!
-
-  override func setUpWithError() throws {
-    if ParityTests.shared == nil { ParityTests.shared = Result { try ParityChecker() } }
-    switch ParityTests.shared! {
-    case .success(let c): checker = c
-    case .failure(let error):
-      XCTFail("GPU backend unavailable: \(error)")
-      throw error
-    }
-  }
+final class ParityAnimationTests: ParityTestCase {
 
   func animatedScene() throws -> Scene {
     let root = Layer(frame: Rect(x: 0, y: 0, width: 128, height: 96))

@@ -10,18 +10,7 @@ import XCTest
 /// GPU ≡ CPU for the Core Image–style effects of TransitionEffects.coreImageB (ripple, pageCurl,
 /// pageCurlWithShadow, accordionFold, disintegrateWithMask) at progress 0.25, 0.5 and 0.75 with
 /// their defaults and with other parameters, and exactly the from / to renders at progress 0 and 1.
-final class ParityCoreImageBTests: XCTestCase {
-  var checker: ParityChecker!
-
-  override func setUpWithError() throws {
-    if ParityTests.shared == nil { ParityTests.shared = Result { try ParityChecker() } }
-    switch ParityTests.shared! {
-    case .success(let c): checker = c
-    case .failure(let error):
-      XCTFail("GPU backend unavailable: \(error)")
-      throw error
-    }
-  }
+final class ParityCoreImageBTests: ParityTestCase {
 
   func picture(_ hue: Double, _ w: Double, _ h: Double) throws -> Layer {
     let l = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))

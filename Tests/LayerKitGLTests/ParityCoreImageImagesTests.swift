@@ -11,18 +11,7 @@ import XCTest
 /// backsideImage, disintegrateWithMask's maskImage): GPU ≡ CPU at progress 0.25, 0.5 and 0.75 with
 /// each image in use, exactly the from / to renders at progress 0 and 1, and the image changing
 /// the output.
-final class ParityCoreImageImagesTests: XCTestCase {
-  var checker: ParityChecker!
-
-  override func setUpWithError() throws {
-    if ParityTests.shared == nil { ParityTests.shared = Result { try ParityChecker() } }
-    switch ParityTests.shared! {
-    case .success(let c): checker = c
-    case .failure(let error):
-      XCTFail("GPU backend unavailable: \(error)")
-      throw error
-    }
-  }
+final class ParityCoreImageImagesTests: ParityTestCase {
 
   func picture(_ hue: Double, _ w: Double, _ h: Double) throws -> Layer {
     let l = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))

@@ -9,18 +9,7 @@ import XCTest
 
 /// GPU ≡ CPU for the effects: each filter, shadow, mask, background filter and blend mode alone,
 /// and combined, under the tolerance of docs/ARCHITECTURE.md. Failures write expected / actual / diff PNGs.
-final class ParityEffectsTests: XCTestCase {
-  var checker: ParityChecker!
-
-  override func setUpWithError() throws {
-    if ParityTests.shared == nil { ParityTests.shared = Result { try ParityChecker() } }
-    switch ParityTests.shared! {
-    case .success(let c): checker = c
-    case .failure(let error):
-      XCTFail("GPU backend unavailable: \(error)")
-      throw error
-    }
-  }
+final class ParityEffectsTests: ParityTestCase {
 
   func check(
     _ name: String, _ layer: Layer, _ w: Int, _ h: Int, file: StaticString = #filePath, line: UInt = #line

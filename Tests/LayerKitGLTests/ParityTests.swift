@@ -11,20 +11,7 @@ import XCTest
 /// under the tolerance of docs/ARCHITECTURE.md (|Δ| ≤ 2 on ≥ 99.9 % of pixels, PSNR ≥ 45 dB). A failure writes
 /// expected / actual / diff PNGs to artifacts/parity (or $LAYERKIT_ARTIFACTS) and names them.
 /// GPU tests are never skipped: without an EGL display they fail with the backend's one-line error.
-final class ParityTests: XCTestCase {
-  nonisolated(unsafe) static var shared: Result<ParityChecker, Error>?
-
-  var checker: ParityChecker!
-
-  override func setUpWithError() throws {
-    if Self.shared == nil { Self.shared = Result { try ParityChecker() } }
-    switch Self.shared! {
-    case .success(let c): checker = c
-    case .failure(let error):
-      XCTFail("GPU backend unavailable: \(error)")
-      throw error
-    }
-  }
+final class ParityTests: ParityTestCase {
 
   /// Checks one scene and prints its figures (the closing notes quote them).
   func check(

@@ -9,18 +9,7 @@ import XCTest
 
 /// GPU ≡ CPU for every built-in transition effect and direction at progress 0.25, 0.5 and 0.75,
 /// and for a layer transition running in a scene.
-final class ParityTransitionTests: XCTestCase {
-  var checker: ParityChecker!
-
-  override func setUpWithError() throws {
-    if ParityTests.shared == nil { ParityTests.shared = Result { try ParityChecker() } }
-    switch ParityTests.shared! {
-    case .success(let c): checker = c
-    case .failure(let error):
-      XCTFail("GPU backend unavailable: \(error)")
-      throw error
-    }
-  }
+final class ParityTransitionTests: ParityTestCase {
 
   func picture(_ hue: Double, _ w: Double, _ h: Double) throws -> Layer {
     let l = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
