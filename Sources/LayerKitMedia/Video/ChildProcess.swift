@@ -203,13 +203,14 @@ final class ChildProcess: @unchecked Sendable {
     return result
   }
 
-  /// Asks the child to stop (SIGTERM), then kills it if it has not within `grace` seconds.
+  /// Asks the child to stop (SIGTERM), then kills it if it has not within `grace` seconds. Safe
+  /// from any thread: it leaves the pipes alone (a writer blocked on standard input sees EPIPE
+  /// once the child is gone; closing the descriptor under it could let its number be reused).
   func stop(grace: Double = 2) {
     lock.lock()
     let done = exitStatus != nil
     lock.unlock()
     if done { return }
-    closeInput()
     kill(pid, SIGTERM)
     let deadline = Date().addingTimeInterval(grace)
     while Date() < deadline {

@@ -170,7 +170,8 @@ public final class VideoPipeline: @unchecked Sendable {
       try sink.finish()
     } catch {
       cleanUp(sink: sink)
-      throw error
+      // A signal during finish stops the encoder, which then fails: the signal is the reason.
+      throw currentFailure() ?? error
     }
     source.stop()
     if let error = currentFailure() {  // a signal that came during finish
