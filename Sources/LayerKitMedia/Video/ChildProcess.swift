@@ -127,6 +127,15 @@ final class ChildProcess: @unchecked Sendable {
   deinit {
     if input >= 0 { close(input) }
     if output >= 0 { close(output) }
+    lock.lock()
+    let reaped = exitStatus != nil
+    lock.unlock()
+    if !reaped {
+      // Never leave a zombie behind: a child nobody waited for is killed and reaped.
+      kill(pid, SIGKILL)
+      var status: Int32 = 0
+      while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
   }
 
   /// Writes all of `bytes` to the child's standard input.
@@ -203,9 +212,10 @@ final class ChildProcess: @unchecked Sendable {
     return result
   }
 
-  /// Asks the child to stop (SIGTERM), then kills it if it has not within `grace` seconds. Safe
-  /// from any thread: it leaves the pipes alone (a writer blocked on standard input sees EPIPE
-  /// once the child is gone; closing the descriptor under it could let its number be reused).
+  /// Asks the child to stop (SIGTERM), then kills it (SIGKILL) if it has not exited within
+  /// `grace` seconds. Safe from any thread: it only sends signals — it neither reaps the child
+  /// (`wait()` alone does, so two threads never race for its status) nor touches the pipes (a
+  /// writer blocked on standard input sees EPIPE once the child is gone).
   func stop(grace: Double = 2) {
     lock.lock()
     let done = exitStatus != nil
@@ -214,20 +224,26 @@ final class ChildProcess: @unchecked Sendable {
     kill(pid, SIGTERM)
     let deadline = Date().addingTimeInterval(grace)
     while Date() < deadline {
-      var status: Int32 = 0
-      let r = waitpid(pid, &status, WNOHANG)
-      if r == pid {
-        lock.lock()
-        let signal = status & 0x7f
-        exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
-        lock.unlock()
-        return
-      }
-      if r < 0 { return }
+      if hasExited { return }
       usleep(10_000)
     }
     kill(pid, SIGKILL)
-    wait()
+  }
+
+  /// Stops the child (see `stop`) and reaps it.
+  @discardableResult
+  func terminate(grace: Double = 2) -> Int32 {
+    stop(grace: grace)
+    return wait()
+  }
+
+  /// Whether the child has exited (a zombie waiting to be reaped, or gone), without reaping it.
+  private var hasExited: Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return true }
+    let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+    return state == "Z" || state == "X"
   }
 
   /// The last lines of the child's standard error, after it has closed it.

@@ -150,7 +150,7 @@ public final class ClipDecoder: @unchecked Sendable {
   /// the thread that reads frames.
   public func stop() {
     interrupt()
-    process?.stop(grace: 0.5)
+    process?.terminate(grace: 0.5)
     process = nil
     current = nil
     ended = false

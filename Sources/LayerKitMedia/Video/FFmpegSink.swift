@@ -170,7 +170,11 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
   }
 
   func abort() {
-    process.stop(grace: 1)
+    process.terminate(grace: 1)
     temporary?.discard()
+  }
+
+  func interrupt() {
+    process.stop(grace: 1)
   }
 }

@@ -49,6 +49,13 @@ protocol FrameSink: AnyObject, Sendable {
   func write(_ frame: PreparedFrame, index: Int) throws
   func finish() throws
   func abort()
+  /// From any thread: frees a writer blocked inside `write` (by stopping an encoder), touching
+  /// no file. `abort` follows once every stage has ended.
+  func interrupt()
+}
+
+extension FrameSink {
+  func interrupt() {}
 }
 
 /// Makes the sink for a target.

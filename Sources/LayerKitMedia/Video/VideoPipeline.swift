@@ -157,8 +157,11 @@ public final class VideoPipeline: @unchecked Sendable {
     jobs.close()
     ordered.close()
     if let error = currentFailure() {
-      cleanUp(sink: sink)
+      // The writer may be blocked on an encoder's pipe: stop the encoder, let every stage end,
+      // and only then remove the output (never under a thread still writing it).
+      sink.interrupt()
       group.wait()
+      cleanUp(sink: sink)
       throw error
     }
     group.wait()
@@ -232,7 +235,7 @@ public final class VideoPipeline: @unchecked Sendable {
     lock.unlock()
     for c in cancels { c() }
     // A writer blocked on a full pipe is freed by stopping the encoder.
-    if let e = error as? VideoError, case .interrupted = e { sink?.abort() }
+    if let e = error as? VideoError, case .interrupted = e { sink?.interrupt() }
   }
 
   private func currentFailure() -> Error? {
