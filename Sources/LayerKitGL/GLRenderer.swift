@@ -122,7 +122,8 @@ public final class GLRenderer: Renderer {
   /// - Parameter list: the frame; validated first.
   /// - Returns: the target, RGBA8 premultiplied, rows top-down.
   /// - Throws: `RenderError.malformedList` (and the other cases of `RenderList.validate()`),
-  ///   `.targetTooLarge` when the target or an image exceeds GL_MAX_TEXTURE_SIZE, and
+  ///   `.targetTooLarge` when the target or an image exceeds GL_MAX_TEXTURE_SIZE,
+  ///   `.transitionParameters` for a transition pass the effects do not accept, and
   ///   `.backendFailure` naming the `GLError` when the driver fails.
   public func render(_ list: RenderList) throws -> Image {
     try list.validate()
@@ -137,7 +138,7 @@ public final class GLRenderer: Renderer {
     do {
       try TransitionProgram.check(list, programs: transitions)
     } catch {
-      throw RenderError.backendFailure(error.description)
+      throw RenderError.transitionParameters(error)
     }
     let pixels: [UInt8]
     do {

@@ -182,8 +182,9 @@ final class GLTransitionTests: XCTestCase {
     XCTAssertThrowsError(
       try renderer.render(try transitionList("push", progress: 0.5, parameters: ["direction": .float(1)]))
     ) {
-      guard case RenderError.backendFailure(let message)? = $0 as? RenderError else { return XCTFail("\($0)") }
-      XCTAssertTrue(message.contains("direction") && message.contains("vec2"), message)
+      XCTAssertEqual(
+        $0 as? RenderError,
+        .transitionParameters(.wrongType(name: "direction", effect: "push", expected: .vec2, got: .float)))
     }
   }
 
@@ -192,12 +193,15 @@ final class GLTransitionTests: XCTestCase {
     XCTAssertThrowsError(
       try renderer.render(try transitionList("moveIn", progress: 0.5, parameters: ["dir": .vec2([1, 0])]))
     ) {
-      guard case RenderError.backendFailure(let message)? = $0 as? RenderError else { return XCTFail("\($0)") }
-      XCTAssertTrue(message.contains("'dir'") && message.contains("parameters: direction"), message)
+      XCTAssertEqual(
+        $0 as? RenderError,
+        .transitionParameters(.unknownParameter(name: "dir", effect: "moveIn", available: ["direction"])))
     }
     XCTAssertThrowsError(try renderer.render(try transitionList("wipe", progress: 0.5))) {
-      guard case RenderError.backendFailure(let message)? = $0 as? RenderError else { return XCTFail("\($0)") }
-      XCTAssertTrue(message.contains("wipe") && message.contains("push"), message)
+      guard case .transitionParameters(.unknownEffect("wipe", let available))? = $0 as? RenderError else {
+        return XCTFail("\($0)")
+      }
+      XCTAssertTrue(available.contains("push"), "\(available)")
     }
   }
 

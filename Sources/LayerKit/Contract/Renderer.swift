@@ -53,6 +53,9 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
   case gpuOnlyEffect(String)
   /// A hand-built RenderList that breaks the contract.
   case malformedList(index: Int, reason: String)
+  /// A transition pass whose effect is unknown to the backend, or whose parameters do not fit
+  /// the effect's (an unknown name, a value of another type).
+  case transitionParameters(TransitionParameterError)
   /// A backend could not execute a list (GL error, out of memory); the text says which.
   case backendFailure(String)
 
@@ -70,6 +73,7 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case .gpuOnlyEffect(let name):
       "transition effect \(name) is a GPU-only effect (a GLSL shader); render it with the GPU backend"
     case .malformedList(let i, let r): "render list op \(i): \(r)"
+    case .transitionParameters(let error): error.description
     case .backendFailure(let m): m
     }
   }
