@@ -31,7 +31,7 @@ struct Join: ParsableCommand {
     try reportingErrors("join") {
       reserveLargeBuffersWithMmap()
       let source = try PartsSource(parts)
-      let target = try OutputTarget(path: output, format: encoder.format?.format)
+      let target = try OutputTarget(path: output, format: encoder.format)
       var encoding = encoder.encoding
       if !noAudio {
         if let audio {

@@ -139,7 +139,7 @@ struct VideoJob {
     let first = sources[0].size
     var width = options.size?.width ?? first.width
     var height = options.size?.height ?? first.height
-    let target = try OutputTarget(path: options.output, format: options.encoder.format?.format)
+    let target = try OutputTarget(path: options.output, format: options.encoder.format)
     let (pictureWidth, pictureHeight) = (width, height)
     if options.pad && needsEvenSize(target.format) {
       width += width % 2
@@ -148,7 +148,7 @@ struct VideoJob {
     let background = options.encoder.background?.color ?? .clear
     let timeline = try Timeline(
       items: items, transitions: transitions, width: width, height: height, rate: try rate(for: sources),
-      fit: options.fit.fit, background: background, includesEnd: includesEnd, pictureWidth: pictureWidth,
+      fit: options.fit, background: background, includesEnd: includesEnd, pictureWidth: pictureWidth,
       pictureHeight: pictureHeight)
     let total = timeline.frameCount
     var range = 0..<total
@@ -169,7 +169,8 @@ struct VideoJob {
     if let music = options.audio, target.format.needsFFmpeg {
       try AudioMix.checkTrack(music)
     }
-    if !options.noAudio && target.format != .gif && target.format != .png && target.format != .y4m {
+    // GIF, Y4M and PNG frames carry no sound.
+    if !options.noAudio && target.format.needsFFmpeg && target.format != .gif {
       let partial = range != 0..<total
       let seconds = timeline.time(ofFrame: range.lowerBound)...timeline.time(ofFrame: range.upperBound)
       if target.format == .mkv && partial {

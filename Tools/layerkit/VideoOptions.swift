@@ -11,7 +11,7 @@ struct VideoOptions: ParsableArguments {
   var output: String
   @Option(help: "Output size WIDTHxHEIGHT (default: the first input's size).") var size: PixelSize?
   @Option(help: "Frames per second (default: the first clip's rate, else 30).") var fps: Double?
-  @Option(help: "cover, contain or stretch: how inputs of another aspect fill the frame.") var fit: FitOption = .cover
+  @Option(help: "cover, contain or stretch: how inputs of another aspect fill the frame.") var fit: Fit = .cover
   @Option(help: "gpu (headless EGL), cpu (the reference renderer), or auto (gpu when an EGL display can be made).")
   var renderer: BackendChoice = .auto
   @Option(help: "Pacing of every transition: linear, easeIn, easeOut, easeInEaseOut or default.")
@@ -42,7 +42,7 @@ struct VideoOptions: ParsableArguments {
 
 /// How the output is encoded: the options `slideshow`, `concat`, `transition` and `join` share.
 struct EncodingArguments: ParsableArguments {
-  @Option(help: "Force the output format: png, y4m, mp4, webm, gif, mov or mkv.") var format: FormatOption?
+  @Option(help: "Force the output format: png, y4m, mp4, webm, gif, mov or mkv.") var format: VideoFormat?
   @Option(help: "Video codec for ffmpeg (default: libx264, libvpx-vp9, prores_ks, ffv1).") var codec: String?
   @Option(help: "Constant rate factor for ffmpeg (default 23 for H.264, 32 for VP9).") var crf: Int?
   @Option(help: "Encoder preset for ffmpeg (H.264: ultrafast … veryslow).") var preset: String?
@@ -63,15 +63,8 @@ struct EncodingArguments: ParsableArguments {
   }
 }
 
-enum FitOption: String, ExpressibleByArgument, CaseIterable {
-  case cover, contain, stretch
-  var fit: Fit { Fit(rawValue: rawValue)! }
-}
-
-enum FormatOption: String, ExpressibleByArgument, CaseIterable {
-  case png, y4m, mp4, webm, gif, mov, mkv
-  var format: VideoFormat { VideoFormat(rawValue: rawValue)! }
-}
+extension Fit: ExpressibleByArgument {}
+extension VideoFormat: ExpressibleByArgument {}
 
 enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
   case gpu, cpu, auto

@@ -160,7 +160,8 @@ extension GLContext {
     return shader
   }
 
-  private static func infoLog(_ object: GLuint, program: Bool) -> String {
+  /// A shader's or program's info log (the driver's compile or link messages).
+  static func infoLog(_ object: GLuint, program: Bool) -> String {
     var length: GLint = 0
     if program {
       glGetProgramiv(object, GLenum(GL_INFO_LOG_LENGTH), &length)

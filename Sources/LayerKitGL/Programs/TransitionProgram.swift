@@ -171,7 +171,7 @@ struct TransitionProgram {
     var linked: GLint = 0
     glGetProgramiv(name, GLenum(GL_LINK_STATUS), &linked)
     guard linked == GL_TRUE else {
-      let log = infoLog(name, program: true)
+      let log = GLContext.infoLog(name, program: true)
       context.delete(program)
       throw .programLink(
         files: files,
@@ -204,7 +204,7 @@ struct TransitionProgram {
     var compiled: GLint = 0
     glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &compiled)
     guard compiled == GL_TRUE else {
-      let log = infoLog(shader, program: false)
+      let log = GLContext.infoLog(shader, program: false)
       glDeleteShader(shader)
       let entry = firstErrorEntry(log)
       let (line, message) = entry.map(ShaderLog.parse) ?? (nil, "no info log")
@@ -229,23 +229,6 @@ struct TransitionProgram {
     if let m = entry.firstMatch(of: #/^\s*(?:ERROR|WARNING)\s*:\s*(\d+):\d+/#) { return Int(m.1) }
     if let m = entry.firstMatch(of: #/^\s*(\d+)[:(]\d+/#) { return Int(m.1) }
     return nil
-  }
-
-  private static func infoLog(_ object: GLuint, program: Bool) -> String {
-    var length: GLint = 0
-    if program {
-      glGetProgramiv(object, GLenum(GL_INFO_LOG_LENGTH), &length)
-    } else {
-      glGetShaderiv(object, GLenum(GL_INFO_LOG_LENGTH), &length)
-    }
-    guard length > 1 else { return "" }
-    var buffer = [GLchar](repeating: 0, count: Int(length) + 1)
-    if program {
-      glGetProgramInfoLog(object, GLsizei(buffer.count), nil, &buffer)
-    } else {
-      glGetShaderInfoLog(object, GLsizei(buffer.count), nil, &buffer)
-    }
-    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   // MARK: - Checking passes before any GL call

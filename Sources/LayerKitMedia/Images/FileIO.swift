@@ -56,22 +56,14 @@ enum FileIO {
 
   /// Writes `data` to a new temporary file next to `path`, then renames it over `path`.
   /// On failure the temporary file is removed and `path` is untouched.
-  static func writeAtomically(_ data: Data, to path: String) throws(MediaError) {
+  static func writeAtomically(_ data: some ContiguousBytes, to path: String) throws(MediaError) {
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { String(path[...$0]) } ?? ""
     let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
     guard !base.isEmpty, base != ".", base != ".." else {
       throw .writeFailed(path: path, reason: "the path names a folder, not a file")
     }
-    // Created with O_EXCL and mode 0666 (less the umask, like any new file), so we never open a
-    // file someone else made; a dot-name so folder listings and frame globs skip it.
-    var fd: Int32 = -1
-    var temp = ""
-    for _ in 0..<16 {
-      temp = folder + "." + base + ".tmp-" + String(UInt64.random(in: .min ... .max), radix: 36)
-      fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-      if fd >= 0 || errno != EEXIST { break }
-    }
+    let (fd, temp) = createTemporary(folder: folder, base: base)
     guard fd >= 0 else { throw .writeFailed(path: path, reason: errorString(errno)) }
 
     var failure = data.withUnsafeBytes { writeFully(fd, $0) }
@@ -82,6 +74,21 @@ enum FileIO {
       unlink(temp)
       throw .writeFailed(path: path, reason: errorString(failure))
     }
+  }
+
+  /// A new, empty temporary file for `base` in `folder` (which is "" or ends in "/"): created
+  /// with O_EXCL and mode 0666 (less the umask, like any new file), so we never open a file
+  /// someone else made; a dot-name, so folder listings and frame globs skip it. The descriptor is
+  /// -1 (and `errno` says why) when it could not be made.
+  static func createTemporary(folder: String, base: String) -> (descriptor: Int32, path: String) {
+    var fd: Int32 = -1
+    var temp = ""
+    for _ in 0..<16 {
+      temp = folder + "." + base + ".tmp-" + String(UInt64.random(in: .min ... .max), radix: 36)
+      fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+      if fd >= 0 || errno != EEXIST { break }
+    }
+    return (fd, temp)
   }
 
   /// Writes all of `bytes` to `fd`, retrying after signals; 0, or the `errno` of the failure

@@ -24,7 +24,6 @@ final class ChildProcess: @unchecked Sendable {
   /// Read end of the child's standard output, or -1.
   private(set) var output: Int32
   private let stderrTail = StderrTail()
-  private var stderrThread: Thread?
   private let lock = NSLock()
   private var exitStatus: Int32?
 
@@ -121,7 +120,6 @@ final class ChildProcess: @unchecked Sendable {
     }
     thread.name = "stderr of \(executable)"
     thread.start()
-    stderrThread = thread
   }
 
   deinit {

@@ -92,7 +92,6 @@ public final class ClipDecoder: @unchecked Sendable {
   private var process: ChildProcess?
   private var queue: BoundedQueue<Result<Image, VideoError>>?
   private let queueLock = NSLock()
-  private var reader: Thread?
   /// The index of the next frame the queue will deliver.
   private var nextIndex = 0
   private var current: (index: Int, image: Image)?
@@ -179,8 +178,6 @@ public final class ClipDecoder: @unchecked Sendable {
 
   private func restart(at index: Int) {
     stop()
-    ended = false
-    current = nil
     nextIndex = index
     let count = max(1, lastFrame - index + 1)
     // Seek half a frame before the wanted frame's time: ffmpeg's accurate seek then drops every
@@ -206,9 +203,11 @@ public final class ClipDecoder: @unchecked Sendable {
       let thread = Thread {
         let size = width * height * 4
         while true {
-          var pixels = [UInt8](repeating: 0, count: size)
-          let got = pixels.withUnsafeMutableBytes { buffer in
-            Result { () throws(VideoError) -> Bool in try p.readExactly(buffer) }
+          // Read straight into the frame's storage: no zero-fill of a buffer about to be overwritten.
+          var got: Result<Bool, VideoError> = .success(false)
+          var pixels = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            got = Result { () throws(VideoError) -> Bool in try p.readExactly(UnsafeMutableRawBufferPointer(buffer)) }
+            count = buffer.count
           }
           if case .failure(let error) = got {
             q.push(.failure(error))
@@ -227,7 +226,6 @@ public final class ClipDecoder: @unchecked Sendable {
       }
       thread.name = "decode \(path)"
       thread.start()
-      reader = thread
     } catch {
       q.push(.failure(error))
       q.close()

@@ -13,7 +13,7 @@ import LayerKit
 final class FFmpegSink: FrameSink, @unchecked Sendable {
   /// What LayerKit feeds ffmpeg.
   enum Input {
-    case yuv(YUVChroma)
+    case yuv(ChromaSubsampling)
     /// RGBA composited over the background (opaque).
     case rgbaOpaque
     /// RGBA with straight alpha (ffmpeg's rgba).
@@ -42,8 +42,7 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     switch format {
     case .mp4, .webm:
       let pix = options.pixelFormat ?? "yuv420p"
-      if pix == "yuv420p" || pix == "yuv444p" {
-        let chroma: YUVChroma = pix == "yuv420p" ? .yuv420 : .yuv444
+      if let chroma = try? ChromaSubsampling(pixelFormat: pix, for: format) {
         try checkEven(width, height, chroma: chroma)
         input = .yuv(chroma)
       } else {
@@ -84,7 +83,7 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
     switch input {
     case .yuv(let chroma):
-      args += ["-f", "rawvideo", "-pix_fmt", chroma.name, "-color_range", "tv", "-colorspace", "bt709"]
+      args += ["-f", "rawvideo", "-pix_fmt", chroma.pixelFormatName, "-color_range", "tv", "-colorspace", "bt709"]
     default:
       args += ["-f", "rawvideo", "-pix_fmt", "rgba"]
     }
@@ -145,7 +144,7 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
 
   func prepare(_ image: Image, index: Int) throws -> PreparedFrame {
     switch input {
-    case .yuv(let chroma): try YUVConversion.convert(image, background: background.tuple, chroma: chroma.conversion)
+    case .yuv(let chroma): try YUVConversion.convert(image, background: background.tuple, chroma: chroma)
     case .rgbaOpaque: composited(image, over: background)
     case .rgbaStraight: Premultiply.straightened(image.pixels)
     case .rgbaPremultiplied: image.pixels

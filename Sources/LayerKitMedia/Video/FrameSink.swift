@@ -59,18 +59,15 @@ extension FrameSink {
 }
 
 /// Makes the sink for a target.
-/// - Parameters:
-///   - firstIndex: the number of the first frame (a shard's frames keep their numbers in the
-///     whole video).
 func makeSink(
-  _ target: OutputTarget, width: Int, height: Int, rate: FrameRate, options: EncodingOptions, firstIndex: Int
+  _ target: OutputTarget, width: Int, height: Int, rate: FrameRate, options: EncodingOptions
 ) throws -> FrameSink {
   switch target.format {
   case .png:
     guard case .folder(let folder) = target.kind else { throw VideoError.unknownFormat(path: target.displayPath) }
     return try PNGFolderSink(folder: folder, overwrite: options.overwrite)
   case .y4m:
-    let chroma = try YUVChroma(pixelFormat: options.pixelFormat ?? "yuv420p", format: .y4m)
+    let chroma = try ChromaSubsampling(pixelFormat: options.pixelFormat ?? "yuv420p", for: .y4m)
     try checkEven(width, height, chroma: chroma)
     return try Y4MSink(
       target: target, width: width, height: height, rate: rate, chroma: chroma, background: options.background)
@@ -79,11 +76,9 @@ func makeSink(
   }
 }
 
-/// 4:2:0 or 4:4:4.
-enum YUVChroma: Sendable {
-  case yuv420, yuv444
-
-  init(pixelFormat: String, format: VideoFormat) throws(VideoError) {
+extension ChromaSubsampling {
+  /// yuv420p → 4:2:0, yuv444p → 4:4:4: the pixel formats LayerKit converts to itself.
+  init(pixelFormat: String, for format: VideoFormat) throws(VideoError) {
     switch pixelFormat {
     case "yuv420p": self = .yuv420
     case "yuv444p": self = .yuv444
@@ -92,15 +87,15 @@ enum YUVChroma: Sendable {
     }
   }
 
-  var name: String { self == .yuv420 ? "yuv420p" : "yuv444p" }
-  var conversion: ChromaSubsampling { self == .yuv420 ? .yuv420 : .yuv444 }
+  /// ffmpeg's name of the planar 8-bit format.
+  var pixelFormatName: String { self == .yuv420 ? "yuv420p" : "yuv444p" }
 }
 
-func checkEven(_ width: Int, _ height: Int, chroma: YUVChroma) throws(VideoError) {
+func checkEven(_ width: Int, _ height: Int, chroma: ChromaSubsampling) throws(VideoError) {
   guard chroma == .yuv420, width % 2 != 0 || height % 2 != 0 else { return }
   throw .oddSize(
     width: width, height: height, suggestedWidth: width + width % 2, suggestedHeight: height + height % 2,
-    pixelFormat: chroma.name)
+    pixelFormat: chroma.pixelFormatName)
 }
 
 /// Premultiplied RGBA over an opaque colour: `c + bg · (255 − a) / 255`, rounded; alpha 255.
@@ -172,7 +167,7 @@ final class PNGFolderSink: FrameSink, @unchecked Sendable {
 
   func write(_ frame: PreparedFrame, index: Int) throws {
     let path = (folder as NSString).appendingPathComponent(PNGFolderSink.frameName(index))
-    try FileIO.writeAtomically(Data(frame), to: path)
+    try FileIO.writeAtomically(frame, to: path)
     lock.lock()
     written.append(path)
     lock.unlock()
@@ -236,45 +231,45 @@ final class ByteSink: @unchecked Sendable {
   }
 }
 
-/// YUV4MPEG2 written by LayerKit: BT.709, limited range, 4:2:0 (centre-sited, `C420jpeg`) or
-/// 4:4:4, to a file (through a temporary file), a device or FIFO, or standard output.
+/// YUV4MPEG2 written by LayerKit (`Y4MWriter`): BT.709, limited range, 4:2:0 (centre-sited,
+/// `C420jpeg`) or 4:4:4, to a file (through a temporary file), a device or FIFO, or standard
+/// output. The header goes out when the sink is made, so an empty video is still a valid stream.
 final class Y4MSink: FrameSink, @unchecked Sendable {
   private let out: ByteSink
-  private let chroma: YUVChroma
-  private let background: BackgroundColor
-  private var headerWritten = false
-  private let header: [UInt8]
+  private let writer: Y4MWriter
 
-  init(target: OutputTarget, width: Int, height: Int, rate: FrameRate, chroma: YUVChroma, background: BackgroundColor)
-    throws
-  {
-    self.chroma = chroma
-    self.background = background
-    header = [UInt8](Y4MWriter.header(width: width, height: height, frameRate: rate, chroma: chroma.conversion))
+  init(
+    target: OutputTarget, width: Int, height: Int, rate: FrameRate, chroma: ChromaSubsampling,
+    background: BackgroundColor
+  ) throws {
+    writer = try Y4MWriter(width: width, height: height, frameRate: rate, chroma: chroma, background: background.tuple)
     out = try ByteSink(target: target)
+    do {
+      try out.write([UInt8](writer.header))
+    } catch {
+      out.abort()
+      throw error
+    }
   }
 
+  /// `FRAME` and the planes, converted straight into the one buffer that is written.
   func prepare(_ image: Image, index: Int) throws -> PreparedFrame {
-    var bytes = [UInt8](Y4MWriter.frameHeader)
-    bytes += try YUVConversion.convert(image, background: background.tuple, chroma: chroma.conversion)
+    var failure: MediaError?
+    let bytes = [UInt8](unsafeUninitializedCapacity: writer.frameByteCount) { buffer, count in
+      do throws(MediaError) {
+        try writer.encodeFrame(image, into: UnsafeMutableRawBufferPointer(buffer))
+      } catch {
+        failure = error
+      }
+      count = buffer.count
+    }
+    if let failure { throw failure }
     return bytes
   }
 
-  func write(_ frame: PreparedFrame, index: Int) throws {
-    if !headerWritten {
-      try out.write(header)
-      headerWritten = true
-    }
-    try out.write(frame)
-  }
+  func write(_ frame: PreparedFrame, index: Int) throws { try out.write(frame) }
 
-  func finish() throws {
-    if !headerWritten {
-      try out.write(header)
-      headerWritten = true
-    }
-    try out.finish()
-  }
+  func finish() throws { try out.finish() }
 
   func abort() { out.abort() }
 }

@@ -167,18 +167,10 @@ final class TemporaryFile: @unchecked Sendable {
     self.finalPath = finalPath
     let folder = (finalPath as NSString).deletingLastPathComponent
     let base = (finalPath as NSString).lastPathComponent
-    var fd: Int32 = -1
-    var temp = ""
-    for _ in 0..<16 {
-      let name = "." + base + ".tmp-" + String(UInt64.random(in: .min ... .max), radix: 36)
-      temp = folder.isEmpty ? name : folder + "/" + name
-      fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-      if fd >= 0 || errno != EEXIST { break }
-    }
+    let (fd, temp) = FileIO.createTemporary(folder: folder.isEmpty ? "" : folder + "/", base: base)
     guard fd >= 0 else { throw .unwritableOutput(path: finalPath, reason: String(cString: strerror(errno))) }
     path = temp
     descriptor = fd
-    TemporaryFiles.shared.add(temp)
   }
 
   deinit { if !done { discard() } }
@@ -200,7 +192,6 @@ final class TemporaryFile: @unchecked Sendable {
       throw .unwritableOutput(path: finalPath, reason: reason)
     }
     done = true
-    TemporaryFiles.shared.remove(path)
   }
 
   /// Removes the temporary file; the target is untouched.
@@ -211,34 +202,6 @@ final class TemporaryFile: @unchecked Sendable {
     }
     if !done { unlink(path) }
     done = true
-    TemporaryFiles.shared.remove(path)
-  }
-}
-
-/// Every temporary output file in this process, so that a last-resort exit path can remove them.
-final class TemporaryFiles: @unchecked Sendable {
-  static let shared = TemporaryFiles()
-  private let lock = NSLock()
-  private var paths: Set<String> = []
-
-  func add(_ path: String) {
-    lock.lock()
-    paths.insert(path)
-    lock.unlock()
-  }
-
-  func remove(_ path: String) {
-    lock.lock()
-    paths.remove(path)
-    lock.unlock()
-  }
-
-  /// Unlinks every temporary file still registered.
-  func removeAll() {
-    lock.lock()
-    for p in paths { unlink(p) }
-    paths.removeAll()
-    lock.unlock()
   }
 }
 

@@ -167,7 +167,7 @@ public final class PartsSource: FrameSource {
       options.pixelFormat = options.pixelFormat ?? (chroma == .yuv420 ? "yuv420p" : "yuv444p")
       let out = try FFmpegSink(
         target: target, width: width, height: height, rate: first.header.frameRate, options: options)
-      guard case .yuv(let wanted) = out.input, wanted.conversion == chroma else {
+      guard case .yuv(let wanted) = out.input, wanted == chroma else {
         out.abort()
         throw VideoError.incompatibleParts(
           "the Y4M parts are \(chroma); --pix-fmt \(options.pixelFormat ?? "") would need a conversion")

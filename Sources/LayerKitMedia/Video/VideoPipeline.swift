@@ -89,9 +89,7 @@ public final class VideoPipeline: @unchecked Sendable {
     let previousPipe = signal(SIGPIPE, SIG_IGN)  // a dead encoder is an error, not our death
     defer { signal(SIGPIPE, previousPipe) }
 
-    let sink = try makeSink(
-      target, width: width, height: height, rate: rate, options: options,
-      firstIndex: frames.lowerBound)
+    let sink = try makeSink(target, width: width, height: height, rate: rate, options: options)
     lock.lock()
     self.sink = sink
     let early = failure
@@ -156,29 +154,20 @@ public final class VideoPipeline: @unchecked Sendable {
     }
     jobs.close()
     ordered.close()
-    if let error = currentFailure() {
-      // The writer may be blocked on an encoder's pipe: stop the encoder, let every stage end,
-      // and only then remove the output (never under a thread still writing it).
-      sink.interrupt()
-      group.wait()
-      cleanUp(sink: sink)
-      throw error
-    }
+    // On a failure the writer may be blocked on an encoder's pipe: stop the encoder first. Every
+    // stage ends before the output is touched (never removed under a thread still writing it).
+    if currentFailure() != nil { sink.interrupt() }
     group.wait()
     if let error = currentFailure() {
-      cleanUp(sink: sink)
+      sink.abort()
       throw error
     }
     do {
       try sink.finish()
     } catch {
-      cleanUp(sink: sink)
+      sink.abort()
       // A signal during finish stops the encoder, which then fails: the signal is the reason.
       throw currentFailure() ?? error
-    }
-    source.stop()
-    if let error = currentFailure() {  // a signal that came during finish
-      throw error
     }
     var size: Int64?
     if case .file(let path) = target.kind, let attributes = try? FileManager.default.attributesOfItem(atPath: path) {
@@ -243,11 +232,6 @@ public final class VideoPipeline: @unchecked Sendable {
     defer { lock.unlock() }
     return failure
   }
-
-  private func cleanUp(sink: FrameSink) {
-    sink.abort()
-    source.stop()
-  }
 }
 
 /// One frame travelling through the last stages: the rendered image, then the prepared bytes.
@@ -310,8 +294,9 @@ public protocol FrameSource: AnyObject {
 public final class TimelineRenderer: FrameSource {
   public let timeline: Timeline
   let renderer: Renderer
+  /// One decoder per clip item, made up front (so `interruptible` can hand them all over) and
+  /// dropped when the item is over. Everything here runs on the pipeline's calling thread.
   private var decoders: [Int: ClipDecoder] = [:]
-  private let lock = NSLock()
   private var lastStill: (item: Int, image: Image)?
   /// The decoded stills of the items on screen, by item.
   private var stills: [Int: Image] = [:]
@@ -327,44 +312,36 @@ public final class TimelineRenderer: FrameSource {
   }
 
   public func interruptible(_ register: (@escaping () -> Void) -> Void) {
-    lock.lock()
-    let all = Array(decoders.values)
-    lock.unlock()
     // Weakly: a decoder whose item is over is released, frames and all, long before the end.
-    for d in all { register { [weak d] in d?.interrupt() } }
+    for d in decoders.values { register { [weak d] in d?.interrupt() } }
   }
 
   public func frame(_ k: Int) throws -> Image {
     // A still held on screen renders to the same pixels every frame (same list, same backend):
     // the frame before is reused instead of drawn again.
     let content = timeline.content(ofFrame: k)
-    if case .item(let i, _) = content, case .image = timeline.items[i].source {
-      if let held = lastStill, held.item == i { return held.image }
-    }
-    lastStill = nil
+    var heldStill: Int?
+    if case .item(let i, _) = content, case .image = timeline.items[i].source { heldStill = i }
+    if let held = lastStill, held.item == heldStill { return held.image }
     let list = try timeline.renderList(frame: k) { i, local in
       switch timeline.items[i].source {
       case .image(let still): return try stillImage(item: i, still)
       case .clip(let info):
-        lock.lock()
-        let decoder = decoders[i] ?? ClipDecoder(info, lastFrame: timeline.lastClipFrame(item: i))
-        decoders[i] = decoder
-        lock.unlock()
+        guard let decoder = decoders[i] else {
+          throw VideoError.invalidTimeline("\(info.path): asked for after its item ended (frames out of order)")
+        }
         return try decoder.frame(at: timeline.items[i].inPoint + local)
       }
     }
     let image = try renderer.render(list)
-    if case .item(let i, _) = content, case .image = timeline.items[i].source { lastStill = (i, image) }
+    lastStill = heldStill.map { ($0, image) }
     // Stills and decoders of items that are over are let go, and their processes stopped.
     let next = timeline.time(ofFrame: k + 1)
-    for i in stills.keys where next >= timeline.starts[i] + timeline.items[i].duration + 1e-9 {
-      stills[i] = nil
-    }
-    for (i, decoder) in decoders where next >= timeline.starts[i] + timeline.items[i].duration + 1e-9 {
+    let over = { (i: Int) in next >= self.timeline.starts[i] + self.timeline.items[i].duration + 1e-9 }
+    for i in stills.keys where over(i) { stills[i] = nil }
+    for (i, decoder) in decoders where over(i) {
       decoder.stop()
-      lock.lock()
       decoders[i] = nil
-      lock.unlock()
     }
     return image
   }
@@ -373,12 +350,7 @@ public final class TimelineRenderer: FrameSource {
   /// another item on screen that shows the same file).
   private func stillImage(item i: Int, _ still: Still) throws -> Image {
     if let image = stills[i] { return image }
-    let image: Image
-    if let same = stills.first(where: { timeline.items[$0.key].source.path == still.path })?.value {
-      image = same
-    } else {
-      image = try still.load()
-    }
+    let image = try stills.first { timeline.items[$0.key].source.path == still.path }?.value ?? still.load()
     stills[i] = image
     return image
   }
@@ -386,10 +358,7 @@ public final class TimelineRenderer: FrameSource {
   public func stop() {
     stills.removeAll()
     lastStill = nil
-    lock.lock()
-    let all = Array(decoders.values)
+    for d in decoders.values { d.stop() }
     decoders.removeAll()
-    lock.unlock()
-    for d in all { d.stop() }
   }
 }
