@@ -77,6 +77,9 @@ public struct ParityChecker {
     if !report.passed {
       report.artifacts = try writeArtifacts(report)
     }
+    if let dump = ParityChecker.dumpDirectory {
+      try write(report, suffixes: ["cpu", "gpu"], to: dump)
+    }
     return report
   }
 
@@ -89,18 +92,29 @@ public struct ParityChecker {
     return try check(list, name: name, tolerance: tolerance)
   }
 
+  /// `$LAYERKIT_PARITY_DUMP`: when set, every check writes both images there (NAME.cpu.png,
+  /// NAME.gpu.png), passing or not, so two versions of LayerKit can be compared byte for byte.
+  public static var dumpDirectory: URL? {
+    guard let dir = ProcessInfo.processInfo.environment["LAYERKIT_PARITY_DUMP"], !dir.isEmpty else { return nil }
+    return URL(fileURLWithPath: dir, isDirectory: true)
+  }
+
   private func writeArtifacts(_ report: ParityReport) throws -> [URL] {
+    try write(report, suffixes: ["expected", "actual", "diff"], to: artifactsDirectory)
+  }
+
+  /// Writes the expected and actual images (and the diff, given a third suffix) as NAME.SUFFIX.png.
+  private func write(_ report: ParityReport, suffixes: [String], to directory: URL) throws -> [URL] {
     do {
-      try FileManager.default.createDirectory(at: artifactsDirectory, withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     } catch {
-      throw MediaError.writeFailed(path: artifactsDirectory.path, reason: "\(error)")
+      throw MediaError.writeFailed(path: directory.path, reason: "\(error)")
     }
     let safe = String(report.name.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
-    let files: [(String, Image)] = [
-      ("expected", report.expected), ("actual", report.actual), ("diff", report.comparison.diffImage()),
-    ]
-    return try files.map { suffix, image in
-      let url = artifactsDirectory.appendingPathComponent("\(safe).\(suffix).png")
+    var images = [report.expected, report.actual]
+    if suffixes.count > 2 { images.append(report.comparison.diffImage()) }
+    return try zip(suffixes, images).map { suffix, image in
+      let url = directory.appendingPathComponent("\(safe).\(suffix).png")
       try ImageFile.writePNG(image, to: url)
       return url
     }
