@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v14)],
   products: [
     .library(name: "LayerKit", targets: ["LayerKit"]),
+    .library(name: "LayerKitRender", targets: ["LayerKitRender"]),
     .library(name: "LayerKitGL", targets: ["LayerKitGL"]),
     .library(name: "LayerKitReference", targets: ["LayerKitReference"]),
     .library(name: "LayerKitMedia", targets: ["LayerKitMedia"]),
@@ -23,8 +24,13 @@ let package = Package(
     .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
     .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
-    // The model: geometry, layers, and the RenderList they flatten to. Pure Swift.
-    .target(name: "LayerKit"),
+    // The contract between the model and the backends: RenderList and its ops, Renderer, errors,
+    // the per-pixel specification (RenderMath), the catalogue of built-in effects. Pure Swift.
+    .target(name: "LayerKitRender"),
+
+    // The model: geometry, layers, animations, and the builder that flattens them into a
+    // RenderList. Re-exports LayerKitRender. Pure Swift.
+    .target(name: "LayerKit", dependencies: ["LayerKitRender"]),
 
     // Sample layer trees and test images for the CLI, the benchmark and the tests.
     .target(name: "LayerKitSamples", dependencies: ["LayerKit"]),
@@ -38,11 +44,11 @@ let package = Package(
       resources: [.copy("layer"), .copy("effects"), .copy("transitions")]
     ),
 
-    // GPU backend: headless EGL + OpenGL ES 3.
-    .target(name: "LayerKitGL", dependencies: ["LayerKit", "LayerKitShaders", "CEGL"]),
+    // GPU backend: headless EGL + OpenGL ES 3. Sees RenderLists only, never the model.
+    .target(name: "LayerKitGL", dependencies: ["LayerKitRender", "LayerKitShaders", "CEGL"]),
 
-    // CPU backend: the reference rasterizer.
-    .target(name: "LayerKitReference", dependencies: ["LayerKit"]),
+    // CPU backend: the reference rasterizer. Sees RenderLists only, never the model.
+    .target(name: "LayerKitReference", dependencies: ["LayerKitRender"]),
 
     // Images in and out, comparison.
     .target(name: "LayerKitMedia", dependencies: ["LayerKit", "CPNG", "CJPEG"]),

@@ -21,7 +21,7 @@
 
 import CEGL
 import Foundation
-import LayerKit
+import LayerKitRender
 
 /// The GPU backend: executes a RenderList with OpenGL ES 3 on a headless EGL display.
 public final class GLRenderer: Renderer {

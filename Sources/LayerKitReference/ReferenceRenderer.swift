@@ -8,7 +8,7 @@
 // render is released when `render` returns.
 import Dispatch
 import Foundation
-import LayerKit
+import LayerKitRender
 
 /// Renders RenderLists on the CPU, pixel for pixel by the parity contract of docs/ARCHITECTURE.md.
 public final class ReferenceRenderer: Renderer {
@@ -93,7 +93,15 @@ public final class ReferenceRenderer: Renderer {
   /// A transition pass: the effect's CPU twin per output pixel, with gl-transitions' uv (y up)
   /// and bilinear reads of the two surfaces at (uv.x, 1 − uv.y).
   private func transition(_ pass: TransitionPass, from: Surface, to: Surface) throws -> Surface {
-    guard let effect = TransitionEffects.all[pass.effect] else { throw RenderError.gpuOnlyEffect(pass.effect) }
+    guard let effect = CPUEffects.all[pass.effect], let declaration = TransitionEffects.all[pass.effect] else {
+      throw RenderError.gpuOnlyEffect(pass.effect)
+    }
+    let parameters: [String: TransitionValue]
+    do {
+      parameters = try declaration.resolve(pass.parameters)
+    } catch {
+      throw RenderError.transitionParameters(error)
+    }
     var output = Surface(bounds: pass.bounds)
     let b = pass.bounds
     let size = SIMD2(Float(b.width), Float(b.height))
@@ -101,7 +109,7 @@ public final class ReferenceRenderer: Renderer {
       withPixels(from) { a in
         withPixels(to) { z in
           let job = TransitionJob(
-            pass: pass, effect: effect, from: a!, to: z!, output: out, size: size)
+            pass: pass, effect: effect, parameters: parameters, from: a!, to: z!, output: out, size: size)
           parallelRows(b) { job.rows($0) }
         }
       }
@@ -326,7 +334,8 @@ private struct FilterJob: @unchecked Sendable {
 /// One transition pass's inputs, shared read-only by the threads.
 private struct TransitionJob: @unchecked Sendable {
   let pass: TransitionPass
-  let effect: TransitionEffect
+  let effect: CPUEffect
+  let parameters: [String: TransitionValue]
   let from: SurfacePixels
   let to: SurfacePixels
   let output: SurfaceTarget
@@ -338,14 +347,19 @@ private struct TransitionJob: @unchecked Sendable {
     let sampleFrom: (SIMD2<Float>) -> SIMD4<Float> = { uv in from.sample(SIMD2(uv.x, 1 - uv.y)) }
     let sampleTo: (SIMD2<Float>) -> SIMD4<Float> = { uv in to.sample(SIMD2(uv.x, 1 - uv.y)) }
     var context = TransitionContext(
-      uv: .zero, progress: pass.progress, ratio: size.x / size.y, parameters: pass.parameters,
-      from: sampleFrom, to: sampleTo)
+      uv: .zero, progress: pass.progress, ratio: size.x / size.y, parameters: parameters,
+      fromSample: sampleFrom, toSample: sampleTo)
     for y in range {
       for x in b.x..<b.maxX {
         let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
         let local = p - SIMD2(Float(b.x), Float(b.y))
         context.uv = SIMD2(local.x / size.x, 1 - local.y / size.y)
-        output.store(output.index(x, y), RenderMath.unorm8(effect.cpu(context)))
+        // Every built-in gives exactly `from` at progress 0 and `to` at 1 (as the GLSL host).
+        let color =
+          context.progress <= 0
+          ? context.getFromColor(context.uv)
+          : context.progress >= 1 ? context.getToColor(context.uv) : effect(context)
+        output.store(output.index(x, y), RenderMath.unorm8(color))
       }
     }
   }

@@ -1,7 +1,8 @@
 import LayerKit
-import LayerKitReference
 import LayerKitSamples
 import XCTest
+
+@testable import LayerKitReference
 
 /// Core Animation's transition types on the CPU reference (the GPU is held to the same in the
 /// GL parity tests).
@@ -78,6 +79,26 @@ final class TransitionTests: XCTestCase {
       try RenderList(transitionFrom: solid(.red), to: solid(.blue), width: 4, height: 4, effect: "swirl", progress: 0)
     ) {
       guard case .malformedList = $0 as? RenderError else { return XCTFail("\($0)") }
+    }
+  }
+
+  func testEveryCatalogueEffectHasACPUTwinAndNoOther() {
+    XCTAssertEqual(Set(CPUEffects.all.keys), Set(TransitionEffects.all.keys))
+  }
+
+  func testAParameterOfTheWrongTypeIsATypedErrorOnTheCPUToo() {
+    let pass = TransitionPass(
+      from: 0, to: 1, output: 2, bounds: PixelRect(x: 0, y: 0, width: 4, height: 4), progress: 0.5, effect: "push",
+      parameters: ["direction": .float(1)])
+    let box = PixelRect(x: 0, y: 0, width: 4, height: 4)
+    let list = RenderList(
+      width: 4, height: 4,
+      ops: [.pushGroup(0, bounds: box), .popGroup(0), .pushGroup(1, bounds: box), .popGroup(1), .transition(pass)])
+    XCTAssertThrowsError(try cpu.render(list)) {
+      guard
+        case .transitionParameters(.wrongType(name: "direction", effect: "push", expected: .vec2, got: .float)) =
+          $0 as? RenderError
+      else { return XCTFail("\($0)") }
     }
   }
 }

@@ -146,20 +146,6 @@ extension Filter.Effect {
   }
 }
 
-/// Why a filter parameter was refused.
-public enum FilterError: Error, Equatable, Sendable, CustomStringConvertible {
-  case unknownParameter(filter: String, parameter: String, known: [String])
-  case invalidValue(filter: String, parameter: String, value: Double)
-
-  public var description: String {
-    switch self {
-    case .unknownParameter(let f, let p, let k):
-      "filter \(f) has no parameter \(p); it has: \(k.isEmpty ? "none" : k.joined(separator: ", "))"
-    case .invalidValue(let f, let p, let v): "filter \(f): \(p) cannot be \(v)"
-    }
-  }
-}
-
 /// A colour matrix in Double, for composing filters before narrowing once to Float.
 struct ColorMatrix64 {
   var rows: [SIMD4<Double>]
@@ -184,25 +170,5 @@ struct ColorMatrix64 {
   var float: ColorMatrix {
     func f(_ v: SIMD4<Double>) -> SIMD4<Float> { SIMD4(Float(v.x), Float(v.y), Float(v.z), Float(v.w)) }
     return ColorMatrix(r: f(rows[0]), g: f(rows[1]), b: f(rows[2]), a: f(rows[3]), bias: f(bias))
-  }
-}
-
-extension RenderMath {
-  /// The weights of one blur pass of standard deviation `sigma` pixels: exp(−i²/2σ²) for
-  /// i = 0 … ⌈3σ⌉, normalized so the whole kernel (both sides) sums to 1. Computed in Double.
-  public static func gaussianWeights(sigma: Double) -> [Float] {
-    let r = max(1, Int((3 * sigma).rounded(.up)))
-    let raw = (0...r).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
-    let total = raw[0] + 2 * raw.dropFirst().reduce(0, +)
-    return raw.map { Float($0 / total) }
-  }
-
-  /// The standard deviations of the passes that make one Gaussian of `sigma` pixels, each small
-  /// enough for `RenderList.maxBlurTaps` (Gaussians compose: σ² adds up).
-  public static func blurPasses(sigma: Double) -> [Double] {
-    let maxSigma = Double(RenderList.maxBlurTaps - 1) / 3
-    guard sigma > maxSigma else { return [sigma] }
-    let k = Int(((sigma / maxSigma) * (sigma / maxSigma)).rounded(.up))
-    return Array(repeating: sigma / Double(k).squareRoot(), count: k)
   }
 }

@@ -109,3 +109,25 @@ public struct EffectTransitionFilter: TransitionFilter {
     self.parameters = parameters
   }
 }
+/// Core Animation's transition types.
+public enum TransitionType: String, Sendable, CaseIterable {
+  case fade, moveIn, push, reveal
+}
+
+/// Core Animation's transition subtypes: where the motion starts.
+public enum TransitionSubtype: String, Sendable, CaseIterable {
+  case fromLeft, fromRight, fromTop, fromBottom
+}
+
+extension TransitionEffects {
+  /// Where the new content comes from, in uv units with y up, for Core Animation's subtypes: the
+  /// `direction` parameter of moveIn, push and reveal.
+  public static func direction(_ subtype: TransitionSubtype) -> SIMD2<Float> {
+    switch subtype {
+    case .fromLeft: [-1, 0]
+    case .fromRight: [1, 0]
+    case .fromTop: [0, 1]
+    case .fromBottom: [0, -1]
+    }
+  }
+}

@@ -5,7 +5,7 @@
 // render and releases it at the end; a renderer may then move between threads between renders.
 
 import CEGL
-import LayerKit
+import LayerKitRender
 
 final class GLContext {
   let connection: EGLDisplayConnection

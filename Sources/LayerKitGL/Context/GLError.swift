@@ -2,7 +2,7 @@
 // never on message text. `description` is the one-line (or, for shader errors, numbered-source)
 // text a person reads.
 
-import LayerKit
+import LayerKitRender
 
 /// A shader stage, as named in compile errors.
 public enum ShaderStage: String, Sendable, Equatable {

@@ -2,7 +2,7 @@
 // deletes each kind in pairs (makeTexture / delete, makeRenderTarget / delete, …).
 
 import CEGL
-import LayerKit
+import LayerKitRender
 
 /// A 2D texture: RGBA8 (images and surfaces) or RGBA32F (path segments).
 struct TextureHandle: Hashable {

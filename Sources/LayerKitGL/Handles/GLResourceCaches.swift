@@ -4,7 +4,7 @@
 // - render targets (the main target and groups), pooled by size, trimmed at the end of each
 //   render to the number that render used, and of its size.
 
-import LayerKit
+import LayerKitRender
 
 /// RGBA8 textures of `RenderList.images`, uploaded once per `Image.id`.
 struct ImageTextureCache {

@@ -3,7 +3,7 @@
 // compiled at start-up with the layer programs.
 
 import CEGL
-import LayerKit
+import LayerKitRender
 
 /// Which fragment shader a filter pass runs.
 enum FilterKind: CaseIterable {

@@ -2,7 +2,7 @@
 // compiled once per variant at start-up, with their uniform locations looked up then.
 
 import CEGL
-import LayerKit
+import LayerKitRender
 
 /// Which code a draw needs; each combination is one compiled variant of layer_quad.frag (see the
 /// comment on its defines). Every variant computes bit-for-bit what the general path would for

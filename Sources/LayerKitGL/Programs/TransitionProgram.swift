@@ -13,7 +13,7 @@
 
 import CEGL
 import Foundation
-import LayerKit
+import LayerKitRender
 
 struct TransitionProgram {
   static let vertexFile = "effects/effect_quad.vert"

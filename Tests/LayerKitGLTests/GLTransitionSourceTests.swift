@@ -9,7 +9,9 @@
 import Foundation
 import XCTest
 
-@testable import LayerKit
+import LayerKitRender
+
+@testable import LayerKitGL
 
 final class GLTransitionSourceTests: XCTestCase {
   private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

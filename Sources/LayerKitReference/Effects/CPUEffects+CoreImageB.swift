@@ -11,9 +11,10 @@
 // An image is read with TransitionContext.sampleImage, the files' `sampleImage`: bilinear,
 // clamp-to-edge, at (uv.x, 1 − uv.y) in its own top-down texels. A `use…Image` that is true with
 // no image given falls back to the image-free behaviour here; the GPU reads an unbound unit.
-// Every effect returns getFromColor / getToColor outright at progress 0 / 1.
+// At progress 0 and 1 the executor returns the surfaces outright (ReferenceRenderer.transition).
 
 import Foundation
+import LayerKitRender
 
 /// GLSL's clamp(x, lo, hi): min(max(x, lo), hi).
 private func clamp(_ x: Float, _ lo: Float, _ hi: Float) -> Float { min(max(x, lo), hi) }
@@ -26,18 +27,9 @@ private func rgbScaled(_ c: SIMD4<Float>, _ k: Float) -> SIMD4<Float> { SIMD4(c.
 /// Black at alpha k over c (premultiplied source-over): the shadows' operation.
 private func shadowed(_ c: SIMD4<Float>, _ k: Float) -> SIMD4<Float> { c * (1 - k) + SIMD4(0, 0, 0, k) }
 
-extension TransitionEffects {
-  /// The effects of this file, in Core Image's order.
-  static let coreImageB: [TransitionEffect] = [
-    ripple, pageCurl, pageCurlWithShadow, accordionFold, disintegrateWithMask,
-  ]
-
+extension CPUEffects {
   // MARK: - ripple
 
-  private static let rippleParameters: Parameters = [
-    ("center", .vec2([0.5, 0.5])), ("width", .float(0.15625)), ("scale", .float(0.078125)),
-    ("shadingImage", nil), ("useShadingImage", .bool(false)),
-  ]
 
   /// ripple.glsl: Core Image's CIRippleTransition, a ring wave from `center` refracting both
   /// images, the new content inside it. With `useShadingImage` the ring is shaded by
@@ -45,11 +37,8 @@ extension TransitionEffects {
   /// edge) in direction `dir` from the centre reads it at uv 0.5 + 0.5 × x × dir, and the ring's
   /// colour (all four premultiplied channels) is multiplied by 1 + (shade − 1) × (1 − x²), so the
   /// shading fades out at both edges of the ring.
-  public static let ripple = TransitionEffect(name: "ripple", file: "ripple.glsl", parameters: rippleParameters) { c in
-    if c.progress <= 0 { return c.getFromColor(c.uv) }
-    if c.progress >= 1 { return c.getToColor(c.uv) }
-    let params = rippleParameters
-    let center = c.vec2("center", params)
+  static let ripple: CPUEffect = { c in
+    let center = c.vec2("center")
     // Width units: x spans [0, 1], y spans [0, h], so that the ring is round.
     let h = 1 / c.ratio
     let p = SIMD2(c.uv.x, c.uv.y * h)
@@ -59,13 +48,13 @@ extension TransitionEffects {
     let fx = max(cc.x, 1 - cc.x)
     let fy = max(cc.y, h - cc.y)
     let far = (fx * fx + fy * fy).squareRoot()
-    let hw = max(c.float("width", params) * 0.5, 0.0001)
+    let hw = max(c.float("width") * 0.5, 0.0001)
     let ring = c.progress * (far + 2 * hw) - hw
     let x = (d - ring) / hw
     if x >= 1 { return c.getFromColor(c.uv) }
     if x <= -1 { return c.getToColor(c.uv) }
     let k = 1 - x * x
-    let push = c.float("scale", params) * x * k * k
+    let push = c.float("scale") * x * k * k
     let dir = d > 0 ? v / d : SIMD2<Float>(0, 0)
     let q = p - dir * push
     let quv = SIMD2(q.x, q.y * c.ratio)
@@ -74,7 +63,7 @@ extension TransitionEffects {
     let a = c.getFromColor(quv)
     let b = c.getToColor(quv)
     let color = a + (b - a) * m
-    guard c.bool("useShadingImage", params), let shading = c.image("shadingImage") else { return color }
+    guard c.bool("useShadingImage"), let shading = c.image("shadingImage") else { return color }
     let n = dir * x
     let shade = TransitionContext.sampleImage(shading, SIMD2(0.5 + 0.5 * n.x, 0.5 + 0.5 * n.y))
     return color * (SIMD4<Float>(repeating: 1) + (shade - 1) * k)
@@ -82,18 +71,9 @@ extension TransitionEffects {
 
   // MARK: - pageCurl, pageCurlWithShadow
 
-  private static let curlParameters: Parameters = [("angle", .float(0)), ("radius", .float(0.15625))]
-
-  private static let backsideParameters: Parameters = [("backsideImage", nil), ("useBacksideImage", .bool(false))]
-
-  private static let pageCurlParameters: Parameters = curlParameters + backsideParameters
-
-  private static let pageCurlWithShadowParameters: Parameters =
-    curlParameters + [("shadowSize", .float(0.5)), ("shadowAmount", .float(0.7))] + backsideParameters
-
   /// The backside image when `useBacksideImage` is true and one is given.
   private static func backside(_ c: TransitionContext) -> Image? {
-    c.bool("useBacksideImage", backsideParameters) ? c.image("backsideImage") : nil
+    c.bool("useBacksideImage") ? c.image("backsideImage") : nil
   }
 
   /// The shaders' `cover`: how much of the page covers a point that maps to page point q — 1 on
@@ -160,48 +140,30 @@ extension TransitionEffects {
   /// page_curl.glsl: Core Image's CIPageCurlTransition, the old content curling away around a
   /// cylinder of `radius` along `angle`, its back a lightened mirror of itself or, with
   /// `useBacksideImage`, `backsideImage` mirrored.
-  public static let pageCurl = TransitionEffect(
-    name: "pageCurl", file: "page_curl.glsl", parameters: pageCurlParameters
-  ) { c in
-    if c.progress <= 0 { return c.getFromColor(c.uv) }
-    if c.progress >= 1 { return c.getToColor(c.uv) }
-    let params = pageCurlParameters
+  static let pageCurl: CPUEffect = { c in
     return curl(
-      c, angle: c.float("angle", params), radius: c.float("radius", params), shadow: nil, backside: backside(c))
+      c, angle: c.float("angle"), radius: c.float("radius"), shadow: nil, backside: backside(c))
   }
 
   /// page_curl_with_shadow.glsl: Core Image's CIPageCurlWithShadowTransition, the page curl with
   /// the shadow the lifted page casts on the new content.
-  public static let pageCurlWithShadow = TransitionEffect(
-    name: "pageCurlWithShadow", file: "page_curl_with_shadow.glsl", parameters: pageCurlWithShadowParameters
-  ) { c in
-    if c.progress <= 0 { return c.getFromColor(c.uv) }
-    if c.progress >= 1 { return c.getToColor(c.uv) }
-    let params = pageCurlWithShadowParameters
+  static let pageCurlWithShadow: CPUEffect = { c in
     return curl(
-      c, angle: c.float("angle", params), radius: c.float("radius", params),
-      shadow: SIMD2(c.float("shadowSize", params), c.float("shadowAmount", params)), backside: backside(c))
+      c, angle: c.float("angle"), radius: c.float("radius"),
+      shadow: SIMD2(c.float("shadowSize"), c.float("shadowAmount")), backside: backside(c))
   }
 
   // MARK: - accordionFold
 
-  private static let accordionFoldParameters: Parameters = [
-    ("bottomHeight", .float(0)), ("numberOfFolds", .int(3)), ("foldShadowAmount", .float(0.1)),
-  ]
 
   /// accordion_fold.glsl: Core Image's CIAccordionFoldTransition, the old content folding up
   /// towards the top edge in 2 × `numberOfFolds` panels and crossfading into the new.
-  public static let accordionFold = TransitionEffect(
-    name: "accordionFold", file: "accordion_fold.glsl", parameters: accordionFoldParameters
-  ) { c in
-    if c.progress <= 0 { return c.getFromColor(c.uv) }
-    if c.progress >= 1 { return c.getToColor(c.uv) }
-    let params = accordionFoldParameters
+  static let accordionFold: CPUEffect = { c in
     let h = 1 / c.ratio
     let p = SIMD2(c.uv.x, c.uv.y * h)
-    let b = clamp(c.float("bottomHeight", params), 0, h)
+    let b = clamp(c.float("bottomHeight"), 0, h)
     let span = h - b
-    let n = Float(max(c.int("numberOfFolds", params), 1)) * 2
+    let n = Float(max(c.int("numberOfFolds"), 1)) * 2
     let panel = span / n
     let folded = span * (1 - c.progress)
     let lean = 1 - c.progress
@@ -217,7 +179,7 @@ extension TransitionEffects {
       let sx = 0.5 + (p.x - 0.5) * (1 + z * 1.5)
       src = SIMD2(sx, h - yl / lean)
       coverage = clamp(1 + min(sx, 1 - sx) / 0.002, 0, 1)
-      shade = clamp(1 - c.float("foldShadowAmount", params) * 3 * z / panel, 0, 1)
+      shade = clamp(1 - c.float("foldShadowAmount") * 3 * z / panel, 0, 1)
     } else {
       src = SIMD2(p.x, p.y - span * c.progress)
       coverage = clamp(1 + src.y / 0.002, 0, 1)
@@ -231,10 +193,6 @@ extension TransitionEffects {
 
   // MARK: - disintegrateWithMask
 
-  private static let disintegrateWithMaskParameters: Parameters = [
-    ("maskScale", .float(8)), ("shadowRadius", .float(0.0125)), ("shadowDensity", .float(0.65)),
-    ("shadowOffset", .vec2([0, -0.015625])), ("maskImage", nil), ("useMaskImage", .bool(false)),
-  ]
 
   /// The shader's `maskImageAt`: the mask image's luminance at uv (Rec. 709, of the
   /// unpremultiplied colour; 0 where it is transparent).
@@ -292,20 +250,15 @@ extension TransitionEffects {
   /// disintegrate_with_mask.glsl: Core Image's CIDisintegrateWithMaskTransition over a
   /// procedural value-noise mask of `maskScale` cells across the width, or with `useMaskImage`
   /// the luminance of `maskImage` at uv, with a soft shadow.
-  public static let disintegrateWithMask = TransitionEffect(
-    name: "disintegrateWithMask", file: "disintegrate_with_mask.glsl", parameters: disintegrateWithMaskParameters
-  ) { c in
-    if c.progress <= 0 { return c.getFromColor(c.uv) }
-    if c.progress >= 1 { return c.getToColor(c.uv) }
-    let params = disintegrateWithMaskParameters
-    let scale = c.float("maskScale", params)
-    let image = c.bool("useMaskImage", params) ? c.image("maskImage") : nil
+  static let disintegrateWithMask: CPUEffect = { c in
+    let scale = c.float("maskScale")
+    let image = c.bool("useMaskImage") ? c.image("maskImage") : nil
     let p = SIMD2(c.uv.x, c.uv.y / c.ratio)
     let keep = remains(image.map { maskImageAt($0, c.uv) } ?? mask(p, scale), 0.05, c.progress)
-    let soft = 0.05 + max(c.float("shadowRadius", params), 0) * max(scale, 0.0001)
-    let ps = p - c.vec2("shadowOffset", params)
+    let soft = 0.05 + max(c.float("shadowRadius"), 0) * max(scale, 0.0001)
+    let ps = p - c.vec2("shadowOffset")
     let k =
-      clamp(c.float("shadowDensity", params), 0, 1)
+      clamp(c.float("shadowDensity"), 0, 1)
       * remains(image.map { maskImageAt($0, SIMD2(ps.x, ps.y * c.ratio)) } ?? mask(ps, scale), soft, c.progress)
     var b = c.getToColor(c.uv)
     b = shadowed(b, k)

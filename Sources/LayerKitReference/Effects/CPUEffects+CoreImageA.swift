@@ -5,9 +5,10 @@
 //
 // The pass has no extent, so Core Image's pixel lengths are fractions of the output's width,
 // taken over a 640-px-wide image (300 px → 0.46875), and its pixel centres are uv (0.5, 0.5).
-// Every effect returns getFromColor / getToColor outright at progress 0 / 1.
+// At progress 0 and 1 the executor returns the surfaces outright (ReferenceRenderer.transition).
 
 import Foundation
+import LayerKitRender
 
 /// GLSL's clamp(x, lo, hi): min(max(x, lo), hi).
 private func clamp(_ x: Float, _ lo: Float, _ hi: Float) -> Float { min(max(x, lo), hi) }
@@ -24,22 +25,14 @@ private func ramp(_ x: Float) -> Float {
 
 private func length(_ v: SIMD2<Float>) -> Float { (v.x * v.x + v.y * v.y).squareRoot() }
 
-extension TransitionEffects {
-  /// The effects of this file, in Core Image's order.
-  static let coreImageA: [TransitionEffect] = [dissolve, swipe, barsSwipe, copyMachine, flash, mod]
-
+extension CPUEffects {
   /// dissolve.glsl: Core Image's CIDissolveTransition, a crossfade.
-  public static let dissolve = TransitionEffect(name: "dissolve", file: "dissolve.glsl", parameters: []) { c in
-    if c.progress <= 0 { return c.getFromColor(c.uv) }
-    if c.progress >= 1 { return c.getToColor(c.uv) }
+  static let dissolve: CPUEffect = { c in
     let a = c.getFromColor(c.uv)
     let b = c.getToColor(c.uv)
     return a + (b - a) * c.progress
   }
 
-  private static let swipeParameters: Parameters = [
-    ("color", .vec3([1, 1, 1])), ("angle", .float(0)), ("width", .float(0.46875)), ("opacity", .float(0)),
-  ]
 
   /// The band geometry swipe and copyMachine share: the from→to weight m of the pixel at `uv` for
   /// a soft band of width `width` (width units) whose leading edge sweeps along `angle`.
@@ -56,84 +49,58 @@ extension TransitionEffects {
   }
 
   /// swipe.glsl: Core Image's CISwipeTransition, a soft band tinted towards `color`.
-  public static let swipe = TransitionEffect(name: "swipe", file: "swipe.glsl", parameters: swipeParameters) { c in
-    if c.progress <= 0 { return c.getFromColor(c.uv) }
-    if c.progress >= 1 { return c.getToColor(c.uv) }
-    let p = swipeParameters
-    let m = bandWeight(c, angle: c.float("angle", p), width: c.float("width", p))
+  static let swipe: CPUEffect = { c in
+    let m = bandWeight(c, angle: c.float("angle"), width: c.float("width"))
     let a = c.getFromColor(c.uv)
     let b = c.getToColor(c.uv)
     let base = a + (b - a) * m
-    let k = clamp(c.float("opacity", p) * (1 - abs(2 * m - 1)), 0, 1)
-    let tint = clamp(c.vec3("color", p), 0, 1) * base.w
+    let k = clamp(c.float("opacity") * (1 - abs(2 * m - 1)), 0, 1)
+    let tint = clamp(c.vec3("color"), 0, 1) * base.w
     let rgb = SIMD3(base.x, base.y, base.z)
     return SIMD4(rgb + (tint - rgb) * k, base.w)
   }
 
-  private static let barsSwipeParameters: Parameters = [
-    ("angle", .float(3.14)), ("width", .float(0.046875)), ("barOffset", .float(10)),
-  ]
 
   /// bars_swipe.glsl: Core Image's CIBarsSwipeTransition, bars of the old content sliding away.
-  public static let barsSwipe = TransitionEffect(
-    name: "barsSwipe", file: "bars_swipe.glsl", parameters: barsSwipeParameters
-  ) { c in
-    if c.progress <= 0 { return c.getFromColor(c.uv) }
-    if c.progress >= 1 { return c.getToColor(c.uv) }
-    let p = barsSwipeParameters
-    let angle = c.float("angle", p)
+  static let barsSwipe: CPUEffect = { c in
+    let angle = c.float("angle")
     let d = SIMD2<Float>(cos(angle), sin(angle))
     let h = 1 / c.ratio
     let len = abs(d.x) + abs(d.y * h)
-    let w = max(c.float("width", p), 0.0001)
+    let w = max(c.float("width"), 0.0001)
     let across = (c.uv.y * h * d.x - c.uv.x * d.y) / w
     let k = across.rounded(.down)
     // k mod 3, as the shader spells it.
     let q = k - 3 * ((k + 0.5) / 3).rounded(.down)
-    let stagger = max(c.float("barOffset", p), 0) * w
+    let stagger = max(c.float("barOffset"), 0) * w
     let shift = clamp(c.progress * (len + stagger) - q * 0.5 * stagger, 0, len)
     let src = c.uv - SIMD2(d.x, d.y * c.ratio) * shift
     return inside(src) ? c.getFromColor(src) : c.getToColor(c.uv)
   }
 
-  private static let copyMachineParameters: Parameters = [
-    ("color", .vec3([0.6, 1, 0.8])), ("angle", .float(0)), ("width", .float(0.3125)), ("opacity", .float(1.3)),
-  ]
 
   /// copy_machine.glsl: Core Image's CICopyMachineTransition, a bar of light sweeping across.
-  public static let copyMachine = TransitionEffect(
-    name: "copyMachine", file: "copy_machine.glsl", parameters: copyMachineParameters
-  ) { c in
-    if c.progress <= 0 { return c.getFromColor(c.uv) }
-    if c.progress >= 1 { return c.getToColor(c.uv) }
-    let p = copyMachineParameters
-    let m = bandWeight(c, angle: c.float("angle", p), width: c.float("width", p))
+  static let copyMachine: CPUEffect = { c in
+    let m = bandWeight(c, angle: c.float("angle"), width: c.float("width"))
     let a = c.getFromColor(c.uv)
     let b = c.getToColor(c.uv)
     let base = a + (b - a) * m
-    let light = max(c.float("opacity", p), 0) * (1 - abs(2 * m - 1))
-    let lit = SIMD3(base.x, base.y, base.z) + clamp(c.vec3("color", p), 0, 1) * (light * base.w)
+    let light = max(c.float("opacity"), 0) * (1 - abs(2 * m - 1))
+    let lit = SIMD3(base.x, base.y, base.z) + clamp(c.vec3("color"), 0, 1) * (light * base.w)
     return SIMD4(pointwiseMin(lit, SIMD3(repeating: base.w)), base.w)
   }
 
-  private static let flashParameters: Parameters = [
-    ("center", .vec2([0.5, 0.5])), ("color", .vec3([1, 0.8, 0.6])), ("maxStriationRadius", .float(2.58)),
-    ("striationStrength", .float(0.5)), ("striationContrast", .float(1.375)), ("fadeThreshold", .float(0.85)),
-  ]
 
   /// flash.glsl: Core Image's CIFlashTransition, a star of light that fades into the new content.
-  public static let flash = TransitionEffect(name: "flash", file: "flash.glsl", parameters: flashParameters) { c in
-    if c.progress <= 0 { return c.getFromColor(c.uv) }
-    if c.progress >= 1 { return c.getToColor(c.uv) }
-    let p = flashParameters
-    let flashColor = SIMD4(clamp(c.vec3("color", p), 0, 1), 1)
-    let threshold = clamp(c.float("fadeThreshold", p), 0, 1)
+  static let flash: CPUEffect = { c in
+    let flashColor = SIMD4(clamp(c.vec3("color"), 0, 1), 1)
+    let threshold = clamp(c.float("fadeThreshold"), 0, 1)
     if c.progress >= threshold {
       let f = (c.progress - threshold) / (1 - threshold)
       return flashColor + (c.getToColor(c.uv) - flashColor) * f
     }
     let k = c.progress / threshold
-    let q = (c.uv - c.vec2("center", p)) * SIMD2(1, 1 / c.ratio)
+    let q = (c.uv - c.vec2("center")) * SIMD2(1, 1 / c.ratio)
     let r = length(q)
     let co = r > 0.000001 ? q.x / r : 1
     // cos 12θ and cos 16θ from co = cos θ, as the shader computes them.
@@ -145,32 +112,25 @@ extension TransitionEffects {
     let c6 = 2 * c3 * c3 - 1
     let c12 = 2 * c6 * c6 - 1
     var ray = 0.5 + 0.25 * c16 + 0.25 * c12
-    ray = clamp((ray - 0.5) * c.float("striationContrast", p) + 0.5, 0, 1)
-    let s = clamp(c.float("striationStrength", p), 0, 1)
-    let reach = max(k * c.float("maxStriationRadius", p) * (1 - s + s * ray), 0.0001)
+    ray = clamp((ray - 0.5) * c.float("striationContrast") + 0.5, 0, 1)
+    let s = clamp(c.float("striationStrength"), 0, 1)
+    let reach = max(k * c.float("maxStriationRadius") * (1 - s + s * ray), 0.0001)
     let glow = clamp(1 - r / reach, 0, 1)
     let weight = min(glow + k * k * k, 1)
     let a = c.getFromColor(c.uv)
     return a + (flashColor - a) * weight
   }
 
-  private static let modParameters: Parameters = [
-    ("center", .vec2([0.5, 0.5])), ("angle", .float(2)), ("radius", .float(0.234375)),
-    ("compression", .float(0.46875)),
-  ]
 
   /// mod.glsl: Core Image's CIModTransition, holes opening in a turned grid, each at its own time.
-  public static let mod = TransitionEffect(name: "mod", file: "mod.glsl", parameters: modParameters) { c in
-    if c.progress <= 0 { return c.getFromColor(c.uv) }
-    if c.progress >= 1 { return c.getToColor(c.uv) }
-    let p = modParameters
-    let v = (c.uv - c.vec2("center", p)) * SIMD2(1, 1 / c.ratio)
-    let angle = c.float("angle", p)
+  static let mod: CPUEffect = { c in
+    let v = (c.uv - c.vec2("center")) * SIMD2(1, 1 / c.ratio)
+    let angle = c.float("angle")
     let ca = cos(angle)
     let sa = sin(angle)
     let g = SIMD2(ca * v.x + sa * v.y, ca * v.y - sa * v.x)
-    let rad = max(c.float("radius", p), 0.0001)
-    let cell = SIMD2(2 * rad, 2 * rad * rad / max(c.float("compression", p), 0.0001))
+    let rad = max(c.float("radius"), 0.0001)
+    let cell = SIMD2(2 * rad, 2 * rad * rad / max(c.float("compression"), 0.0001))
     let t = g / cell
     let k = t.rounded(.down)
     let f = t - k - 0.5

@@ -14,21 +14,6 @@ public protocol Renderer: AnyObject {
   func render(_ list: RenderList) throws -> Image
 }
 
-extension Renderer {
-  /// Flattens `layer` at its current model values and renders it.
-  /// - Parameters:
-  ///   - layer: the root of the tree; its frame is placed in the target's point space.
-  ///   - width: target width in pixels.
-  ///   - height: target height in pixels.
-  ///   - scale: pixels per point.
-  ///   - background: the colour behind the tree.
-  public func render(
-    _ layer: Layer, width: Int, height: Int, scale: Double = 1, background: Color = .clear
-  ) throws -> Image {
-    try render(RenderList(layer: layer, width: width, height: height, scale: scale, background: background))
-  }
-}
-
 /// Why a RenderList could not be built or executed.
 public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The target has a side that is not positive.
@@ -75,6 +60,20 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case .malformedList(let i, let r): "render list op \(i): \(r)"
     case .transitionParameters(let error): error.description
     case .backendFailure(let m): m
+    }
+  }
+}
+
+/// Why a filter parameter was refused.
+public enum FilterError: Error, Equatable, Sendable, CustomStringConvertible {
+  case unknownParameter(filter: String, parameter: String, known: [String])
+  case invalidValue(filter: String, parameter: String, value: Double)
+
+  public var description: String {
+    switch self {
+    case .unknownParameter(let f, let p, let k):
+      "filter \(f) has no parameter \(p); it has: \(k.isEmpty ? "none" : k.joined(separator: ", "))"
+    case .invalidValue(let f, let p, let v): "filter \(f): \(p) cannot be \(v)"
     }
   }
 }
