@@ -23,64 +23,88 @@ public final class ReferenceRenderer: Renderer {
   }
 
   public func render(_ list: RenderList) throws -> Image {
-    try list.validate()
-    let clear = RenderMath.unorm8(list.clearColor)
-    var base = Surface(bounds: list.targetRect)
-    base.pixels.withUnsafeMutableBufferPointer { px in
-      for i in stride(from: 0, to: px.count, by: 4) {
-        px[i] = clear.x
-        px[i + 1] = clear.y
-        px[i + 2] = clear.z
-        px[i + 3] = clear.w
+    let pixels = try CPUBackend(threadCount: threadCount).execute(list)
+    return try Image(width: list.width, height: list.height, pixels: pixels)
+  }
+}
+
+/// The CPU's primitives of the backend contract (RenderBackend), for one render: the executor
+/// walks the list, these compute pixels.
+final class CPUBackend: RenderBackend {
+  let threadCount: Int
+  private var images: [Image] = []
+
+  init(threadCount: Int) {
+    self.threadCount = threadCount
+  }
+
+  func begin(_ list: RenderList) throws {
+    images = list.images
+  }
+
+  func end() {
+    images = []
+  }
+
+  func makeSurface(_ bounds: PixelRect, fill: SIMD4<UInt8>) -> Surface {
+    let surface = Surface(bounds: bounds)
+    if fill != .zero {
+      surface.pixels.withUnsafeMutableBufferPointer { px in
+        for i in stride(from: 0, to: px.count, by: 4) {
+          px[i] = fill.x
+          px[i + 1] = fill.y
+          px[i + 2] = fill.z
+          px[i + 3] = fill.w
+        }
       }
     }
-    // The stack of targets: the base at the bottom, one entry per open group.
-    var stack: [(id: Int, surface: Surface)] = [(-1, base)]
-    var surfaces: [Int: Surface] = [:]
-    for op in list.ops {
-      switch op {
-      case .pushGroup(let id, let bounds):
-        stack.append((id, Surface(bounds: bounds)))
-      case .popGroup(let id):
-        surfaces[id] = stack.removeLast().surface
-      case .copyBackdrop(let id, let bounds):
-        surfaces[id] = stack[stack.count - 1].surface.copy(bounds)
-      case .filter(let pass):
-        surfaces[pass.output] = filter(pass, input: surfaces[pass.input]!)
-      case .transition(let pass):
-        surfaces[pass.output] = try transition(pass, from: surfaces[pass.from]!, to: surfaces[pass.to]!)
-      case .draw(let draw):
-        let source: Surface?
-        switch draw.paint {
-        case .color: source = nil
-        case .texture(.image(let i), _):
-          let image = list.images[i]
-          source = Surface(
-            bounds: PixelRect(x: 0, y: 0, width: image.width, height: image.height), pixels: image.pixels)
-        case .texture(.surface(let id), _): source = surfaces[id]
-        }
-        let mask = draw.mask.flatMap { surfaces[$0.surface] }
-        let backdrop = draw.backdrop.flatMap { surfaces[$0] }
-        let top = stack.count - 1
-        stack[top].surface.withTarget { target in
-          withPixels(source) { tex in
-            withPixels(mask) { maskTexels in
-              withPixels(backdrop) { back in
-                let job = DrawJob(
-                  draw: draw, target: target, texels: tex, mask: maskTexels, backdrop: back)
-                parallelRows(draw.pixelBounds) { job.rows($0) }
-              }
-            }
+    return surface
+  }
+
+  func copy(_ bounds: PixelRect, of source: Surface) -> Surface {
+    source.copy(bounds)
+  }
+
+  func release(_ surface: Surface) {}
+
+  func readBack(_ surface: Surface) -> [UInt8] {
+    surface.pixels
+  }
+
+  func crossfade(_ fade: ContentsCrossfade, images list: RenderList) -> Surface {
+    let a = fade.from.map { list[image: $0] }
+    let b = fade.to.map { list[image: $0] }
+    let size = (a ?? b)!
+    let bounds = PixelRect(x: 0, y: 0, width: size.width, height: size.height)
+    return Surface(
+      bounds: bounds,
+      pixels: RenderMath.crossfade(a?.pixels, b?.pixels, count: size.width * size.height * 4, weight: fade.weight))
+  }
+
+  func draw(_ draw: Draw, into target: Surface, inputs: DrawInputs<Surface>) {
+    let source: Surface?
+    switch inputs.texture {
+    case nil: source = nil
+    case .image(let id):
+      let image = images[id.index]
+      source = Surface(bounds: PixelRect(x: 0, y: 0, width: image.width, height: image.height), pixels: image.pixels)
+    case .surface(let s): source = s
+    }
+    target.withTarget { target in
+      withPixels(source) { tex in
+        withPixels(inputs.mask) { maskTexels in
+          withPixels(inputs.backdrop) { back in
+            let job = DrawJob(draw: draw, target: target, texels: tex, mask: maskTexels, backdrop: back)
+            parallelRows(draw.pixelBounds) { job.rows($0) }
           }
         }
       }
     }
-    return try Image(width: list.width, height: list.height, pixels: stack[0].surface.pixels)
   }
 
   /// A filter pass over the output bounds.
-  private func filter(_ pass: FilterPass, input: Surface) -> Surface {
-    var output = Surface(bounds: pass.bounds)
+  func filter(_ pass: FilterPass, input: Surface) -> Surface {
+    let output = Surface(bounds: pass.bounds)
     output.withTarget { out in
       input.pixels.withUnsafeBufferPointer { px in
         let job = FilterJob(pass: pass, input: SurfacePixels(bounds: input.bounds, texels: px), output: out)
@@ -92,7 +116,7 @@ public final class ReferenceRenderer: Renderer {
 
   /// A transition pass: the effect's CPU twin per output pixel, with gl-transitions' uv (y up)
   /// and bilinear reads of the two surfaces at (uv.x, 1 − uv.y).
-  private func transition(_ pass: TransitionPass, from: Surface, to: Surface) throws -> Surface {
+  func transition(_ pass: TransitionPass, from: Surface, to: Surface) throws -> Surface {
     guard let effect = CPUEffects.all[pass.effect], let declaration = TransitionEffects.all[pass.effect] else {
       throw RenderError.gpuOnlyEffect(pass.effect)
     }
@@ -102,7 +126,7 @@ public final class ReferenceRenderer: Renderer {
     } catch {
       throw RenderError.transitionParameters(error)
     }
-    var output = Surface(bounds: pass.bounds)
+    let output = Surface(bounds: pass.bounds)
     let b = pass.bounds
     let size = SIMD2(Float(b.width), Float(b.height))
     output.withTarget { out in
@@ -138,9 +162,9 @@ public final class ReferenceRenderer: Renderer {
   }
 }
 
-/// An RGBA8 premultiplied image covering `bounds` of the target.
-struct Surface {
-  var bounds: PixelRect
+/// An RGBA8 premultiplied image covering `bounds` of the target; draws write into it in place.
+final class Surface {
+  let bounds: PixelRect
   var pixels: [UInt8]
 
   init(bounds: PixelRect, pixels: [UInt8]? = nil) {
@@ -150,7 +174,7 @@ struct Surface {
 
   /// The pixels of `rect` (inside `bounds`) as a new surface.
   func copy(_ rect: PixelRect) -> Surface {
-    var out = Surface(bounds: rect)
+    let out = Surface(bounds: rect)
     for y in rect.y..<rect.maxY {
       let src = ((y - bounds.y) * bounds.width + (rect.x - bounds.x)) * 4
       let dst = (y - rect.y) * rect.width * 4
@@ -159,7 +183,7 @@ struct Surface {
     return out
   }
 
-  mutating func withTarget(_ body: (SurfaceTarget) -> Void) {
+  func withTarget(_ body: (SurfaceTarget) -> Void) {
     let b = bounds
     pixels.withUnsafeMutableBufferPointer { body(SurfaceTarget(bounds: b, pixels: $0)) }
   }

@@ -7,6 +7,11 @@ private let nextImageID = Atomic<UInt64>(1)
 ///
 /// Images are immutable values. Each one made by an initializer gets a fresh `id`, which copies
 /// share; a backend may key caches (GPU textures) on it.
+///
+/// A crossfade of two images (`init(crossfading:to:weight:)`, what an animation of `contents`
+/// presents) keeps its two images and its weight, and computes its bytes only when `pixels` is
+/// first read: a RenderList draws it as `TextureSource.crossfade`, so backends mix the two images
+/// themselves and never see bytes made on the CPU for one frame.
 public struct Image: Sendable, Hashable, CustomStringConvertible {
   /// The largest width or height accepted, in pixels.
   public static let maxDimension = 16_384
@@ -16,9 +21,26 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
   public let width: Int
   public let height: Int
   /// `width * height * 4` bytes: R, G, B, A per pixel, premultiplied, rows top-down.
-  public let pixels: [UInt8]
+  public var pixels: [UInt8] {
+    switch storage {
+    case .bytes(let p): p
+    case .crossfade(let c): c.pixels
+    }
+  }
   /// Identity of the pixel buffer, shared by copies of this value.
   public let id: UInt64
+  private let storage: Storage
+
+  /// The two images and the weight of a crossfade; nil for an image of its own bytes.
+  public var crossfade: (from: Image?, to: Image?, weight: Float)? {
+    guard case .crossfade(let c) = storage else { return nil }
+    return (c.from, c.to, c.weight)
+  }
+
+  private enum Storage: Sendable {
+    case bytes([UInt8])
+    case crossfade(LazyCrossfade)
+  }
 
   /// An image from premultiplied RGBA8 bytes, rows top-down.
   /// - Throws: `ImageError.invalidSize` when a side is not positive, `.tooLarge` beyond the
@@ -30,7 +52,19 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
     }
     self.width = width
     self.height = height
-    self.pixels = pixels
+    self.storage = .bytes(pixels)
+    self.id = nextImageID.wrappingAdd(1, ordering: .relaxed).oldValue
+  }
+
+  /// The crossfade of two images of one size at `weight` (0 is `from`, 1 is `to`), per byte by
+  /// RenderMath.crossfade; a nil side is transparent. Its bytes are computed on first read.
+  /// - Returns: nil when both sides are nil or their sizes differ.
+  public init?(crossfading from: Image?, to: Image?, weight: Float) {
+    guard let size = from ?? to else { return nil }
+    if let from, let to, from.width != to.width || from.height != to.height { return nil }
+    self.width = size.width
+    self.height = size.height
+    self.storage = .crossfade(LazyCrossfade(from: from, to: to, weight: weight))
     self.id = nextImageID.wrappingAdd(1, ordering: .relaxed).oldValue
   }
 
@@ -65,7 +99,10 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
 
   /// Same size and same pixels; the ids may differ.
   public static func == (a: Image, b: Image) -> Bool {
-    a.width == b.width && a.height == b.height && (a.id == b.id || a.pixels == b.pixels)
+    guard a.width == b.width, a.height == b.height else { return false }
+    if a.id == b.id { return true }
+    if case .crossfade(let x) = a.storage, case .crossfade(let y) = b.storage, x.sameRecipe(as: y) { return true }
+    return a.pixels == b.pixels
   }
 
   /// Consistent with `==`, which may compare pixels: equal images have equal sizes.
@@ -90,5 +127,34 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
       "image of \(w)×\(h) is too large: at most \(m) pixels a side and \(Image.maxPixelCount) pixels"
     case .pixelCountMismatch(let e, let a): "image buffer holds \(a) bytes, expected \(e)"
     }
+  }
+}
+
+/// The recipe of a crossfade and, once read, its bytes.
+private final class LazyCrossfade: Sendable {
+  let from: Image?
+  let to: Image?
+  let weight: Float
+  private let cache = Mutex<[UInt8]?>(nil)
+
+  init(from: Image?, to: Image?, weight: Float) {
+    self.from = from
+    self.to = to
+    self.weight = weight
+  }
+
+  var pixels: [UInt8] {
+    cache.withLock { cached in
+      if let cached { return cached }
+      let size = (from ?? to)!
+      let bytes = RenderMath.crossfade(
+        from?.pixels, to?.pixels, count: size.width * size.height * 4, weight: weight)
+      cached = bytes
+      return bytes
+    }
+  }
+
+  func sameRecipe(as o: LazyCrossfade) -> Bool {
+    from?.id == o.from?.id && to?.id == o.to?.id && weight == o.weight
   }
 }

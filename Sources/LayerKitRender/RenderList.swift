@@ -183,21 +183,63 @@ public struct Clip: Hashable, Sendable {
   }
 }
 
+/// A surface of a RenderList: an offscreen image that one op makes (`pushGroup`, `copyBackdrop`,
+/// a filter's or a transition's output) and later ops read. Unique within a list; the builder
+/// draws them from one counter, so lists built together never need renumbering.
+public struct SurfaceID: Hashable, Comparable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
+  public var rawValue: Int
+
+  public init(_ rawValue: Int) { self.rawValue = rawValue }
+  public init(integerLiteral value: Int) { self.rawValue = value }
+
+  public static func < (a: SurfaceID, b: SurfaceID) -> Bool { a.rawValue < b.rawValue }
+  public var description: String { "surface \(rawValue)" }
+}
+
+/// An image of a RenderList: the position of the image in `RenderList.images`.
+public struct ImageID: Hashable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
+  public var index: Int
+
+  public init(_ index: Int) { self.index = index }
+  public init(integerLiteral value: Int) { self.index = value }
+
+  public var description: String { "image \(index)" }
+}
+
 /// Where a textured paint reads its texels.
 public enum TextureSource: Hashable, Sendable {
-  /// `RenderList.images[index]`.
-  case image(Int)
+  /// One of `RenderList.images`.
+  case image(ImageID)
   /// A finished surface (group, backdrop copy or filter output); coordinates over its bounds.
-  case surface(Int)
+  case surface(SurfaceID)
+  /// Two images mixed texel by texel (Core Animation's contents crossfade), then sampled as one
+  /// image of their size.
+  case crossfade(ContentsCrossfade)
+}
+
+/// Core Animation's contents crossfade: the texel (i, j) of the mix is
+/// RenderMath.crossfade(from texel, to texel, weight), per byte, on the premultiplied bytes; a nil
+/// side is transparent. Both images have the same size (one may be nil, not both).
+public struct ContentsCrossfade: Hashable, Sendable {
+  public var from: ImageID?
+  public var to: ImageID?
+  /// 0 is `from`, 1 is `to`.
+  public var weight: Float
+
+  public init(from: ImageID?, to: ImageID?, weight: Float) {
+    self.from = from
+    self.to = to
+    self.weight = weight
+  }
 }
 
 /// A mask on a draw: the draw's coverage is multiplied by the alpha of a surface sampled
 /// (RenderMath.sampleBilinear) at uv = p × scale + offset, where p is the target pixel centre.
 public struct SurfaceMask: Hashable, Sendable {
-  public var surface: Int
+  public var surface: SurfaceID
   public var transform: TextureTransform
 
-  public init(surface: Int, transform: TextureTransform) {
+  public init(surface: SurfaceID, transform: TextureTransform) {
     self.surface = surface
     self.transform = transform
   }
@@ -273,9 +315,9 @@ public enum TransitionValue: Hashable, Sendable {
 /// coordinates. The effect's premultiplied result is stored (no blending), as unorm8.
 /// Every effect gives exactly `from` at progress 0 and exactly `to` at progress 1.
 public struct TransitionPass: Hashable, Sendable {
-  public var from: Int
-  public var to: Int
-  public var output: Int
+  public var from: SurfaceID
+  public var to: SurfaceID
+  public var output: SurfaceID
   public var bounds: PixelRect
   public var progress: Float
   /// The built-in effect's name: Shaders/transitions/NAME.glsl and TransitionEffects' CPU twin.
@@ -284,7 +326,7 @@ public struct TransitionPass: Hashable, Sendable {
   public var parameters: [String: TransitionValue]
 
   public init(
-    from: Int, to: Int, output: Int, bounds: PixelRect, progress: Float, effect: String,
+    from: SurfaceID, to: SurfaceID, output: SurfaceID, bounds: PixelRect, progress: Float, effect: String,
     parameters: [String: TransitionValue] = [:]
   ) {
     self.from = from
@@ -299,12 +341,12 @@ public struct TransitionPass: Hashable, Sendable {
 
 /// One filter step: reads surface `input`, writes a new surface `output` covering `bounds`.
 public struct FilterPass: Hashable, Sendable {
-  public var input: Int
-  public var output: Int
+  public var input: SurfaceID
+  public var output: SurfaceID
   public var bounds: PixelRect
   public var operation: FilterOperation
 
-  public init(input: Int, output: Int, bounds: PixelRect, operation: FilterOperation) {
+  public init(input: SurfaceID, output: SurfaceID, bounds: PixelRect, operation: FilterOperation) {
     self.input = input
     self.output = output
     self.bounds = bounds
@@ -349,11 +391,11 @@ public struct Draw: Hashable, Sendable {
   public var blendMode: BlendMode
   /// A surface copied from the current target, covering at least `pixelBounds`, that a
   /// non-normal blend mode reads as what lies behind.
-  public var backdrop: Int?
+  public var backdrop: SurfaceID?
 
   public init(
     pixelBounds: PixelRect, mapping: PlaneMapping, shape: Shape, paint: Paint, opacity: Float = 1,
-    clips: [Clip] = [], mask: SurfaceMask? = nil, blendMode: BlendMode = .normal, backdrop: Int? = nil
+    clips: [Clip] = [], mask: SurfaceMask? = nil, blendMode: BlendMode = .normal, backdrop: SurfaceID? = nil
   ) {
     self.pixelBounds = pixelBounds
     self.mapping = mapping
@@ -371,11 +413,11 @@ public struct Draw: Hashable, Sendable {
 public enum RenderOp: Hashable, Sendable {
   case draw(Draw)
   /// Start drawing into a new transparent surface covering `bounds`.
-  case pushGroup(Int, bounds: PixelRect)
+  case pushGroup(SurfaceID, bounds: PixelRect)
   /// Finish the group opened by the matching `pushGroup`.
-  case popGroup(Int)
+  case popGroup(SurfaceID)
   /// Copy the current target's pixels inside `bounds` into a new surface.
-  case copyBackdrop(Int, bounds: PixelRect)
+  case copyBackdrop(SurfaceID, bounds: PixelRect)
   /// Make a new surface from an existing one.
   case filter(FilterPass)
   /// Make a new surface from two existing ones with a transition effect.
@@ -405,6 +447,9 @@ public struct RenderList: Equatable, Sendable {
     self.ops = ops
   }
 
+  /// The image an `ImageID` of this list names.
+  public subscript(image id: ImageID) -> Image { images[id.index] }
+
   /// The target as a pixel rectangle.
   public var targetRect: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
@@ -416,9 +461,9 @@ public struct RenderList: Equatable, Sendable {
   /// nest. Lists built from layers always pass; hand-written ones may not.
   public func validate() throws(RenderError) {
     try RenderList.validateTarget(width: width, height: height)
-    var open: [(id: Int, bounds: PixelRect)] = []
-    var finished: [Int: PixelRect] = [:]
-    var seen = Set<Int>()
+    var open: [(id: SurfaceID, bounds: PixelRect)] = []
+    var finished: [SurfaceID: PixelRect] = [:]
+    var seen = Set<SurfaceID>()
     func fail(_ index: Int, _ reason: String) -> RenderError { .malformedList(index: index, reason: reason) }
     func inside(_ r: PixelRect, _ outer: PixelRect) -> Bool {
       !r.isEmpty && r.x >= outer.x && r.y >= outer.y && r.maxX <= outer.maxX && r.maxY <= outer.maxY
@@ -427,20 +472,20 @@ public struct RenderList: Equatable, Sendable {
       let current = open.last?.bounds ?? targetRect
       switch op {
       case .pushGroup(let id, let bounds):
-        guard seen.insert(id).inserted else { throw fail(index, "surface \(id) made twice") }
+        guard seen.insert(id).inserted else { throw fail(index, "\(id) made twice") }
         guard inside(bounds, targetRect) else { throw fail(index, "group bounds \(bounds) outside the target") }
         open.append((id, bounds))
       case .popGroup(let id):
-        guard let top = open.last, top.id == id else { throw fail(index, "group \(id) closed out of order") }
+        guard let top = open.last, top.id == id else { throw fail(index, "group \(id.rawValue) closed out of order") }
         open.removeLast()
         finished[id] = top.bounds
       case .copyBackdrop(let id, let bounds):
-        guard seen.insert(id).inserted else { throw fail(index, "surface \(id) made twice") }
+        guard seen.insert(id).inserted else { throw fail(index, "\(id) made twice") }
         guard inside(bounds, current) else { throw fail(index, "backdrop bounds \(bounds) outside the current target") }
         finished[id] = bounds
       case .filter(let pass):
         guard finished[pass.input] != nil else { throw fail(index, "filter input \(pass.input) is not finished") }
-        guard seen.insert(pass.output).inserted else { throw fail(index, "surface \(pass.output) made twice") }
+        guard seen.insert(pass.output).inserted else { throw fail(index, "\(pass.output) made twice") }
         guard inside(pass.bounds, targetRect) else {
           throw fail(index, "filter bounds \(pass.bounds) outside the target")
         }
@@ -462,7 +507,7 @@ public struct RenderList: Equatable, Sendable {
         guard finished[pass.from] == pass.bounds, finished[pass.to] == pass.bounds else {
           throw fail(index, "transition inputs must be finished surfaces covering \(pass.bounds)")
         }
-        guard seen.insert(pass.output).inserted else { throw fail(index, "surface \(pass.output) made twice") }
+        guard seen.insert(pass.output).inserted else { throw fail(index, "\(pass.output) made twice") }
         guard inside(pass.bounds, targetRect) else { throw fail(index, "transition bounds outside the target") }
         guard pass.progress.isFinite else { throw fail(index, "non-finite transition progress") }
         finished[pass.output] = pass.bounds
@@ -485,12 +530,21 @@ public struct RenderList: Equatable, Sendable {
         case .color(let c):
           guard c.x.isFinite, c.y.isFinite, c.z.isFinite, c.w.isFinite else { throw fail(index, "non-finite colour") }
         case .texture(.image(let i), _):
-          guard images.indices.contains(i) else { throw fail(index, "no image \(i)") }
+          guard images.indices.contains(i.index) else { throw fail(index, "no \(i)") }
         case .texture(.surface(let g), _):
-          guard finished[g] != nil else { throw fail(index, "surface \(g) is not finished") }
+          guard finished[g] != nil else { throw fail(index, "\(g) is not finished") }
+        case .texture(.crossfade(let f), _):
+          let ids = [f.from, f.to].compactMap { $0 }
+          guard !ids.isEmpty, ids.allSatisfy({ images.indices.contains($0.index) }) else {
+            throw fail(index, "a crossfade needs one or two images of the list")
+          }
+          let sizes = Set(ids.map { [images[$0.index].width, images[$0.index].height] })
+          guard sizes.count == 1, f.weight.isFinite else {
+            throw fail(index, "a crossfade mixes images of one size with a finite weight")
+          }
         }
         if let mask = d.mask, finished[mask.surface] == nil {
-          throw fail(index, "mask surface \(mask.surface) is not finished")
+          throw fail(index, "mask \(mask.surface) is not finished")
         }
         if d.blendMode != .normal {
           guard let b = d.backdrop, let bb = finished[b], inside(d.pixelBounds, bb) else {
@@ -499,7 +553,7 @@ public struct RenderList: Equatable, Sendable {
         }
       }
     }
-    guard open.isEmpty else { throw fail(ops.count, "groups left open: \(open.map(\.id))") }
+    guard open.isEmpty else { throw fail(ops.count, "groups left open: \(open.map(\.id.rawValue))") }
   }
 
   /// The most weights of one blur pass (taps on each side plus the centre): a sigma of about 85

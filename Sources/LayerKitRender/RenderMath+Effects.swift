@@ -176,3 +176,29 @@ extension RenderMath {
     return min(max(0.5 - sd / len, 0), 1)
   }
 }
+
+extension RenderMath {
+  /// One byte of a contents crossfade: a + (b − a)·t in Float on the byte values, clamped to
+  /// [0, 255], rounded half up (ContentsCrossfade).
+  @inlinable @inline(__always)
+  public static func crossfade(_ a: UInt8, _ b: UInt8, _ t: Float) -> UInt8 {
+    let x = Float(a)
+    return UInt8(min(max(x + (Float(b) - x) * t, 0), 255) + 0.5)
+  }
+
+  /// The bytes of a contents crossfade of two images of `count` bytes (nil: transparent).
+  public static func crossfade(_ a: [UInt8]?, _ b: [UInt8]?, count: Int, weight t: Float) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+      func run(_ pa: UnsafeBufferPointer<UInt8>?, _ pb: UnsafeBufferPointer<UInt8>?) {
+        for i in 0..<count { out[i] = crossfade(pa?[i] ?? 0, pb?[i] ?? 0, t) }
+      }
+      switch (a, b) {
+      case (let a?, let b?): a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in run(pa, pb) } }
+      case (let a?, nil): a.withUnsafeBufferPointer { run($0, nil) }
+      case (nil, let b?): b.withUnsafeBufferPointer { run(nil, $0) }
+      case (nil, nil): run(nil, nil)
+      }
+      initialized = count
+    }
+  }
+}

@@ -14,6 +14,18 @@ public protocol Renderer: AnyObject {
   func render(_ list: RenderList) throws -> Image
 }
 
+/// A backend's own error type (LayerKitGL's `GLError`), carried by `RenderError.backend`.
+public protocol BackendError: Error, Sendable, CustomStringConvertible {
+  /// The backend's short name ("gpu").
+  var backendName: String { get }
+  /// Whether `other` is the same error (RenderError's equality).
+  func isEqual(to other: any BackendError) -> Bool
+}
+
+extension BackendError where Self: Equatable {
+  public func isEqual(to other: any BackendError) -> Bool { (other as? Self) == self }
+}
+
 /// Why a RenderList could not be built or executed.
 public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The target has a side that is not positive.
@@ -41,8 +53,9 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A transition pass whose effect is unknown to the backend, or whose parameters do not fit
   /// the effect's (an unknown name, a value of another type).
   case transitionParameters(TransitionParameterError)
-  /// A backend could not execute a list (GL error, out of memory); the text says which.
-  case backendFailure(String)
+  /// A backend could not execute a list: its own typed error (for the GPU a `GLError`: a GL
+  /// error, an incomplete framebuffer), which callers match with `case .backend(let e as GLError)`.
+  case backend(any BackendError)
 
   public var description: String {
     switch self {
@@ -59,7 +72,26 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
       "transition effect \(name) is a GPU-only effect (a GLSL shader); render it with the GPU backend"
     case .malformedList(let i, let r): "render list op \(i): \(r)"
     case .transitionParameters(let error): error.description
-    case .backendFailure(let m): m
+    case .backend(let error): "\(error.backendName) backend: \(error)"
+    }
+  }
+
+  public static func == (a: RenderError, b: RenderError) -> Bool {
+    switch (a, b) {
+    case (.invalidTargetSize(let w, let h), .invalidTargetSize(let w2, let h2)): w == w2 && h == h2
+    case (.targetTooLarge(let w, let h, let l), .targetTooLarge(let w2, let h2, let l2)): w == w2 && h == h2 && l == l2
+    case (.nonFiniteValue(let l, let p), .nonFiniteValue(let l2, let p2)): l == l2 && p == p2
+    case (.negativeValue(let l, let p, let v), .negativeValue(let l2, let p2, let v2)): l == l2 && p == p2 && v == v2
+    case (.invalidScale(let s), .invalidScale(let s2)): s == s2
+    case (.layerCycle(let l), .layerCycle(let l2)): l == l2
+    case (.invalidMask(let l, let r), .invalidMask(let l2, let r2)): l == l2 && r == r2
+    case (.invalidFilter(let l, let e), .invalidFilter(let l2, let e2)): l == l2 && e == e2
+    case (.invalidPath(let l, let p), .invalidPath(let l2, let p2)): l == l2 && p == p2
+    case (.gpuOnlyEffect(let n), .gpuOnlyEffect(let n2)): n == n2
+    case (.malformedList(let i, let r), .malformedList(let i2, let r2)): i == i2 && r == r2
+    case (.transitionParameters(let e), .transitionParameters(let e2)): e == e2
+    case (.backend(let e), .backend(let e2)): e.isEqual(to: e2)
+    default: false
     }
   }
 }

@@ -44,7 +44,7 @@ final class GLEffectsTests: XCTestCase {
   }
 
   /// Draws surface `id` (covering `bounds`) back at its own place, one texel per pixel.
-  private func present(_ id: Int, _ bounds: PixelRect, opacity: Float = 1) -> RenderOp {
+  private func present(_ id: SurfaceID, _ bounds: PixelRect, opacity: Float = 1) -> RenderOp {
     .draw(
       Draw(
         pixelBounds: bounds, mapping: .identity, shape: Shape(rect: RoundedRect(bounds: box(bounds))),
@@ -66,7 +66,7 @@ final class GLEffectsTests: XCTestCase {
     return try LayerKit.Image(width: width, height: height, pixels: bytes)
   }
 
-  private func imageDraw(_ index: Int, at bounds: PixelRect) -> RenderOp {
+  private func imageDraw(_ index: ImageID, at bounds: PixelRect) -> RenderOp {
     .draw(
       Draw(
         pixelBounds: bounds, mapping: .identity, shape: Shape(rect: RoundedRect(bounds: box(bounds))),
@@ -119,10 +119,11 @@ final class GLEffectsTests: XCTestCase {
     guard let renderer = makeRenderer() else { return }
     let seconds = Date().timeIntervalSince(start)
     // What the renderer actually linked, not a sum of constants: 16 common layer variants + 8 for
-    // masks, paths and blend modes, 3 filters, and one program per built-in transition effect.
+    // masks, paths and blend modes, 3 filters and the contents crossfade, and one program per
+    // built-in transition effect.
     let linked = renderer.linkedProgramCounts
     XCTAssertEqual(linked.layers, 24)
-    XCTAssertEqual(linked.filters, 3)
+    XCTAssertEqual(linked.filters, 4)
     XCTAssertEqual(linked.transitions, TransitionEffects.all.count)
     XCTAssertEqual(linked.transitions, 15)
     print(

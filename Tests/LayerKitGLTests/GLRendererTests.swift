@@ -243,7 +243,7 @@ final class GLRendererTests: XCTestCase {
   func testNestedGroupsReturnToTheRightTarget() throws {
     guard let renderer = makeRenderer() else { return }
     let full = PixelRect(x: 0, y: 0, width: 4, height: 2)
-    func composite(_ id: Int) -> RenderOp {
+    func composite(_ id: SurfaceID) -> RenderOp {
       .draw(
         Draw(
           pixelBounds: full, mapping: .identity, shape: Shape(rect: RoundedRect(bounds: [0, 0, 4, 2])),

@@ -99,7 +99,7 @@ final class GLTransitionTests: XCTestCase {
     _ renderer: GLRenderer, _ effect: String, _ parameters: [String: TransitionValue], _ label: String,
     file: StaticString = #filePath, line: UInt = #line
   ) throws {
-    for (progress, surface) in [(Float(0), 0), (1, 1)] {
+    for (progress, surface) in [(Float(0), SurfaceID(0)), (1, 1)] {
       let want = try renderer.render(try list([quad(Self.bounds, .surface(surface))]))
       let got = try renderer.render(try transitionList(effect, progress: progress, parameters: parameters))
       let diff = zip(got.pixels, want.pixels).enumerated().first { $0.element.0 != $0.element.1 }

@@ -113,11 +113,12 @@ enum Golden {
     list.ops.map { op in
       switch op {
       case .draw(let d): draw(d)
-      case .pushGroup(let id, let bounds): "push \(id) \(bounds)"
-      case .popGroup(let id): "pop \(id)"
-      case .copyBackdrop(let id, let bounds): "backdrop \(id) \(bounds)"
-      case .filter(let p): "filter \(p.input)→\(p.output) \(p.bounds) \(filter(p.operation))"
-      case .transition(let p): "transition \(p.from),\(p.to)→\(p.output) \(p.effect) \(p.progress)"
+      case .pushGroup(let id, let bounds): "push \(id.rawValue) \(bounds)"
+      case .popGroup(let id): "pop \(id.rawValue)"
+      case .copyBackdrop(let id, let bounds): "backdrop \(id.rawValue) \(bounds)"
+      case .filter(let p): "filter \(p.input.rawValue)→\(p.output.rawValue) \(p.bounds) \(filter(p.operation))"
+      case .transition(let p):
+        "transition \(p.from.rawValue),\(p.to.rawValue)→\(p.output.rawValue) \(p.effect) \(p.progress)"
       }
     }
   }
@@ -142,8 +143,10 @@ enum Golden {
     if d.shape.path != nil { s += " path" }
     switch d.paint {
     case .color(let c): s += " color(\(n(c.x)) \(n(c.y)) \(n(c.z)) \(n(c.w)))"
-    case .texture(.image(let i), _): s += " image \(i)"
-    case .texture(.surface(let i), _): s += " surface \(i)"
+    case .texture(.image(let i), _): s += " image \(i.index)"
+    case .texture(.surface(let i), _): s += " surface \(i.rawValue)"
+    case .texture(.crossfade(let f), _):
+      s += " crossfade \(f.from.map { "\($0.index)" } ?? "-"),\(f.to.map { "\($0.index)" } ?? "-") \(n(f.weight))"
     }
     // The local plane's placement, when it is a plain translation other than none.
     let m = d.mapping.toTarget

@@ -1,7 +1,8 @@
-/// Contents crossfade. The dissolve is computed on the premultiplied bytes, once per presented
-/// frame of an animating layer, and the result is an ordinary image for both backends, so the
-/// render contract needs nothing new. Images of different sizes cannot be mixed texel by texel:
-/// the mix is then a cut at p = 0.5. A missing image (nil contents) mixes as transparent.
+/// Contents crossfade. An animation of `contents` presents `Image(crossfading:to:weight:)`: the two
+/// images and the weight, which the builder draws as `TextureSource.crossfade` and the backends
+/// mix texel by texel (RenderMath.crossfade on the premultiplied bytes); its bytes are made on the
+/// CPU only if someone reads them. Images of different sizes cannot be mixed texel by texel: the
+/// mix is then a cut at p = 0.5. A missing image (nil contents) mixes as transparent.
 extension Image: Animatable {
   /// A 1×1 transparent image: the additive identity, and what nil contents mix as.
   public static let zero: Image = {
@@ -19,21 +20,9 @@ extension Image: Animatable {
     // Transparent stands in for the missing side, at the other side's size.
     let a = from.id == zero.id ? nil : from
     let b = to.id == zero.id ? nil : to
-    guard let size = a ?? b else { return from }
+    guard a != nil || b != nil else { return from }
     if let a, let b, a.width != b.width || a.height != b.height { return p < 0.5 ? a : b }
-    let n = size.width * size.height * 4
-    let transparent = [UInt8](repeating: 0, count: n)
-    let pa = a?.pixels ?? transparent
-    let pb = b?.pixels ?? transparent
-    let f = Float(p)
-    var out = [UInt8](repeating: 0, count: n)
-    for i in 0..<n { out[i] = mix(Float(pa[i]), Float(pb[i]), f) }
-    return (try? Image(width: size.width, height: size.height, pixels: out)) ?? to
-  }
-
-  /// a + (b − a)·t on bytes, rounded to nearest.
-  private static func mix(_ a: Float, _ b: Float, _ t: Float) -> UInt8 {
-    UInt8(min(max(a + (b - a) * t, 0), 255) + 0.5)
+    return Image(crossfading: a, to: b, weight: Float(p)) ?? to
   }
 
   /// Contents do not add: the later image replaces the earlier one.

@@ -278,12 +278,12 @@ extension RenderListBuilder {
   /// - Returns: that surface and its bounds.
   mutating func shadowOps(
     _ layer: Layer, plan: FilterPlan, offset: SIMD2<Double>, mapping: PlaneMapping, boundsRect: RoundedRect,
-    content: Int, contentBounds: PixelRect, path: (PathGeometry, PixelRect)?, into ops: inout [RenderOp]
-  ) -> (surface: Int, bounds: PixelRect) {
-    let composed: Int
+    content: SurfaceID, contentBounds: PixelRect, path: (PathGeometry, PixelRect)?, into ops: inout [RenderOp]
+  ) -> (surface: SurfaceID, bounds: PixelRect) {
+    let composed: SurfaceID
     let composedBounds: PixelRect
     let color = layer.shadowColor.premultiplied * Float(min(layer.shadowOpacity, 1))
-    var shadow: Int
+    var shadow: SurfaceID
     let shadowBounds: PixelRect
     if let (pathShadow, pathBounds) = path {
       shadowBounds = pathBounds.expanded(by: plan.margin).intersection(target)

@@ -27,8 +27,8 @@ extension RenderList {
     guard scale.isFinite, scale > 0 else { throw .invalidScale(scale) }
     guard background.isFinite else { throw .nonFiniteValue(layer: "<target>", property: "background") }
     var builder = RenderListBuilder(width: width, height: height)
-    let root = Transform3D.flatten.concatenating(Transform3D(scaleX: scale, y: scale))
-    let ops = try builder.subtree(layer, parent: root, clips: [], region: builder.target)
+    let ops = try builder.subtree(
+      layer, parent: RenderListBuilder.root(scale: scale), clips: [], region: builder.target)
     self.init(
       width: width, height: height, clearColor: background.premultiplied, images: builder.images,
       ops: ops)
@@ -58,12 +58,17 @@ struct ClipEntry {
 struct RenderListBuilder {
   let target: PixelRect
   private(set) var images: [Image] = []
-  private var imageIndex: [UInt64: Int] = [:]
-  private var nextGroup = 0
+  private var imageIndex: [UInt64: ImageID] = [:]
+  private var nextSurface = 0
   var visiting = Set<ObjectIdentifier>()
 
   init(width: Int, height: Int) {
     target = PixelRect(x: 0, y: 0, width: width, height: height)
+  }
+
+  /// What the root layer's parent is: points to pixels, then flattened onto the target's plane.
+  static func root(scale: Double) -> Transform3D {
+    Transform3D.flatten.concatenating(Transform3D(scaleX: scale, y: scale))
   }
 
   /// The ops for `layer` and its subtree. `parent` maps the superlayer's sublayer space to the
@@ -169,9 +174,18 @@ struct RenderListBuilder {
   }
 
   /// A fresh surface id.
-  mutating func newSurface() -> Int {
-    defer { nextGroup += 1 }
-    return nextGroup
+  mutating func newSurface() -> SurfaceID {
+    defer { nextSurface += 1 }
+    return SurfaceID(nextSurface)
+  }
+
+  /// The id of `image` in this list, adding it the first time it is used.
+  mutating func imageID(_ image: Image) -> ImageID {
+    if let id = imageIndex[image.id] { return id }
+    let id = ImageID(images.count)
+    images.append(image)
+    imageIndex[image.id] = id
+    return id
   }
 
   /// The pixels of the current target that `ops` touch: draws and backdrop copies at their own
@@ -206,15 +220,15 @@ struct RenderListBuilder {
     let transform = TextureTransform(
       scale: SIMD2(Float(scale.x), Float(scale.y)), offset: SIMD2(Float(offset.x), Float(offset.y)))
     let rect = RoundedRect(bounds: SIMD4(Float(g.minX), Float(g.minY), Float(g.maxX), Float(g.maxY)))
-    let index: Int
-    if let i = imageIndex[image.id] {
-      index = i
+    let source: TextureSource
+    if let fade = image.crossfade {
+      // An animation of contents in progress: the backends mix the two images themselves.
+      source = .crossfade(
+        ContentsCrossfade(from: fade.from.map { imageID($0) }, to: fade.to.map { imageID($0) }, weight: fade.weight))
     } else {
-      index = images.count
-      images.append(image)
-      imageIndex[image.id] = index
+      source = .image(imageID(image))
     }
-    return Draw.make(mapping, Shape(rect: rect), .texture(.image(index), transform), clips, region)
+    return Draw.make(mapping, Shape(rect: rect), .texture(source, transform), clips, region)
   }
 
   /// Draws `inner` into a new group and composites it with `opacity` under `clips`.

@@ -17,84 +17,41 @@ extension RenderList {
       throw .malformedList(index: 0, reason: "no built-in transition effect \(effect)")
     }
     guard progress.isFinite else { throw .nonFiniteValue(layer: "<transition>", property: "progress") }
-    let a = try RenderList(layer: from, width: width, height: height, background: background)
-    let b = try RenderList(layer: to, width: width, height: height, background: background)
-    let bounds = PixelRect(x: 0, y: 0, width: width, height: height)
+    try RenderList.validateTarget(width: width, height: height)
+    guard background.isFinite else { throw .nonFiniteValue(layer: "<target>", property: "background") }
+    // Both trees flatten through one builder: one counter of surface ids, one table of images.
+    var builder = RenderListBuilder(width: width, height: height)
+    let bounds = builder.target
+    let root = RenderListBuilder.root(scale: 1)
     var ops: [RenderOp] = []
-    var images: [Image] = []
-    // Surface ids of the second list are shifted past the first list's.
-    let shift = a.surfaceIDs.max().map { $0 + 1 } ?? 0
-    let fromID = shift + (b.surfaceIDs.max() ?? -1) + 1
-    let toID = fromID + 1
-    let outID = fromID + 2
-    for (list, id, idShift) in [(a, fromID, 0), (b, toID, shift)] {
-      let imageShift = images.count
-      images += list.images
+    let clear = background.premultiplied
+    var ends: [SurfaceID] = []
+    for layer in [from, to] {
+      let id = builder.newSurface()
       ops.append(.pushGroup(id, bounds: bounds))
-      // The list's clear colour fills its surface first.
-      if list.clearColor.w > 0 {
+      // The background fills each surface first, as it fills a target.
+      if clear.w > 0 {
         ops.append(
           .draw(
             Draw(
-              pixelBounds: bounds, mapping: .identity, shape: Shape(rect: bounds.roundedRect),
-              paint: .color(list.clearColor))))
+              pixelBounds: bounds, mapping: .identity, shape: Shape(rect: bounds.roundedRect), paint: .color(clear))))
       }
-      ops += list.ops.map { $0.shifted(surfaces: idShift, images: imageShift) }
+      ops += try builder.subtree(layer, parent: root, clips: [], region: bounds)
       ops.append(.popGroup(id))
+      ends.append(id)
     }
+    let out = builder.newSurface()
     ops.append(
       .transition(
         TransitionPass(
-          from: fromID, to: toID, output: outID, bounds: bounds, progress: Float(progress), effect: effect,
+          from: ends[0], to: ends[1], output: out, bounds: bounds, progress: Float(progress), effect: effect,
           parameters: parameters)))
     ops.append(
       .draw(
         Draw(
           pixelBounds: bounds, mapping: .identity, shape: Shape(rect: bounds.roundedRect),
-          paint: .texture(.surface(outID), bounds.surfaceTransform))))
-    self.init(width: width, height: height, clearColor: .zero, images: images, ops: ops)
-  }
-
-  /// Every surface id the list makes.
-  var surfaceIDs: [Int] {
-    ops.compactMap {
-      switch $0 {
-      case .pushGroup(let id, _), .copyBackdrop(let id, _): id
-      case .filter(let p): p.output
-      case .transition(let p): p.output
-      default: nil
-      }
-    }
-  }
-}
-
-extension RenderOp {
-  /// The op with surface ids and image indices moved by the given amounts.
-  func shifted(surfaces s: Int, images i: Int) -> RenderOp {
-    guard s != 0 || i != 0 else { return self }
-    switch self {
-    case .pushGroup(let id, let b): return .pushGroup(id + s, bounds: b)
-    case .popGroup(let id): return .popGroup(id + s)
-    case .copyBackdrop(let id, let b): return .copyBackdrop(id + s, bounds: b)
-    case .filter(var p):
-      p.input += s
-      p.output += s
-      return .filter(p)
-    case .transition(var p):
-      p.from += s
-      p.to += s
-      p.output += s
-      return .transition(p)
-    case .draw(var d):
-      switch d.paint {
-      case .texture(.image(let k), let t): d.paint = .texture(.image(k + i), t)
-      case .texture(.surface(let k), let t): d.paint = .texture(.surface(k + s), t)
-      case .color: break
-      }
-      d.mask?.surface += s
-      d.backdrop = d.backdrop.map { $0 + s }
-      return .draw(d)
-    }
+          paint: .texture(.surface(out), bounds.surfaceTransform))))
+    self.init(width: width, height: height, clearColor: .zero, images: builder.images, ops: ops)
   }
 }
 

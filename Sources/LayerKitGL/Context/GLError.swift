@@ -10,8 +10,9 @@ public enum ShaderStage: String, Sendable, Equatable {
   case fragment
 }
 
-/// Why the GPU backend could not start or run.
-public enum GLError: Error, Equatable, Sendable, CustomStringConvertible {
+/// Why the GPU backend could not start or run. A render's failure reaches callers as
+/// `RenderError.backend(GLError)`.
+public enum GLError: BackendError, Equatable, Sendable, CustomStringConvertible {
   /// No EGL display could be made on any platform; the text says what was tried and the fix.
   case noDisplay(String)
   /// An EGL display exists but no OpenGL ES 3 config or context could be made on it.
@@ -53,6 +54,8 @@ public enum GLError: Error, Equatable, Sendable, CustomStringConvertible {
     case .transitionParameters(let error): error.description
     }
   }
+
+  public var backendName: String { "gpu" }
 
   static func name(ofGLError code: Int) -> String {
     switch code {

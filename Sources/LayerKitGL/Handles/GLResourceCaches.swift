@@ -44,17 +44,21 @@ struct ImageTextureCache {
   }
 }
 
-/// Target-sized render targets, reused across renders.
+/// Target-sized render targets, reused within a render (after `release`) and across renders.
 struct RenderTargetPool {
   private var free: [RenderTarget] = []
   private var inUse: [RenderTarget] = []
+  /// Released during this render: free again, and counted as used by it.
+  private var released: [RenderTarget] = []
 
-  var count: Int { free.count + inUse.count }
+  var count: Int { free.count + inUse.count + released.count }
 
   /// A target of the given size, from the pool or new. Its contents are undefined.
   mutating func take(width: Int, height: Int, context: GLContext) throws(GLError) -> RenderTarget {
     let target: RenderTarget
-    if let index = free.firstIndex(where: { $0.width == width && $0.height == height }) {
+    if let index = released.firstIndex(where: { $0.width == width && $0.height == height }) {
+      target = released.remove(at: index)
+    } else if let index = free.firstIndex(where: { $0.width == width && $0.height == height }) {
       target = free.remove(at: index)
     } else {
       target = try context.makeRenderTarget(width: width, height: height)
@@ -63,17 +67,25 @@ struct RenderTargetPool {
     return target
   }
 
+  /// `target` (taken this render) is no longer read: later takes of this render may reuse it.
+  mutating func release(_ target: RenderTarget) {
+    guard let index = inUse.lastIndex(of: target) else { return }
+    released.append(inUse.remove(at: index))
+  }
+
   /// Returns every target taken since the last call to the pool and deletes the free ones this
   /// render did not need, so the pool holds what the last render used and no more.
   mutating func endRender(context: GLContext) {
     for target in free { context.delete(target) }
-    free = inUse
+    free = inUse + released
     inUse = []
+    released = []
   }
 
   mutating func removeAll(context: GLContext) {
-    for target in free + inUse { context.delete(target) }
+    for target in free + inUse + released { context.delete(target) }
     free = []
     inUse = []
+    released = []
   }
 }

@@ -1,0 +1,303 @@
+// The GPU's primitives of the backend contract (RenderBackend, docs/ARCHITECTURE.md): surfaces
+// are pooled RGBA8 render targets, draws run layer_quad.{vert,frag} (the GLSL twin of
+// RenderMath), filter passes Shaders/effects, transition passes Shaders/transitions (hosted by
+// transition_wrapper.frag, see TransitionProgram), contents crossfades effects/crossfade.frag.
+// The executor in LayerKitRender walks the ops; nothing here does.
+//
+// Lifetime: a GLBackend owns one EGL context and everything made in it: programs, the image
+// texture cache (bounded: entries unused by the last few renders are freed), the pool of surface
+// textures (bounded by what the last render used), the path-segment texture, and a reference to
+// the shared EGL display. All of it is freed in deinit. One thread at a time: `begin` makes the
+// context current, `end` releases it.
+
+import CEGL
+import Foundation
+import LayerKitRender
+
+final class GLBackend: RenderBackend {
+  let context: GLContext
+  private let vertexArray: VertexArrayHandle
+  /// One program per compiled LayerQuadVariant, at `variant.index` (nil: never chosen).
+  let quads: [LayerQuadProgram?]
+  /// One program per FilterKind.
+  let filters: [FilterKind: FilterProgram]
+  /// The contents crossfade program.
+  let crossfadeProgram: CrossfadeProgram
+  /// One program per transition effect, by name: the built-ins (TransitionEffects.all), plus any
+  /// registered with `GLRenderer.registerTransition`.
+  var transitions: [String: TransitionProgram]
+  /// Path segments, RGBA32F, `segmentRowWidth` texels a row, enough rows for
+  /// RenderList.maxPathSegments.
+  private let segments: TextureHandle
+  private(set) var images = ImageTextureCache()
+  private(set) var targets = RenderTargetPool()
+  private var renderCount = 0
+  /// The textures of the current render's images, by id.
+  private var imageTextures: [ImageID: TextureHandle] = [:]
+  /// The render target bounds each layer program's u_targetSize / u_targetOrigin were last set
+  /// to (uniforms live in the program, so they are set only when the target changes).
+  private var quadTargets = [PixelRect?](repeating: nil, count: LayerQuadVariant.tableSize)
+
+  static let segmentRowWidth = 1024
+
+  /// Opens a headless EGL display (LAYERKIT_EGL_PLATFORM in `environment` forces one), creates an
+  /// OpenGL ES 3 context and builds every program.
+  init(environment: [String: String]) throws(GLError) {
+    let connection = try EGLDisplayConnection.open(environment: environment)
+    let context = try GLContext(connection: connection)
+    self.context = context
+    defer { context.releaseCurrent() }
+    let vertexArray = try context.makeVertexArray()
+    var built = [LayerQuadProgram?](repeating: nil, count: LayerQuadVariant.tableSize)
+    var builtFilters: [FilterKind: FilterProgram] = [:]
+    var builtTransitions: [String: TransitionProgram] = [:]
+    var crossfade: CrossfadeProgram?
+    let segments: TextureHandle
+    do {
+      for variant in LayerQuadVariant.allCases {
+        built[variant.index] = try LayerQuadProgram(context: context, variant: variant)
+      }
+      for kind in FilterKind.allCases {
+        builtFilters[kind] = try FilterProgram(context: context, kind: kind)
+      }
+      crossfade = try CrossfadeProgram(context: context)
+      for effect in TransitionEffects.all.values.sorted(by: { $0.name < $1.name }) {
+        builtTransitions[effect.name] = try TransitionProgram(context: context, effect: effect)
+      }
+      let rows = (RenderList.maxPathSegments + Self.segmentRowWidth - 1) / Self.segmentRowWidth
+      segments = try context.makeFloatTexture(width: Self.segmentRowWidth, height: rows)
+    } catch {
+      for q in built.compactMap({ $0 }) { context.delete(q.program) }
+      for f in builtFilters.values { context.delete(f.program) }
+      for t in builtTransitions.values { context.delete(t.program) }
+      if let crossfade { context.delete(crossfade.program) }
+      context.delete(vertexArray)
+      throw error
+    }
+    self.vertexArray = vertexArray
+    self.quads = built
+    self.filters = builtFilters
+    self.transitions = builtTransitions
+    self.crossfadeProgram = crossfade!
+    self.segments = segments
+    try? context.bindTexture(nil)
+  }
+
+  deinit {
+    // If the context is current on another thread, destroying it below still frees its objects.
+    guard (try? context.makeCurrent()) != nil else { return }
+    images.removeAll(context: context)
+    targets.removeAll(context: context)
+    for q in quads.compactMap({ $0 }) { context.delete(q.program) }
+    for f in filters.values { context.delete(f.program) }
+    for t in transitions.values { context.delete(t.program) }
+    context.delete(crossfadeProgram.program)
+    context.delete(segments)
+    context.delete(vertexArray)
+    context.releaseCurrent()
+  }
+
+  // MARK: - RenderBackend
+
+  func begin(_ list: RenderList) throws {
+    try context.makeCurrent()
+    renderCount += 1
+    try context.setBlending(true)
+    // Every image the list's draws read, uploaded (or found in the cache) before anything is drawn.
+    imageTextures = [:]
+    func upload(_ id: ImageID?) throws(GLError) {
+      guard let id, imageTextures[id] == nil else { return }
+      imageTextures[id] = try images.texture(for: list[image: id], render: renderCount, context: context)
+    }
+    for op in list.ops {
+      guard case .draw(let draw) = op else { continue }
+      switch draw.paint {
+      case .texture(.image(let id), _): try upload(id)
+      case .texture(.crossfade(let f), _):
+        try upload(f.from)
+        try upload(f.to)
+      default: break
+      }
+    }
+  }
+
+  func end() {
+    imageTextures = [:]
+    targets.endRender(context: context)
+    images.evict(after: renderCount, context: context)
+    try? context.unbindTextures()
+    try? context.setBlending(true)
+    context.releaseCurrent()
+  }
+
+  /// A pooled render target the size of `bounds`, covering those target pixels, cleared to `fill`.
+  func makeSurface(_ bounds: PixelRect, fill: SIMD4<UInt8>) throws -> Surface {
+    let surface = Surface(
+      target: try targets.take(width: bounds.width, height: bounds.height, context: context), bounds: bounds)
+    try context.bindTarget(surface.target)
+    // Clearing with exact 8-bit steps leaves the driver's own float→unorm rounding nothing to decide.
+    try context.clear(SIMD4(Float(fill.x), Float(fill.y), Float(fill.z), Float(fill.w)) / 255)
+    return surface
+  }
+
+  func copy(_ bounds: PixelRect, of source: Surface) throws -> Surface {
+    let copy = Surface(
+      target: try targets.take(width: bounds.width, height: bounds.height, context: context), bounds: bounds)
+    try context.copy(from: source.target, covering: source.bounds, rect: bounds, into: copy.target.texture)
+    return copy
+  }
+
+  func release(_ surface: Surface) {
+    targets.release(surface.target)
+  }
+
+  func readBack(_ surface: Surface) throws -> [UInt8] {
+    try context.setBlending(true)
+    return try context.readPixels(surface.target)
+  }
+
+  func filter(_ pass: FilterPass, input: Surface) throws -> Surface {
+    let output = Surface(
+      target: try targets.take(width: pass.bounds.width, height: pass.bounds.height, context: context),
+      bounds: pass.bounds)
+    try runFilter(pass, input: input, output: output)
+    return output
+  }
+
+  func transition(_ pass: TransitionPass, from: Surface, to: Surface) throws -> Surface {
+    let output = Surface(
+      target: try targets.take(width: pass.bounds.width, height: pass.bounds.height, context: context),
+      bounds: pass.bounds)
+    try runTransition(pass, from: from, to: to, output: output)
+    return output
+  }
+
+  /// Mixes the two images' textures texel by texel into a surface of their size (blending off).
+  func crossfade(_ fade: ContentsCrossfade, images list: RenderList) throws -> Surface {
+    let size = list[image: (fade.from ?? fade.to)!]
+    let output = Surface(
+      target: try targets.take(width: size.width, height: size.height, context: context),
+      bounds: PixelRect(x: 0, y: 0, width: size.width, height: size.height))
+    try context.bindTarget(output.target)
+    try context.setBlending(false)
+    try context.useProgram(crossfadeProgram.program)
+    try crossfadeProgram.set(weight: fade.weight, from: fade.from != nil, to: fade.to != nil, context: context)
+    try context.bindTexture(fade.from.flatMap { imageTextures[$0] }, unit: .paint)
+    try context.bindTexture(fade.to.flatMap { imageTextures[$0] }, unit: .mask)
+    glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
+    try context.check("glDrawArrays (crossfade)")
+    return output
+  }
+
+  func draw(_ draw: Draw, into target: Surface, inputs: DrawInputs<Surface>) throws {
+    try context.bindTarget(target.target)
+    try runDraw(draw, into: target, inputs: inputs)
+  }
+
+  // MARK: - Passes
+
+  /// Writes `output` (every pixel, blending off) from `input` with the pass's effect program.
+  private func runFilter(_ pass: FilterPass, input: Surface, output: Surface) throws(GLError) {
+    guard let program = filters[FilterKind(pass.operation)] else {
+      throw .unsupported("no program for filter \(pass.operation)")
+    }
+    try context.bindTarget(output.target)
+    try context.setBlending(false)
+    try context.useProgram(program.program)
+    try program.setPass(pass, inputBounds: input.bounds, context: context)
+    try context.bindTexture(input.target.texture)
+    glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
+    try context.check("glDrawArrays (filter)")
+  }
+
+  /// One draw op into the current target: its textures bound, its layer_quad variant chosen and
+  /// set up, blending as its blend mode says.
+  private func runDraw(_ draw: Draw, into current: Surface, inputs: DrawInputs<Surface>) throws(GLError) {
+    switch inputs.texture {
+    case nil: break
+    case .image(let id): try context.bindTexture(imageTextures[id])
+    case .surface(let surface): try context.bindTexture(surface.target.texture)
+    }
+    if let mask = inputs.mask {
+      try context.bindTexture(mask.target.texture, unit: .mask)
+    }
+    let variant = LayerQuadVariant(draw)
+    var backdropBounds: PixelRect?
+    if variant.blend, let backdrop = inputs.backdrop {
+      backdropBounds = backdrop.bounds
+      try context.bindTexture(backdrop.target.texture, unit: .backdrop)
+    }
+    if let path = draw.shape.path, !path.segments.isEmpty {
+      try uploadSegments(path.segments)
+    }
+    guard let quad = quads[variant.index] else {
+      throw .unsupported("no layer_quad variant for \(variant)")
+    }
+    try context.useProgram(quad.program)
+    if quadTargets[variant.index] != current.bounds {
+      try quad.setTarget(current.bounds, context: context)
+      quadTargets[variant.index] = current.bounds
+    }
+    try quad.setDraw(draw, backdropBounds: backdropBounds, context: context)
+    // A blend mode composites in the shader against the backdrop and replaces the pixel.
+    try context.setBlending(!variant.blend)
+    glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
+    try context.check("glDrawArrays")
+  }
+
+  /// Writes `output` (every pixel, blending off) from the two surfaces with the pass's effect.
+  private func runTransition(_ pass: TransitionPass, from: Surface, to: Surface, output: Surface)
+    throws(GLError)
+  {
+    // render() checked the effect and its parameters (TransitionProgram.check).
+    guard let program = transitions[pass.effect] else { throw .unsupported("no program for transition \(pass.effect)") }
+    let values: [TransitionValue?]
+    do {
+      values = try program.source.resolve(pass.parameters, effect: pass.effect)
+    } catch {
+      throw .transitionParameters(error)
+    }
+    try context.bindTarget(output.target)
+    try context.setBlending(false)
+    try context.useProgram(program.program)
+    try program.setPass(pass, values: values, context: context)
+    // The effect's own sampler2D parameters, on units extra0… in declaration order; one without
+    // an image reads an unbound unit. Their textures come first: uploading one binds it (on the
+    // paint unit), which would replace the from-surface bound before it.
+    var extras: [(TextureHandle?, TextureUnit)] = []
+    var unit = TransitionProgram.firstExtraUnit
+    for (i, u) in program.source.uniforms.enumerated() where u.type == .sampler2D {
+      guard let textureUnit = TextureUnit(rawValue: unit) else {
+        throw .unsupported(
+          "transition \(pass.effect): at most \(TransitionProgram.maxExtraTextures) sampler2D parameters")
+      }
+      var texture: TextureHandle?
+      if case .image(let image)? = values[i] {
+        texture = try images.texture(for: image, render: renderCount, context: context)
+      }
+      extras.append((texture, textureUnit))
+      unit += 1
+    }
+    try context.bindTexture(from.target.texture, unit: .paint)
+    try context.bindTexture(to.target.texture, unit: .mask)
+    for (texture, textureUnit) in extras { try context.bindTexture(texture, unit: textureUnit) }
+    glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
+    try context.check("glDrawArrays (transition \(pass.effect))")
+  }
+
+  /// Uploads a path's segments (x0, y0, x1, y1) into the rows of the segment texture they fill.
+  private func uploadSegments(_ list: [SIMD4<Float>]) throws(GLError) {
+    let width = Self.segmentRowWidth
+    let count = min(list.count, RenderList.maxPathSegments)
+    let rows = (count + width - 1) / width
+    var values = [Float](repeating: 0, count: rows * width * 4)
+    for i in 0..<count {
+      let s = list[i]
+      values[i * 4] = s.x
+      values[i * 4 + 1] = s.y
+      values[i * 4 + 2] = s.z
+      values[i * 4 + 3] = s.w
+    }
+    try context.upload(values, rows: rows, into: segments, unit: .segments)
+  }
+}
