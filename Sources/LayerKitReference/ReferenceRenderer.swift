@@ -120,9 +120,10 @@ final class CPUBackend: RenderBackend {
     guard let effect = CPUEffects.all[pass.effect], let declaration = TransitionEffects.all[pass.effect] else {
       throw RenderError.gpuOnlyEffect(pass.effect)
     }
-    let parameters: [String: TransitionValue]
+    let parameters: [(name: String, value: TransitionValue?)]
     do {
-      parameters = try declaration.resolve(pass.parameters)
+      let values = try declaration.uniforms.resolve(pass.parameters, effect: pass.effect)
+      parameters = zip(declaration.parameters, values).map { ($0.name, $1) }
     } catch {
       throw RenderError.transitionParameters(error)
     }
@@ -359,7 +360,7 @@ private struct FilterJob: @unchecked Sendable {
 private struct TransitionJob: @unchecked Sendable {
   let pass: TransitionPass
   let effect: CPUEffect
-  let parameters: [String: TransitionValue]
+  let parameters: [(name: String, value: TransitionValue?)]
   let from: SurfacePixels
   let to: SurfacePixels
   let output: SurfaceTarget

@@ -286,6 +286,16 @@ final class AnimationSemanticsTests: XCTestCase {
     a.beginTime = 1
     try l.add(a, forKey: "blur")
     XCTAssertEqual(l.presentation(at: 1.5).filters[0].parameters["inputRadius"], 5)
+    // A parameter the filter does not have is an error when the animation is added, not a
+    // silently frozen value.
+    let wrong = BasicAnimation(keyPath: "filters.gaussianBlur.inputAngle")
+    wrong.toValue = 1.0
+    XCTAssertThrowsError(try l.add(wrong, forKey: "wrong")) {
+      guard case .unsupported(keyPath: "filters.gaussianBlur.inputAngle", let reason) = $0 as? AnimationError else {
+        return XCTFail("\($0)")
+      }
+      XCTAssertTrue(reason.contains("inputRadius"), reason)
+    }
   }
 
   final class Recorder: AnimationDelegate {

@@ -97,7 +97,23 @@ extension Layer {
     guard let property = AnimatableProperties.resolve(animation.keyPath) else {
       throw .unknownKeyPath(animation.keyPath)
     }
+    try checkFilterParameter(animation.keyPath)
     return try property.makeTrack(animation, self)
+  }
+
+  /// A `filters.NAME.PARAM` path whose filter the layer has must name one of its parameters
+  /// (a filter added later is checked when it is set, and a parameter it lacks is left alone).
+  private func checkFilterParameter(_ keyPath: String) throws(AnimationError) {
+    let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count == 3, parts[0] == "filters" || parts[0] == "backgroundFilters" else { return }
+    let list = parts[0] == "filters" ? filters : backgroundFilters
+    guard let filter = list.first(where: { $0.name == parts[1] }) else { return }
+    var probe = filter
+    do {
+      try probe.setValue(filter.parameters[parts[2]] ?? 0, forKey: parts[2])
+    } catch {
+      throw .unsupported(keyPath: keyPath, reason: error.description)
+    }
   }
 
   /// The keys of the animations on the layer, in the order they were added.

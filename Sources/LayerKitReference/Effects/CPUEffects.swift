@@ -12,43 +12,50 @@ struct TransitionContext {
   var uv: SIMD2<Float>
   var progress: Float
   var ratio: Float
-  /// Every parameter's value (TransitionEffect.resolve); a sampler without an image is absent.
-  var parameters: [String: TransitionValue]
+  /// Every parameter's value in declaration order (TransitionEffect.resolve; nil: a sampler
+  /// without an image). Read by a scan with string compares, as cheap for a handful of short
+  /// names as it gets, and far cheaper per pixel than hashing the name into a dictionary.
+  var parameters: [(name: String, value: TransitionValue?)]
   let fromSample: (SIMD2<Float>) -> SIMD4<Float>
   let toSample: (SIMD2<Float>) -> SIMD4<Float>
+
+  @inline(__always) func value(_ name: String) -> TransitionValue? {
+    for p in parameters where p.name == name { return p.value }
+    return nil
+  }
 
   func getFromColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { fromSample(uv) }
   func getToColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { toSample(uv) }
 
   // Resolved parameters always hold a value of the declared type; 0 / false cannot be reached.
   func float(_ name: String) -> Float {
-    if case .float(let v)? = parameters[name] { return v }
+    if case .float(let v)? = value(name) { return v }
     return 0
   }
 
   func int(_ name: String) -> Int32 {
-    if case .int(let v)? = parameters[name] { return v }
+    if case .int(let v)? = value(name) { return v }
     return 0
   }
 
   func vec2(_ name: String) -> SIMD2<Float> {
-    if case .vec2(let v)? = parameters[name] { return v }
+    if case .vec2(let v)? = value(name) { return v }
     return .zero
   }
 
   func vec3(_ name: String) -> SIMD3<Float> {
-    if case .vec3(let v)? = parameters[name] { return v }
+    if case .vec3(let v)? = value(name) { return v }
     return .zero
   }
 
   func bool(_ name: String) -> Bool {
-    if case .bool(let v)? = parameters[name] { return v }
+    if case .bool(let v)? = value(name) { return v }
     return false
   }
 
   /// The image given for the `sampler2D` parameter `name`, if any (samplers have no default).
   func image(_ name: String) -> Image? {
-    if case .image(let v)? = parameters[name] { return v }
+    if case .image(let v)? = value(name) { return v }
     return nil
   }
 

@@ -33,16 +33,6 @@ public struct TransitionEffect: Sendable {
       TransitionUniform(name: $0.name, type: $0.default?.uniformType ?? .sampler2D, default: $0.default, line: 0)
     }
   }
-
-  /// Every parameter's value: the given one, or the default. A sampler without an image is absent.
-  /// - Throws: `TransitionParameterError.unknownParameter` or `.wrongType`.
-  public func resolve(_ given: [String: TransitionValue]) throws(TransitionParameterError) -> [String: TransitionValue]
-  {
-    let values = try uniforms.resolve(given, effect: name)
-    var out: [String: TransitionValue] = [:]
-    for (p, v) in zip(parameters, values) { out[p.name] = v }
-    return out
-  }
 }
 
 /// The built-in effects.
