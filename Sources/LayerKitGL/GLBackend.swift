@@ -31,6 +31,7 @@ final class GLBackend: RenderBackend {
   private let segments: TextureHandle
   private(set) var images = ImageTextureCache()
   private(set) var targets = RenderTargetPool()
+  var retained = RetainedGroups<Surface>()
   private var renderCount = 0
   /// The textures of the current render's images, by id.
   private var imageTextures: [ImageID: TextureHandle] = [:]
@@ -87,6 +88,7 @@ final class GLBackend: RenderBackend {
     // If the context is current on another thread, destroying it below still frees its objects.
     guard (try? context.makeCurrent()) != nil else { return }
     images.removeAll(context: context)
+    for surface in retained.removeAll() { context.delete(surface.target) }
     targets.removeAll(context: context)
     for q in quads.compactMap({ $0 }) { context.delete(q.program) }
     for f in filters.values { context.delete(f.program) }
@@ -149,6 +151,10 @@ final class GLBackend: RenderBackend {
 
   func release(_ surface: Surface) {
     targets.release(surface.target)
+  }
+
+  func keep(_ surface: Surface) {
+    targets.detach(surface.target)
   }
 
   func readBack(_ surface: Surface) throws -> [UInt8] {

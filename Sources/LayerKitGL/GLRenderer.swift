@@ -132,6 +132,9 @@ public final class GLRenderer: Renderer {
   /// Surface textures (main target, groups, backdrop copies, filter outputs) held between renders.
   package var pooledTargetCount: Int { backend.targets.count }
 
+  /// Groups kept between renders (drawn once while their ops and images stay the same).
+  package var retainedGroupCount: Int { backend.retained.count }
+
   /// The built-in shader file URL for `path` under `Shaders/` (for tests that pair a broken file
   /// with a good one).
   package static func builtInShaderURL(_ path: String) -> URL? {

@@ -20,19 +20,26 @@ public final class ReferenceRenderer: Renderer {
   ///   active processors. The output does not depend on it: every pixel is computed independently.
   public init(threadCount: Int = ProcessInfo.processInfo.activeProcessorCount) {
     self.threadCount = max(1, threadCount)
+    backend = CPUBackend(threadCount: self.threadCount)
   }
 
+  /// Groups kept between renders (drawn once while their ops and images stay the same).
+  package var retainedGroupCount: Int { backend.retained.count }
+
+  private let backend: CPUBackend
+
   public func render(_ list: RenderList) throws -> Image {
-    let pixels = try CPUBackend(threadCount: threadCount).execute(list)
+    let pixels = try backend.execute(list)
     return try Image(width: list.width, height: list.height, pixels: pixels)
   }
 }
 
-/// The CPU's primitives of the backend contract (RenderBackend), for one render: the executor
-/// walks the list, these compute pixels.
+/// The CPU's primitives of the backend contract (RenderBackend): the executor walks the list,
+/// these compute pixels.
 final class CPUBackend: RenderBackend {
   let threadCount: Int
   private var images: [Image] = []
+  var retained = RetainedGroups<Surface>()
 
   init(threadCount: Int) {
     self.threadCount = threadCount
@@ -66,6 +73,8 @@ final class CPUBackend: RenderBackend {
   }
 
   func release(_ surface: Surface) {}
+
+  func keep(_ surface: Surface) {}
 
   func readBack(_ surface: Surface) -> [UInt8] {
     surface.pixels

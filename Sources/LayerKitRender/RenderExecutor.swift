@@ -46,32 +46,61 @@ public protocol RenderBackend: AnyObject {
   func readBack(_ surface: Surface) throws -> [UInt8]
   /// No later op reads `surface`: its memory may be reused.
   func release(_ surface: Surface)
+  /// `surface` outlives this render (the retained-group cache holds it) until it is released.
+  func keep(_ surface: Surface)
+  /// The groups this backend keeps between renders; the executor manages it.
+  var retained: RetainedGroups<Surface> { get set }
   /// After the last op, whether the render succeeded or not.
   func end()
 }
 
 extension RenderBackend {
   /// Executes `list` with this backend's primitives: validates it, walks its ops with a stack of
-  /// targets, releases each surface after the last op that reads it, and reads back the target.
+  /// targets, reuses the surfaces of groups drawn by an earlier render with the same ops and
+  /// images (RetainedGroups), releases each other surface after the last op that reads it, and
+  /// reads back the target.
   /// - Returns: the target's pixels, RGBA8 premultiplied, rows top-down.
   /// - Throws: `RenderError` from validation, and whatever the primitives throw, unchanged.
   public func execute(_ list: RenderList) throws -> [UInt8] {
     try list.validate()
     try begin(list)
     defer { end() }
-    let lastUse = list.lastReads()
+    retained.beginRender(targetPixels: list.width * list.height)
+    let plan = list.executionPlan()
     let base = try makeSurface(list.targetRect, fill: RenderMath.unorm8(list.clearColor))
     // The current target is the last of `stack`; finished surfaces are readable by id.
     var stack: [(id: SurfaceID?, surface: Surface)] = [(nil, base)]
     var finished: [SurfaceID: Surface] = [:]
+    // Groups being drawn that will be retained at their pop, and surfaces the cache owns.
+    var storing: [SurfaceID: RetainedGroups<Surface>.Key] = [:]
+    var owned = Set<SurfaceID>()
     // validate() guarantees every reference resolves to a finished surface.
     func surface(_ id: SurfaceID) -> Surface { finished[id]! }
-    for (index, op) in list.ops.enumerated() {
-      switch op {
+    var index = 0
+    while index < list.ops.count {
+      switch list.ops[index] {
       case .pushGroup(let id, let bounds):
+        if let end = plan.retainable[index] {
+          let key = RetainedGroups<Surface>.Key(list, group: index, end: end)
+          if let hit = retained.surface(for: key) {
+            finished[id] = hit
+            owned.insert(id)
+            index = end + 1
+            continue
+          }
+          storing[id] = key
+        }
         stack.append((id, try makeSurface(bounds, fill: .zero)))
       case .popGroup(let id):
-        finished[id] = stack.removeLast().surface
+        let group = stack.removeLast().surface
+        finished[id] = group
+        if let key = storing.removeValue(forKey: id) {
+          keep(group)
+          owned.insert(id)
+          for evicted in retained.store(group, for: key, pixels: key.bounds.width * key.bounds.height) {
+            release(evicted)
+          }
+        }
       case .copyBackdrop(let id, let bounds):
         finished[id] = try copy(bounds, of: stack[stack.count - 1].surface)
       case .filter(let pass):
@@ -93,41 +122,188 @@ extension RenderBackend {
         try draw(d, into: stack[stack.count - 1].surface, inputs: inputs)
         if let fade { release(fade) }
       }
-      for id in lastUse[index] ?? [] {
+      for id in plan.lastReads[index] ?? [] where !owned.contains(id) {
         if let s = finished.removeValue(forKey: id) { release(s) }
       }
+      index += 1
     }
     let pixels = try readBack(base)
-    for s in finished.values { release(s) }
+    for (id, s) in finished where !owned.contains(id) { release(s) }
     release(base)
+    for evicted in retained.endRender() { release(evicted) }
     return pixels
   }
 }
 
+/// The surfaces of groups kept between renders: a group whose ops, bounds and images are those of
+/// a group an earlier render drew is not drawn again; its surface is reused, pixel for pixel what
+/// drawing it would give (the ops are the same, and every backend is deterministic). Only groups
+/// that read nothing made outside them, and whose inner surfaces nothing outside reads, are kept
+/// (RenderList.executionPlan). Memory is bounded: an entry unused by the last `keepRenders`
+/// renders is released, and the entries together hold at most `budget` × the target's pixels
+/// (least recently used first out).
+public struct RetainedGroups<Surface> {
+  /// What identifies a group's pixels: its bounds, its ops, and the identity of every image its
+  /// draws read (`Image.id`, in the order the ops name them).
+  public struct Key: Hashable {
+    let bounds: PixelRect
+    let ops: ArraySlice<RenderOp>
+    let images: [UInt64]
+
+    init(_ list: RenderList, group: Int, end: Int) {
+      guard case .pushGroup(_, let bounds) = list.ops[group] else { preconditionFailure("not a group") }
+      self.bounds = bounds
+      ops = list.ops[group..<end + 1]
+      var images: [UInt64] = []
+      for op in ops {
+        guard case .draw(let d) = op, case .texture(let source, _) = d.paint else { continue }
+        switch source {
+        case .image(let id): images.append(list[image: id].id)
+        case .crossfade(let f): images += [f.from, f.to].map { $0.map { list[image: $0].id } ?? 0 }
+        case .surface: break
+        }
+      }
+      self.images = images
+    }
+
+    public static func == (a: Key, b: Key) -> Bool {
+      a.bounds == b.bounds && a.images == b.images && a.ops.elementsEqual(b.ops)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(bounds)
+      hasher.combine(images)
+      hasher.combine(ops.count)
+      for op in ops { hasher.combine(op) }
+    }
+  }
+
+  /// Entries unused by this many most recent renders are released.
+  public static var keepRenders: Int { 2 }
+  /// The most pixels all entries hold together, in targets' worth.
+  public static var budget: Int { 4 }
+
+  private var entries: [Key: (surface: Surface, lastUsed: Int, pixels: Int)] = [:]
+  private var render = 0
+  private var limit = 0
+  private var pixels = 0
+
+  public init() {}
+
+  /// How many groups are kept.
+  public var count: Int { entries.count }
+
+  mutating func beginRender(targetPixels: Int) {
+    render += 1
+    limit = Self.budget * targetPixels
+  }
+
+  mutating func surface(for key: Key) -> Surface? {
+    guard let entry = entries[key] else { return nil }
+    entries[key]?.lastUsed = render
+    return entry.surface
+  }
+
+  /// Keeps `surface`; returns the surfaces evicted to stay within the budget.
+  mutating func store(_ surface: Surface, for key: Key, pixels count: Int) -> [Surface] {
+    if let old = entries.updateValue((surface, render, count), forKey: key) {
+      pixels -= old.pixels
+      pixels += count
+      return [old.surface]
+    }
+    pixels += count
+    var evicted: [Surface] = []
+    // Entries this render uses stay: the walk may still read them.
+    while pixels > limit,
+      let oldest = entries.filter({ $0.value.lastUsed < render }).min(by: { $0.value.lastUsed < $1.value.lastUsed })
+    {
+      evicted.append(oldest.value.surface)
+      pixels -= oldest.value.pixels
+      entries[oldest.key] = nil
+    }
+    return evicted
+  }
+
+  /// Releases the entries the last `keepRenders` renders did not use.
+  mutating func endRender() -> [Surface] {
+    let stale = entries.filter { $0.value.lastUsed <= render - Self.keepRenders }
+    for (key, entry) in stale {
+      pixels -= entry.pixels
+      entries[key] = nil
+    }
+    return stale.map(\.value.surface)
+  }
+
+  /// Every entry, to release (a backend going away).
+  public mutating func removeAll() -> [Surface] {
+    defer {
+      entries = [:]
+      pixels = 0
+    }
+    return entries.values.map(\.surface)
+  }
+}
+
 extension RenderList {
-  /// For each op index, the surfaces that op reads for the last time (or makes and nothing
-  /// reads): after it, they may be released.
-  func lastReads() -> [Int: [SurfaceID]] {
+  /// What the executor needs to know ahead of the walk.
+  struct ExecutionPlan {
+    /// For each op index, the surfaces that op reads for the last time (or makes and nothing
+    /// reads): after it, they may be released.
+    var lastReads: [Int: [SurfaceID]]
+    /// For each pushGroup index whose group may be retained, the index of its popGroup.
+    var retainable: [Int: Int]
+  }
+
+  /// The plan of this (valid) list. A group may be retained when no op inside it reads a surface
+  /// made before it, and no op after it reads a surface made inside it (other than the group).
+  func executionPlan() -> ExecutionPlan {
     var last: [SurfaceID: Int] = [:]
+    var made: [SurfaceID: Int] = [:]
+    var open: [(push: Int, id: SurfaceID)] = []
+    var spans: [Int: Int] = [:]
+    var spanOf: [SurfaceID: (push: Int, pop: Int)] = [:]
+    var blocked = Set<Int>()
+    // Groups open at op `index` that `read` (made at `m`) makes not retainable.
+    func read(_ id: SurfaceID, at index: Int) {
+      last[id] = index
+      guard let m = made[id] else { return }
+      for g in open where m < g.push { blocked.insert(g.push) }
+    }
     for (index, op) in ops.enumerated() {
       switch op {
-      case .pushGroup: break
-      case .popGroup(let id), .copyBackdrop(let id, _): last[id] = index
+      case .pushGroup(let id, _):
+        made[id] = index
+        open.append((index, id))
+      case .popGroup(let id):
+        last[id] = index
+        let g = open.removeLast()
+        spans[g.push] = index
+        spanOf[id] = (g.push, index)
+      case .copyBackdrop(let id, _):
+        made[id] = index
+        last[id] = index
       case .filter(let p):
-        last[p.input] = index
+        read(p.input, at: index)
+        made[p.output] = index
         last[p.output] = index
       case .transition(let p):
-        last[p.from] = index
-        last[p.to] = index
+        read(p.from, at: index)
+        read(p.to, at: index)
+        made[p.output] = index
         last[p.output] = index
       case .draw(let d):
-        if case .texture(.surface(let id), _) = d.paint { last[id] = index }
-        if let m = d.mask { last[m.surface] = index }
-        if let b = d.backdrop { last[b] = index }
+        if case .texture(.surface(let id), _) = d.paint { read(id, at: index) }
+        if let m = d.mask { read(m.surface, at: index) }
+        if let b = d.backdrop { read(b, at: index) }
       }
+    }
+    // A surface made inside a group and read after its pop keeps that group out.
+    for (id, lastRead) in last {
+      guard let m = made[id] else { continue }
+      for (push, pop) in spans where push < m && m < pop && lastRead > pop { blocked.insert(push) }
     }
     var out: [Int: [SurfaceID]] = [:]
     for (id, index) in last { out[index, default: []].append(id) }
-    return out
+    return ExecutionPlan(lastReads: out, retainable: spans.filter { !blocked.contains($0.key) })
   }
 }

@@ -67,10 +67,16 @@ struct RenderTargetPool {
     return target
   }
 
-  /// `target` (taken this render) is no longer read: later takes of this render may reuse it.
+  /// `target` is no longer read: later takes of this render may reuse it. A target the pool
+  /// had let go (`detach`) comes back into it.
   mutating func release(_ target: RenderTarget) {
-    guard let index = inUse.lastIndex(of: target) else { return }
-    released.append(inUse.remove(at: index))
+    if let index = inUse.lastIndex(of: target) { inUse.remove(at: index) }
+    released.append(target)
+  }
+
+  /// `target` (taken this render) now belongs to someone else until it is released.
+  mutating func detach(_ target: RenderTarget) {
+    if let index = inUse.lastIndex(of: target) { inUse.remove(at: index) }
   }
 
   /// Returns every target taken since the last call to the pool and deletes the free ones this
