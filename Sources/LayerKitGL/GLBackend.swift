@@ -133,9 +133,10 @@ final class GLBackend: RenderBackend {
   }
 
   /// A pooled render target the size of `bounds`, covering those target pixels, cleared to `fill`.
-  func makeSurface(_ bounds: PixelRect, fill: SIMD4<UInt8>) throws -> Surface {
+  func makeSurface(_ bounds: PixelRect, fill: SIMD4<UInt8>?) throws -> Surface {
     let surface = Surface(
       target: try targets.take(width: bounds.width, height: bounds.height, context: context), bounds: bounds)
+    guard let fill else { return surface }
     try context.bindTarget(surface.target)
     // Clearing with exact 8-bit steps leaves the driver's own float→unorm rounding nothing to decide.
     try context.clear(SIMD4(Float(fill.x), Float(fill.y), Float(fill.z), Float(fill.w)) / 255)
@@ -162,20 +163,12 @@ final class GLBackend: RenderBackend {
     return try context.readPixels(surface.target)
   }
 
-  func filter(_ pass: FilterPass, input: Surface) throws -> Surface {
-    let output = Surface(
-      target: try targets.take(width: pass.bounds.width, height: pass.bounds.height, context: context),
-      bounds: pass.bounds)
+  func filter(_ pass: FilterPass, input: Surface, into output: Surface) throws {
     try runFilter(pass, input: input, output: output)
-    return output
   }
 
-  func transition(_ pass: TransitionPass, from: Surface, to: Surface) throws -> Surface {
-    let output = Surface(
-      target: try targets.take(width: pass.bounds.width, height: pass.bounds.height, context: context),
-      bounds: pass.bounds)
+  func transition(_ pass: TransitionPass, from: Surface, to: Surface, into output: Surface) throws {
     try runTransition(pass, from: from, to: to, output: output)
-    return output
   }
 
   /// Mixes the two images' textures texel by texel into a surface of their size (blending off).

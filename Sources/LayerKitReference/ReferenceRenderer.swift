@@ -53,7 +53,8 @@ final class CPUBackend: RenderBackend {
     images = []
   }
 
-  func makeSurface(_ bounds: PixelRect, fill: SIMD4<UInt8>) -> Surface {
+  func makeSurface(_ bounds: PixelRect, fill: SIMD4<UInt8>?) -> Surface {
+    guard let fill else { return Surface(uninitialized: bounds) }
     let surface = Surface(bounds: bounds)
     if fill != .zero {
       surface.pixels.withUnsafeMutableBufferPointer { px in
@@ -112,20 +113,18 @@ final class CPUBackend: RenderBackend {
   }
 
   /// A filter pass over the output bounds.
-  func filter(_ pass: FilterPass, input: Surface) -> Surface {
-    let output = Surface(bounds: pass.bounds)
+  func filter(_ pass: FilterPass, input: Surface, into output: Surface) {
     output.withTarget { out in
       input.pixels.withUnsafeBufferPointer { px in
         let job = FilterJob(pass: pass, input: SurfacePixels(bounds: input.bounds, texels: px), output: out)
         parallelRows(pass.bounds) { job.rows($0) }
       }
     }
-    return output
   }
 
   /// A transition pass: the effect's CPU twin per output pixel, with gl-transitions' uv (y up)
   /// and bilinear reads of the two surfaces at (uv.x, 1 − uv.y).
-  func transition(_ pass: TransitionPass, from: Surface, to: Surface) throws -> Surface {
+  func transition(_ pass: TransitionPass, from: Surface, to: Surface, into output: Surface) throws {
     guard let effect = CPUEffects.all[pass.effect], let declaration = TransitionEffects.all[pass.effect] else {
       throw RenderError.gpuOnlyEffect(pass.effect)
     }
@@ -136,7 +135,6 @@ final class CPUBackend: RenderBackend {
     } catch {
       throw RenderError.transitionParameters(error)
     }
-    let output = Surface(bounds: pass.bounds)
     let b = pass.bounds
     let size = SIMD2(Float(b.width), Float(b.height))
     output.withTarget { out in
@@ -148,7 +146,6 @@ final class CPUBackend: RenderBackend {
         }
       }
     }
-    return output
   }
 
   /// Runs `body` over the rows of `bounds`, split across threads.
@@ -180,6 +177,14 @@ final class Surface {
   init(bounds: PixelRect, pixels: [UInt8]? = nil) {
     self.bounds = bounds
     self.pixels = pixels ?? [UInt8](repeating: 0, count: bounds.width * bounds.height * 4)
+  }
+
+  /// A surface whose bytes an op is about to write, every one (no zero-fill first).
+  init(uninitialized bounds: PixelRect) {
+    self.bounds = bounds
+    pixels = [UInt8](unsafeUninitializedCapacity: bounds.width * bounds.height * 4) { _, count in
+      count = bounds.width * bounds.height * 4
+    }
   }
 
   /// The pixels of `rect` (inside `bounds`) as a new surface.

@@ -30,16 +30,19 @@ public protocol RenderBackend: AnyObject {
 
   /// Before the first op: upload or look up the list's images, make a context current.
   func begin(_ list: RenderList) throws
-  /// A new surface covering `bounds`, every pixel `fill` (premultiplied unorm8).
-  func makeSurface(_ bounds: PixelRect, fill: SIMD4<UInt8>) throws -> Surface
+  /// A new surface covering `bounds`, every pixel `fill` (premultiplied unorm8); with no fill its
+  /// pixels are undefined (the op that made it writes every one).
+  func makeSurface(_ bounds: PixelRect, fill: SIMD4<UInt8>?) throws -> Surface
   /// A new surface holding the pixels of `bounds` (inside `source`'s bounds) of `source`.
   func copy(_ bounds: PixelRect, of source: Surface) throws -> Surface
   /// Executes one draw into `target` (RenderList.swift, "Draw colour").
   func draw(_ draw: Draw, into target: Surface, inputs: DrawInputs<Surface>) throws
-  /// A new surface covering `pass.bounds`: the filter applied to `input` (FilterOperation).
-  func filter(_ pass: FilterPass, input: Surface) throws -> Surface
-  /// A new surface covering `pass.bounds`: the effect mixing `from` and `to` (TransitionPass).
-  func transition(_ pass: TransitionPass, from: Surface, to: Surface) throws -> Surface
+  /// Writes every pixel of `output` (covering `pass.bounds`, or more) inside `pass.bounds`: the
+  /// filter applied to `input` (FilterOperation).
+  func filter(_ pass: FilterPass, input: Surface, into output: Surface) throws
+  /// Writes every pixel of `output` (covering `pass.bounds`, or more) inside `pass.bounds`: the
+  /// effect mixing `from` and `to` (TransitionPass).
+  func transition(_ pass: TransitionPass, from: Surface, to: Surface, into output: Surface) throws
   /// A new surface the size of the images: the contents crossfade (TextureSource.crossfade).
   func crossfade(_ fade: ContentsCrossfade, images: RenderList) throws -> Surface
   /// The pixels of `surface`, rows top-down, tightly packed.
@@ -74,8 +77,16 @@ extension RenderBackend {
     // Groups being drawn that will be retained at their pop, and surfaces the cache owns.
     var storing: [SurfaceID: RetainedGroups<Surface>.Key] = [:]
     var owned = Set<SurfaceID>()
+    // Whether anything has been drawn into the target itself yet.
+    var baseTouched = false
     // validate() guarantees every reference resolves to a finished surface.
     func surface(_ id: SurfaceID) -> Surface { finished[id]! }
+    // Releases the surfaces op `i` read for the last time (the cache's stay).
+    func releaseAfter(_ i: Int) {
+      for id in plan.lastReads[i] ?? [] where !owned.contains(id) {
+        if let s = finished.removeValue(forKey: id) { release(s) }
+      }
+    }
     var index = 0
     while index < list.ops.count {
       switch list.ops[index] {
@@ -104,9 +115,24 @@ extension RenderBackend {
       case .copyBackdrop(let id, let bounds):
         finished[id] = try copy(bounds, of: stack[stack.count - 1].surface)
       case .filter(let pass):
-        finished[pass.output] = try filter(pass, input: surface(pass.input))
+        let output = try makeSurface(pass.bounds, fill: nil)
+        try filter(pass, input: surface(pass.input), into: output)
+        finished[pass.output] = output
       case .transition(let pass):
-        finished[pass.output] = try transition(pass, from: surface(pass.from), to: surface(pass.to))
+        if !baseTouched, stack.count == 1, plan.presentsWhole[index] == true, list.clearColor == .zero {
+          // The pass covers the untouched, transparent target and the next op only copies it there
+          // (RenderList.executionPlan): the pass writes into the target and the copy is skipped,
+          // the same bytes either way.
+          try transition(pass, from: surface(pass.from), to: surface(pass.to), into: base)
+          baseTouched = true
+          releaseAfter(index)
+          releaseAfter(index + 1)
+          index += 2
+          continue
+        }
+        let output = try makeSurface(pass.bounds, fill: nil)
+        try transition(pass, from: surface(pass.from), to: surface(pass.to), into: output)
+        finished[pass.output] = output
       case .draw(let d):
         var inputs = DrawInputs<Surface>(
           texture: nil, mask: d.mask.map { surface($0.surface) }, backdrop: d.backdrop.map(surface))
@@ -120,11 +146,10 @@ extension RenderBackend {
           inputs.texture = .surface(fade!)
         }
         try draw(d, into: stack[stack.count - 1].surface, inputs: inputs)
+        if stack.count == 1 { baseTouched = true }
         if let fade { release(fade) }
       }
-      for id in plan.lastReads[index] ?? [] where !owned.contains(id) {
-        if let s = finished.removeValue(forKey: id) { release(s) }
-      }
+      releaseAfter(index)
       index += 1
     }
     let pixels = try readBack(base)
@@ -252,6 +277,9 @@ extension RenderList {
     var lastReads: [Int: [SurfaceID]]
     /// For each pushGroup index whose group may be retained, the index of its popGroup.
     var retainable: [Int: Int]
+    /// Transition indices whose output covers the whole target and is read only by the next op,
+    /// a draw that puts it there texel for pixel, opaque or not, with nothing else.
+    var presentsWhole: [Int: Bool]
   }
 
   /// The plan of this (valid) list. A group may be retained when no op inside it reads a surface
@@ -304,6 +332,29 @@ extension RenderList {
     }
     var out: [Int: [SurfaceID]] = [:]
     for (id, index) in last { out[index, default: []].append(id) }
-    return ExecutionPlan(lastReads: out, retainable: spans.filter { !blocked.contains($0.key) })
+    var whole: [Int: Bool] = [:]
+    for (index, op) in ops.enumerated() {
+      guard case .transition(let p) = op, p.bounds == targetRect, index + 1 < ops.count, last[p.output] == index + 1,
+        case .draw(let d) = ops[index + 1], d.isPlainCopy(of: p.output, covering: targetRect)
+      else { continue }
+      whole[index] = true
+    }
+    return ExecutionPlan(
+      lastReads: out, retainable: spans.filter { !blocked.contains($0.key) }, presentsWhole: whole)
+  }
+}
+
+extension Draw {
+  /// Whether this draw only puts surface `id` (covering `rect`) onto `rect` texel for pixel:
+  /// the whole rectangle, no transform, clip, mask, border, path or blend, full opacity. Over a
+  /// transparent target it stores the surface's bytes unchanged.
+  func isPlainCopy(of id: SurfaceID, covering rect: PixelRect) -> Bool {
+    guard case .texture(.surface(id), let t) = paint else { return false }
+    let w = Float(rect.width)
+    let h = Float(rect.height)
+    return pixelBounds == rect && mapping == .identity && opacity == 1 && clips.isEmpty && mask == nil
+      && blendMode == .normal && shape.path == nil && shape.borderWidth == 0 && shape.rect.cornerRadius == 0
+      && shape.rect.bounds == SIMD4(Float(rect.x), Float(rect.y), Float(rect.maxX), Float(rect.maxY))
+      && t.scale == SIMD2(1 / w, 1 / h) && t.offset == SIMD2(-Float(rect.x) / w, -Float(rect.y) / h)
   }
 }

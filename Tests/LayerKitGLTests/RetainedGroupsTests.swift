@@ -1,6 +1,8 @@
-// Static content is drawn once: a group whose ops and images an earlier render drew is reused
-// (RetainedGroups in LayerKitRender), on both backends, with the pixels drawing it would give,
-// and only where that is sound (a group that reads a surface made outside it is drawn anew).
+// The executor's shortcuts, each held byte for byte to the long way on both backends:
+// - static content is drawn once: a group whose ops and images an earlier render drew is reused
+//   (RetainedGroups in LayerKitRender), and only where that is sound (a group that reads a
+//   surface made outside it is drawn anew);
+// - a transition covering the untouched target writes into it, without a surface and a copy.
 
 import LayerKit
 import LayerKitGL
@@ -101,5 +103,28 @@ final class RetainedGroupsTests: XCTestCase {
       XCTAssertLessThanOrEqual(gpu.retainedGroupCount, 4)
     }
     XCTAssertLessThanOrEqual(gpu.pooledTargetCount, 8)
+  }
+
+  func testATransitionWritesIntoTheTargetAsTheLongWayDoes() throws {
+    let a = try picture(0.1)
+    let b = try picture(0.6)
+    let cpu = ReferenceRenderer(threadCount: 2)
+    let gpu = try GLRenderer()
+    for effect in TransitionEffects.all.keys.sorted() {
+      let direct = try RenderList(transitionFrom: a, to: b, width: 96, height: 64, effect: effect, progress: 0.37)
+      // A transparent draw first touches the target: the pass then goes through a surface and
+      // the copy, the long way, onto the same transparent pixels.
+      var long = direct
+      let all = long.targetRect
+      long.ops.insert(
+        .draw(
+          Draw(
+            pixelBounds: all, mapping: .identity, shape: Shape(rect: RoundedRect(bounds: [0, 0, 96, 64])),
+            paint: .color(.zero))), at: 0)
+      for renderer in [cpu, gpu] as [Renderer] {
+        XCTAssertEqual(
+          try renderer.render(direct).pixels, try renderer.render(long).pixels, "\(effect) on \(renderer.name)")
+      }
+    }
   }
 }
