@@ -24,36 +24,11 @@ vec4 back(vec4 c) {
   return vec4(c.rgb + (vec3(c.a) - c.rgb) * 0.6, c.a);
 }
 
-// An image parameter at uv (y up), as getFromColor reads the surfaces: RenderMath.sampleBilinear
-// at (uv.x, 1 − uv.y) in the image's own top-down texels — manual bilinear with clamp-to-edge
-// over texelFetch (never the hardware filter). CPU twin: TransitionContext.sampleImage.
-vec4 sampleImage(sampler2D s, vec2 uv) {
-  vec2 v = vec2(uv.x, 1.0 - uv.y);
-  // Non-finite coordinates sample nothing.
-  if (!(abs(v.x) < 1e30 && abs(v.y) < 1e30)) return vec4(0.0);
-  ivec2 size = textureSize(s, 0);
-  vec2 t = v * vec2(float(size.x), float(size.y)) - 0.5;
-  float fx0 = floor(t.x);
-  float fy0 = floor(t.y);
-  vec2 f = vec2(t.x - fx0, t.y - fy0);
-  int x0 = int(min(max(fx0, 0.0), float(size.x - 1)));
-  int x1 = int(min(max(fx0 + 1.0, 0.0), float(size.x - 1)));
-  int y0 = int(min(max(fy0, 0.0), float(size.y - 1)));
-  int y1 = int(min(max(fy0 + 1.0, 0.0), float(size.y - 1)));
-  vec4 c00 = texelFetch(s, ivec2(x0, y0), 0);
-  vec4 c10 = texelFetch(s, ivec2(x1, y0), 0);
-  vec4 c01 = texelFetch(s, ivec2(x0, y1), 0);
-  vec4 c11 = texelFetch(s, ivec2(x1, y1), 0);
-  vec4 top = c00 + (c10 - c00) * f.x;
-  vec4 bottom = c01 + (c11 - c01) * f.x;
-  return top + (bottom - top) * f.y;
-}
-
 // What the page's back shows at the turned-over page point q (width units): backsideImage there
 // (so mirrored as the page turns) with useBacksideImage, else back() of the old content there.
 vec4 layer(vec2 q) {
   vec2 quv = vec2(q.x, q.y * ratio);
-  if (useBacksideImage) return sampleImage(backsideImage, quv);
+  if (useBacksideImage) return lk_sampleImage(backsideImage, quv);
   return back(getFromColor(quv));
 }
 
