@@ -109,21 +109,25 @@ final class ShaderCompositionTests: XCTestCase {
   }
 
   func testBuiltInTransitionMapsBack() throws {
-    // The wrapper (which includes the sampler), then ripple.glsl.
-    let effect = try ShaderSource.bundled("transitions/ripple.glsl")
+    // The wrapper (which includes the sampler), then page_curl_with_shadow.glsl (which includes
+    // the page curl's body).
+    let effect = try ShaderSource.bundled("transitions/page_curl_with_shadow.glsl")
     let shader = try TransitionProgram.compose(
       effect, source: GLTransitionSource(text: effect.text, file: effect.file), includes: true)
     XCTAssertEqual(
       shader.pieces.map(\.file),
       [
-        "transitions/transition_wrapper.frag", "layer/include/sample_bilinear.glsl", "transitions/ripple.glsl",
+        "transitions/transition_wrapper.frag", "layer/include/sample_bilinear.glsl",
+        "transitions/page_curl_with_shadow.glsl", "transitions/include/page_curl.glsl",
       ])
     XCTAssertEqual(shader.primaryPiece, 2)
-    XCTAssertEqual(shader.name, "transitions/transition_wrapper.frag + transitions/ripple.glsl")
+    XCTAssertEqual(shader.name, "transitions/transition_wrapper.frag + transitions/page_curl_with_shadow.glsl")
     // A built-in's text is compiled as written; its lk_init_globals is empty.
     assertEveryLineMapsBack(shader)
-    let shade = try composedLine(shader, "  if (useShadingImage) {")
-    XCTAssertEqual(shader.origin(ofLine: shade.line).file, "transitions/ripple.glsl")
+    let curl = try composedLine(shader, "  return pageCurl(uv);")
+    XCTAssertEqual(shader.origin(ofLine: curl.line).file, "transitions/page_curl_with_shadow.glsl")
+    let shadow = try composedLine(shader, "#if PAGE_CURL_SHADOW")
+    XCTAssertEqual(shader.origin(ofLine: shadow.line).file, "transitions/include/page_curl.glsl")
   }
 
   func testUserTransitionIsComposedAsWritten() throws {
