@@ -15,8 +15,7 @@ uniform bool useBacksideImage; // = false
 #define PAGE_CURL_SHADOW 0
 #include "transitions/include/page_curl.glsl"
 
+#define LK_EXACT_ENDS // exactly from / to at progress <= 0 / >= 1 (transition_wrapper.frag)
 vec4 transition(vec2 uv) {
-  if (progress <= 0.0) return getFromColor(uv);
-  if (progress >= 1.0) return getToColor(uv);
   return pageCurl(uv);
 }

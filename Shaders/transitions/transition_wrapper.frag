@@ -52,5 +52,18 @@ void main() {
   // The target pixel centre (i + 0.5, j + 0.5): GL row j of a surface is its texel row j.
   vec2 p = gl_FragCoord.xy + u_outputOrigin;
   vec2 uv = vec2((p.x - u_bounds.x) / u_bounds.z, 1.0 - (p.y - u_bounds.y) / u_bounds.w);
+#ifdef LK_EXACT_ENDS
+  // An effect that defines LK_EXACT_ENDS is exactly the old image at progress <= 0 and the new
+  // one at >= 1, whatever its formula gives there (a + (b - a) * 1 need not round to b). A user's
+  // file gets this only by defining it.
+  if (progress <= 0.0) {
+    fragColor = getFromColor(uv);
+    return;
+  }
+  if (progress >= 1.0) {
+    fragColor = getToColor(uv);
+    return;
+  }
+#endif
   fragColor = transition(uv);
 }
