@@ -99,10 +99,10 @@ final class ShaderCompositionTests: XCTestCase {
         XCTAssertEqual(origin.line, 4, log)
       }
     }
-    // The root's lines are its own: `main` is line 10 of includes_broken.frag.
-    let main = try composedLine(shader, "void main() {")
-    XCTAssertEqual(main.line, 10)
-    XCTAssertEqual(shader.origin(ofLine: main.line).line, 10)
+    // The root's lines are its own, after the include too: line 11 of includes_broken.frag.
+    let own = try composedLine(shader, "  fragColor = vec4(preludeValue());")
+    XCTAssertEqual(own.line, 11)
+    XCTAssertEqual(shader.origin(ofLine: own.line).line, 11)
     // No line, or one no piece has: the root, without a line.
     XCTAssertNil(shader.origin(ofLine: nil).line)
     XCTAssertNil(shader.origin(ofLine: 7 * ComposedShader.linesPerPiece + 1).line)
@@ -126,7 +126,7 @@ final class ShaderCompositionTests: XCTestCase {
     assertEveryLineMapsBack(shader)
     let curl = try composedLine(shader, "  return pageCurl(uv);")
     XCTAssertEqual(shader.origin(ofLine: curl.line).file, "transitions/page_curl_with_shadow.glsl")
-    let shadow = try composedLine(shader, "#if PAGE_CURL_SHADOW")
+    let shadow = try composedLine(shader, "  float reach = max(shadowSize * r, 0.0001);")
     XCTAssertEqual(shader.origin(ofLine: shadow.line).file, "transitions/include/page_curl.glsl")
   }
 
