@@ -10,9 +10,8 @@ uniform float bottomHeight; // = 0.0
 uniform int numberOfFolds; // = 3
 uniform float foldShadowAmount; // = 0.1
 
+#define LK_EXACT_ENDS // exactly from / to at progress <= 0 / >= 1 (transition_wrapper.frag)
 vec4 transition(vec2 uv) {
-  if (progress <= 0.0) return getFromColor(uv);
-  if (progress >= 1.0) return getToColor(uv);
   // Width units: x spans [0, 1], y spans [0, h].
   float h = 1.0 / ratio;
   vec2 p = vec2(uv.x, uv.y * h);

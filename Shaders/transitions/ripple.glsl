@@ -14,34 +14,8 @@ uniform float scale; // = 0.078125
 uniform sampler2D shadingImage;
 uniform bool useShadingImage; // = false
 
-// An image parameter at uv (y up), as getFromColor reads the surfaces: RenderMath.sampleBilinear
-// at (uv.x, 1 − uv.y) in the image's own top-down texels — manual bilinear with clamp-to-edge
-// over texelFetch (never the hardware filter). CPU twin: TransitionContext.sampleImage.
-vec4 sampleImage(sampler2D s, vec2 uv) {
-  vec2 v = vec2(uv.x, 1.0 - uv.y);
-  // Non-finite coordinates sample nothing.
-  if (!(abs(v.x) < 1e30 && abs(v.y) < 1e30)) return vec4(0.0);
-  ivec2 size = textureSize(s, 0);
-  vec2 t = v * vec2(float(size.x), float(size.y)) - 0.5;
-  float fx0 = floor(t.x);
-  float fy0 = floor(t.y);
-  vec2 f = vec2(t.x - fx0, t.y - fy0);
-  int x0 = int(min(max(fx0, 0.0), float(size.x - 1)));
-  int x1 = int(min(max(fx0 + 1.0, 0.0), float(size.x - 1)));
-  int y0 = int(min(max(fy0, 0.0), float(size.y - 1)));
-  int y1 = int(min(max(fy0 + 1.0, 0.0), float(size.y - 1)));
-  vec4 c00 = texelFetch(s, ivec2(x0, y0), 0);
-  vec4 c10 = texelFetch(s, ivec2(x1, y0), 0);
-  vec4 c01 = texelFetch(s, ivec2(x0, y1), 0);
-  vec4 c11 = texelFetch(s, ivec2(x1, y1), 0);
-  vec4 top = c00 + (c10 - c00) * f.x;
-  vec4 bottom = c01 + (c11 - c01) * f.x;
-  return top + (bottom - top) * f.y;
-}
-
+#define LK_EXACT_ENDS // exactly from / to at progress <= 0 / >= 1 (transition_wrapper.frag)
 vec4 transition(vec2 uv) {
-  if (progress <= 0.0) return getFromColor(uv);
-  if (progress >= 1.0) return getToColor(uv);
   // Width units: x spans [0, 1], y spans [0, h], so that the ring is round.
   float h = 1.0 / ratio;
   vec2 p = vec2(uv.x, uv.y * h);
@@ -72,7 +46,7 @@ vec4 transition(vec2 uv) {
   vec4 color = a + (b - a) * m;
   if (useShadingImage) {
     vec2 n = dir * x;
-    vec4 shade = sampleImage(shadingImage, vec2(0.5 + 0.5 * n.x, 0.5 + 0.5 * n.y));
+    vec4 shade = lk_sampleImage(shadingImage, vec2(0.5 + 0.5 * n.x, 0.5 + 0.5 * n.y));
     color = color * (vec4(1.0) + (shade - 1.0) * k);
   }
   return color;

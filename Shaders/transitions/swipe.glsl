@@ -15,9 +15,8 @@ float ramp(float x) {
   return t * t * (3.0 - 2.0 * t);
 }
 
+#define LK_EXACT_ENDS // exactly from / to at progress <= 0 / >= 1 (transition_wrapper.frag)
 vec4 transition(vec2 uv) {
-  if (progress <= 0.0) return getFromColor(uv);
-  if (progress >= 1.0) return getToColor(uv);
   vec2 d = vec2(cos(angle), sin(angle));
   // Width units: x spans [0, 1], y spans [0, h].
   float h = 1.0 / ratio;

@@ -361,6 +361,58 @@ final class GLRendererTests: XCTestCase {
     }
   }
 
+  /// Asserts that checking `fragment` (with fullscreen.vert) fails to compile in the file named
+  /// `file` at `line`, with `text` shown as that line in the excerpt.
+  private func assertCompileError(
+    _ renderer: GLRenderer, _ fragment: String, defines: [(String, String)] = [], file: String, line: Int,
+    text: String, sourceFile: StaticString = #filePath, sourceLine: UInt = #line
+  ) throws {
+    XCTAssertThrowsError(
+      try renderer.checkProgram(
+        vertex: try fixture("fullscreen.vert"), fragment: try fixture(fragment), defines: defines)
+    ) {
+      guard case .shaderCompile(let gotFile, let stage, let gotLine, let message, let excerpt) = $0 as? GLError else {
+        return XCTFail("expected GLError.shaderCompile, got \($0)", file: sourceFile, line: sourceLine)
+      }
+      XCTAssertTrue(gotFile.hasSuffix(file), "\(gotFile) is not \(file)", file: sourceFile, line: sourceLine)
+      XCTAssertEqual(stage, .fragment, file: sourceFile, line: sourceLine)
+      XCTAssertEqual(gotLine, line, "\($0)", file: sourceFile, line: sourceLine)
+      XCTAssertTrue(
+        excerpt.split(separator: "\n").contains { $0.hasPrefix(">") && $0.hasSuffix("| " + text) },
+        "\(message)\n\(excerpt)", file: sourceFile, line: sourceLine)
+    }
+  }
+
+  func testErrorInAnIncludedFileNamesThatFileAndItsLine() throws {
+    guard let renderer = makeRenderer() else { return }
+    // include/includes_broken.frag includes broken_prelude.glsl, which includes prelude.glsl and
+    // then fails on its own line 4: the nested include does not shift the line.
+    for defines in [[], [("LAYERKIT_TEST", "1")]] {
+      try assertCompileError(
+        renderer, "include/includes_broken.frag", defines: defines, file: "Fixtures/include/broken_prelude.glsl",
+        line: 4, text: "float preludeBroken() { return undeclaredInPrelude; }")
+    }
+  }
+
+  func testErrorAfterIncludesKeepsTheIncludingFilesLine() throws {
+    guard let renderer = makeRenderer() else { return }
+    // Three includes (the shipped sampler from Shaders/, twice, and a file beside the fixture)
+    // before line 16 leave it line 16 of the fixture.
+    for defines in [[], [("LAYERKIT_TEST", "1"), ("MAX_CLIPS", "4")]] {
+      try assertCompileError(
+        renderer, "include/error_after_includes.frag", defines: defines,
+        file: "Fixtures/include/error_after_includes.frag", line: 16,
+        text: "  fragColor = c * undeclaredAfterIncludes;")
+    }
+  }
+
+  func testMissingIncludeNamesTheIncludeLine() throws {
+    guard let renderer = makeRenderer() else { return }
+    try assertCompileError(
+      renderer, "include/missing_include.frag", file: "Fixtures/include/missing_include.frag", line: 4,
+      text: "#include \"no_such_prelude.glsl\"")
+  }
+
   func testValidAndMismatchedFixtures() throws {
     guard let renderer = makeRenderer() else { return }
     let vertex = try fixture("fullscreen.vert")

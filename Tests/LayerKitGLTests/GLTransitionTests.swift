@@ -275,6 +275,31 @@ final class GLTransitionTests: XCTestCase {
     }
   }
 
+  func testUserIncludeDirectiveIsNotExpanded() throws {
+    guard let renderer = makeRenderer() else { return }
+    let url = try fixture("include_directive.glsl")
+    XCTAssertThrowsError(try renderer.registerTransition(name: "include", file: url)) {
+      guard case GLError.shaderCompile(let file, _, let line, let message, _)? = $0 as? GLError else {
+        return XCTFail("expected shaderCompile, got \($0)")
+      }
+      XCTAssertEqual(file, url.path)
+      XCTAssertEqual(line, 4, message)
+    }
+  }
+
+  func testUserFileGetsNoExactEndsAndItsOwnHelperNames() throws {
+    guard let renderer = makeRenderer() else { return }
+    try renderer.registerTransition(name: "helpers", file: try fixture("user_helper_names.glsl"))
+    let background = try renderer.render(try list([]))
+    // (0.2, 0.4 + 0.4 · progress, 0.6, 1): neither image at the ends either.
+    for (progress, green) in [(Float(0), UInt8(102)), (1, 204)] {
+      let image = try renderer.render(try transitionList("helpers", progress: progress))
+      assertPixels(image, background: background, "user_helper_names.glsl at \(progress)") { _, _ in
+        [51, green, 153, 255]
+      }
+    }
+  }
+
   // MARK: - What WebGL 1 and GLSL 1.20 hosts take, unmodified
 
   func testGlobalInitializersRunBeforeTheTransition() throws {

@@ -1,9 +1,13 @@
-// Loading, compiling and linking GLSL programs, with errors that name the file, the stage and the
-// line, and show the numbered source around it.
+// Loading, composing, compiling and linking GLSL programs, with errors that name the file, the
+// stage and the line, and show the numbered source around it.
 //
 // Shader files come from LayerKitShaders (Shaders/ in the repository) or, for tests and tools,
-// from file URLs. When defines are prepended they go after the version directive, followed by a `#line`
-// directive, so the driver's line numbers stay those of the file.
+// from file URLs. The text the driver compiles is composed from them (ComposedShader): defines
+// after the version directive, each `#include "PATH"` line replaced by that file, and, for a
+// transition, the effect's text at the wrapper's marker line; `#line` directives keep every
+// file's own line numbers, so that a driver's error names the file and line it is in
+// (docs/ARCHITECTURE.md, "Shader files"). Every program, layer, filter or transition, is compiled
+// and linked by `GLContext.makeProgram(vertex:fragment:)`.
 
 import CEGL
 import Foundation
@@ -14,6 +18,14 @@ struct ShaderSource {
   /// The path under `Shaders/` (for example `layer/layer_quad.frag`), or the file URL's path.
   let file: String
   let text: String
+  /// The folder of a file on disk, searched for its includes before `Shaders/`; nil otherwise.
+  let folder: URL?
+
+  init(file: String, text: String, folder: URL? = nil) {
+    self.file = file
+    self.text = text
+    self.folder = folder
+  }
 
   /// A file shipped in LayerKitShaders, by its path under `Shaders/`.
   static func bundled(_ path: String) throws(GLError) -> ShaderSource {
@@ -26,26 +38,139 @@ struct ShaderSource {
     guard let text = try? String(contentsOf: url, encoding: .utf8) else {
       throw .resourceMissing(url.path)
     }
-    return ShaderSource(file: url.path, text: text)
+    return ShaderSource(file: url.path, text: text, folder: url.deletingLastPathComponent())
   }
 
-  /// Spelled in two parts so the check that keeps GLSL out of Swift files does not match it.
+  /// Spelled in two parts so the check that keeps GLSL out of Swift files does not match them.
   static let versionDirective = "#" + "version"
+  static let includeDirective = "#" + "include"
 
-  /// The text to compile: `defines` inserted after the version directive (or at the top), then a
-  /// `#line` naming the file's next line. GLSL ES 3.00 §3.4: after `#line n` the next line is n.
-  func prepared(defines: [(String, String)]) -> String {
-    guard !defines.isEmpty else { return text }
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    let header = defines.map { "#define \($0.0) \($0.1)" }
-    if let versionIndex = lines.firstIndex(where: {
-      $0.trimmingCharacters(in: .whitespaces).hasPrefix(Self.versionDirective)
-    }) {
-      lines.insert(contentsOf: header + ["#line \(versionIndex + 2)"], at: versionIndex + 1)
-    } else {
-      lines.insert(contentsOf: header + ["#line 1"], at: 0)
+  /// The path of an include line, `#include "PATH"` (a `//` comment may follow), or nil.
+  static func includePath(_ line: String) -> String? {
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    guard trimmed.hasPrefix(includeDirective) else { return nil }
+    let rest = trimmed.dropFirst(includeDirective.count).trimmingCharacters(in: .whitespaces)
+    let parts = rest.split(separator: "\"", maxSplits: 2, omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+    let after = parts[2].trimmingCharacters(in: .whitespaces)
+    return after.isEmpty || after.hasPrefix("//") ? String(parts[1]) : nil
+  }
+
+  /// The file `#include "path"` in this file names: `path` beside this file when it is on disk
+  /// and that file exists, else `path` under `Shaders/`; nil when neither exists.
+  func included(_ path: String) -> ShaderSource? {
+    if let folder {
+      let url = folder.appendingPathComponent(path)
+      if FileManager.default.fileExists(atPath: url.path) { return try? .file(url) }
     }
-    return lines.joined(separator: "\n")
+    return try? .bundled(path)
+  }
+}
+
+/// The text the driver compiles for one stage, composed from files, and the table from its line
+/// numbers back to the files' own.
+///
+/// Each file is a piece: the root is piece 0, every file included or inserted the next, in order
+/// (a file included twice is inserted once). `#line` directives number line n of piece k as
+/// k × `linesPerPiece` + n in source string k, so the line alone names the piece and its line on
+/// any driver (Mesa `0:12(3)`, NVIDIA `0(12)`, others `ERROR: 0:12`), whether or not the driver
+/// reports the source string; the root's lines keep their own numbers.
+struct ComposedShader {
+  /// More lines than any shader file has.
+  static let linesPerPiece = 100_000
+
+  let stage: ShaderStage
+  /// The name link errors give: the root file (a transition adds its effect).
+  var name: String
+  /// The piece an error whose log names no line is charged to: the root, or a transition's effect.
+  var primaryPiece = 0
+  /// The files, by piece number: their names and their texts as written (for excerpts).
+  private(set) var pieces: [ShaderSource] = []
+  /// The composed text's lines.
+  private(set) var lines: [String] = []
+  private var includedFiles: Set<String> = []
+
+  /// `root` with `defines` after its version directive (or at the top) and its includes expanded.
+  /// - Parameters:
+  ///   - defines: `#define name value` lines.
+  ///   - marker: a line of `root` that `insert` replaces (given the composition and the line's
+  ///     number); numbering resumes after it with the root's next line.
+  /// - Throws: `GLError.shaderCompile` naming an include line whose file does not exist.
+  init(
+    _ root: ShaderSource, stage: ShaderStage, defines: [(String, String)] = [], marker: String? = nil,
+    insert: (inout ComposedShader, Int) throws(GLError) -> Void = { _, _ in }
+  ) throws(GLError) {
+    self.stage = stage
+    name = root.file
+    try append(root, defines: defines, marker: marker, insert: insert)
+  }
+
+  /// The composed text.
+  var text: String { lines.joined(separator: "\n") }
+
+  /// Appends `source` as the next piece, numbered as its own lines.
+  /// - Parameters:
+  ///   - code: the text to compile, line for line `source.text` (which excerpts show); nil: that.
+  ///   - includes: whether `#include` lines are expanded (else they reach the driver as written).
+  ///   - defines, marker, insert: as in `init`.
+  /// - Returns: the piece's number.
+  @discardableResult
+  mutating func append(
+    _ source: ShaderSource, code: String? = nil, includes: Bool = true, defines: [(String, String)] = [],
+    marker: String? = nil, insert: (inout ComposedShader, Int) throws(GLError) -> Void = { _, _ in }
+  ) throws(GLError) -> Int {
+    let piece = pieces.count
+    pieces.append(source)
+    includedFiles.insert(source.file)
+    let fileLines = (code ?? source.text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let header = defines.map { "#define \($0.0) \($0.1)" }
+    let version =
+      header.isEmpty
+      ? nil
+      : fileLines.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix(ShaderSource.versionDirective) }
+    if piece > 0 { lines.append(lineDirective(1, piece: piece)) }
+    if !header.isEmpty && version == nil { lines += header + [lineDirective(1, piece: piece)] }
+    // GLSL ES 3.00 §3.4: after `#line n s` the next line is line n of source string s.
+    for (i, line) in fileLines.enumerated() {
+      let n = i + 1
+      if includes, let path = ShaderSource.includePath(line) {
+        guard let file = source.included(path) else {
+          throw .shaderCompile(
+            file: source.file, stage: stage, line: n, message: "error: no file '\(path)' to include",
+            excerpt: ShaderLog.excerpt(source.text, line: n))
+        }
+        if !includedFiles.contains(file.file) { try append(file) }
+        lines.append(lineDirective(n + 1, piece: piece))
+      } else if let marker, line.trimmingCharacters(in: .whitespaces) == marker {
+        try insert(&self, n)
+        lines.append(lineDirective(n + 1, piece: piece))
+      } else {
+        lines.append(line)
+        if i == version { lines += header + [lineDirective(n + 1, piece: piece)] }
+      }
+    }
+    return piece
+  }
+
+  /// Appends `more`, numbered from line `line` of `piece` on.
+  mutating func append(lines more: [String], numberedFrom line: Int, of piece: Int) {
+    lines.append(lineDirective(line, piece: piece))
+    lines += more
+  }
+
+  /// The `#line` directive after which the next line is line `line` of `piece`.
+  func lineDirective(_ line: Int, piece: Int) -> String {
+    "#line \(piece * Self.linesPerPiece + line) \(piece)"
+  }
+
+  /// The file, its text and its own line that a line of the composed numbering is; the primary
+  /// piece and no line when the line is nil or none of the pieces'.
+  func origin(ofLine line: Int?) -> (file: String, text: String, line: Int?) {
+    if let line, line > 0, line / Self.linesPerPiece < pieces.count {
+      let piece = pieces[line / Self.linesPerPiece]
+      return (piece.file, piece.text, line % Self.linesPerPiece)
+    }
+    return (pieces[primaryPiece].file, pieces[primaryPiece].text, nil)
   }
 }
 
@@ -102,14 +227,22 @@ extension GLContext {
   func makeProgram(vertex: ShaderSource, fragment: ShaderSource, defines: [(String, String)] = [])
     throws(GLError) -> ProgramHandle
   {
-    let vs = try compile(vertex, stage: .vertex, defines: defines)
+    try makeProgram(
+      vertex: ComposedShader(vertex, stage: .vertex, defines: defines),
+      fragment: ComposedShader(fragment, stage: .fragment, defines: defines))
+  }
+
+  /// Compiles and links a program from two composed shaders: the one way every program is made.
+  /// - Throws: `GLError.shaderCompile` naming the file (an included one too), stage and line;
+  ///   `.programLink` naming the two shaders.
+  func makeProgram(vertex: ComposedShader, fragment: ComposedShader) throws(GLError) -> ProgramHandle {
+    let vs = try compile(vertex)
     defer { glDeleteShader(vs) }
-    let fs = try compile(fragment, stage: .fragment, defines: defines)
+    let fs = try compile(fragment)
     defer { glDeleteShader(fs) }
+    let files = [vertex.name, fragment.name]
     let name = glCreateProgram()
-    guard name != 0 else {
-      throw .programLink(files: [vertex.file, fragment.file], message: "glCreateProgram failed")
-    }
+    guard name != 0 else { throw .programLink(files: files, message: "glCreateProgram failed") }
     let program = ProgramHandle(name: name)
     glAttachShader(name, vs)
     glAttachShader(name, fs)
@@ -120,12 +253,12 @@ extension GLContext {
       let log = Self.infoLog(name, program: true)
       delete(program)
       throw .programLink(
-        files: [vertex.file, fragment.file],
+        files: files,
         message: log.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(
           in: .whitespaces))
     }
     do {
-      try check("glLinkProgram")
+      try check("glLinkProgram (\(fragment.name))")
     } catch {
       delete(program)
       throw error
@@ -133,31 +266,31 @@ extension GLContext {
     return program
   }
 
-  private func compile(_ source: ShaderSource, stage: ShaderStage, defines: [(String, String)])
-    throws(GLError) -> GLuint
-  {
-    let shader = glCreateShader(GLenum(stage == .vertex ? GL_VERTEX_SHADER : GL_FRAGMENT_SHADER))
-    guard shader != 0 else {
+  /// Compiles one shader; a failure names the file and line the log's first error is in.
+  private func compile(_ shader: ComposedShader) throws(GLError) -> GLuint {
+    let stage = shader.stage
+    let object = glCreateShader(GLenum(stage == .vertex ? GL_VERTEX_SHADER : GL_FRAGMENT_SHADER))
+    guard object != 0 else {
       throw .shaderCompile(
-        file: source.file, stage: stage, line: nil, message: "glCreateShader failed", excerpt: "")
+        file: shader.origin(ofLine: nil).file, stage: stage, line: nil, message: "glCreateShader failed", excerpt: "")
     }
-    let text = source.prepared(defines: defines)
-    text.withCString { cString in
+    shader.text.withCString { cString in
       var pointer: UnsafePointer<GLchar>? = cString
-      glShaderSource(shader, 1, &pointer, nil)
+      glShaderSource(object, 1, &pointer, nil)
     }
-    glCompileShader(shader)
+    glCompileShader(object)
     var compiled: GLint = 0
-    glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &compiled)
+    glGetShaderiv(object, GLenum(GL_COMPILE_STATUS), &compiled)
     guard compiled == GL_TRUE else {
-      let log = Self.infoLog(shader, program: false)
-      glDeleteShader(shader)
+      let log = Self.infoLog(object, program: false)
+      glDeleteShader(object)
       let (line, message) = ShaderLog.firstError(log)
+      let place = shader.origin(ofLine: line)
       throw .shaderCompile(
-        file: source.file, stage: stage, line: line, message: message,
-        excerpt: ShaderLog.excerpt(source.text, line: line))
+        file: place.file, stage: stage, line: place.line, message: message,
+        excerpt: ShaderLog.excerpt(place.text, line: place.line))
     }
-    return shader
+    return object
   }
 
   /// A shader's or program's info log (the driver's compile or link messages).

@@ -3,16 +3,14 @@
 // (transitions/NAME.glsl for the built-ins, compiled at start-up; any file for tools and tests).
 //
 // The effect's text, adapted to GLSL ES 3.00 by GLTransitionSource (line for line), replaces the
-// wrapper's marker line after `#line 1 1`, so the driver numbers it as the effect file; then comes
-// its initializer function, numbered as the marker line except for the assignments, which carry
-// `#line`s of the effect file's lines they were written on. The
-// wrapper's own lines are numbered from `wrapperLineOffset` + their line (a `#line` after the
-// version directive, another after the effect): Mesa reports no source-string number, so a
-// reported line at or above the offset is the wrapper's and any other is the effect file's. Texture units: 0 the from-surface, 1 the to-surface, 4… the effect's own sampler2D
-// uniforms (never bound here: they read as an incomplete texture).
+// wrapper's marker line as a piece of the ComposedShader of its own, numbered as the effect file;
+// then comes its initializer function, numbered as the marker line except for the assignments,
+// which carry `#line`s of the effect file's lines they were written on. A built-in effect's
+// `#include` lines are expanded; a user's file is compiled as written. Texture units: 0 the
+// from-surface, 1 the to-surface, 4… the effect's own sampler2D uniforms (never bound here: they
+// read as an incomplete texture).
 
 import CEGL
-import Foundation
 import LayerKitRender
 
 struct TransitionProgram {
@@ -20,8 +18,6 @@ struct TransitionProgram {
   static let wrapperFile = "transitions/transition_wrapper.frag"
   /// The wrapper line the effect's text replaces.
   static let marker = "// LAYERKIT_TRANSITION_SOURCE"
-  /// Added to the wrapper's line numbers in the composed text, far above any effect file's lines.
-  static let wrapperLineOffset = 100_000
   /// The first texture unit of an effect's own sampler2D uniforms (0–3 are TextureUnit's).
   static let firstExtraUnit = 4
   /// How many sampler2D parameters an effect may have (TextureUnit.extra0…extra3).
@@ -36,18 +32,20 @@ struct TransitionProgram {
   /// One location per `source.uniforms` entry (-1 where the compiler removed it).
   private let locations: [GLint]
 
-  /// A built-in effect: `transitions/<effect.file>`.
+  /// A built-in effect: `transitions/<effect.file>`, its includes expanded.
   init(context: GLContext, effect: TransitionEffect) throws(GLError) {
-    let path = "transitions/" + effect.file
-    guard let text = try? bundledShaderText(path) else { throw .resourceMissing(path) }
-    try self.init(context: context, file: path, text: text)
+    try self.init(context: context, effect: .bundled("transitions/" + effect.file), includes: true)
   }
 
-  /// Any effect text in the gl-transitions form; `file` names it in errors.
+  /// Any effect text in the gl-transitions form, compiled as written; `file` names it in errors.
   init(context: GLContext, file: String, text: String) throws(GLError) {
+    try self.init(context: context, effect: ShaderSource(file: file, text: text), includes: false)
+  }
+
+  private init(context: GLContext, effect: ShaderSource, includes: Bool) throws(GLError) {
     let source: GLTransitionSource
     do {
-      source = try GLTransitionSource(text: text, file: file)
+      source = try GLTransitionSource(text: effect.text, file: effect.file)
     } catch {
       let line: Int? =
         switch error {
@@ -55,18 +53,12 @@ struct TransitionProgram {
         case .missingTransitionFunction: nil
         }
       throw .shaderCompile(
-        file: file, stage: .fragment, line: line, message: error.description,
-        excerpt: ShaderLog.excerpt(text, line: line))
+        file: effect.file, stage: .fragment, line: line, message: error.description,
+        excerpt: ShaderLog.excerpt(effect.text, line: line))
     }
-    guard let wrapper = try? bundledShaderText(Self.wrapperFile) else {
-      throw .resourceMissing(Self.wrapperFile)
-    }
-    guard let vertex = try? bundledShaderText(Self.vertexFile) else { throw .resourceMissing(Self.vertexFile) }
-    let composed = try Self.compose(
-      wrapper: wrapper, effect: source.adapted(forGLSLES300: true),
-      initializers: source.initializerFunction(sourceString: 1))
-    let program = try Self.link(
-      context: context, vertex: vertex, fragment: composed, effect: source, wrapper: wrapper)
+    let program = try context.makeProgram(
+      vertex: ComposedShader(.bundled(Self.vertexFile), stage: .vertex),
+      fragment: Self.compose(effect, source: source, includes: includes))
     self.program = program
     self.source = source
     func location(_ name: String) -> GLint { context.uniformLocation(program, name) }
@@ -91,24 +83,32 @@ struct TransitionProgram {
     }
   }
 
-  /// The wrapper with its marker line replaced by the effect's text and then its initializer
-  /// function (`GLTransitionSource.initializerFunction`, made for source string 1), between
-  /// `#line` directives.
-  static func compose(wrapper: String, effect: String, initializers: String) throws(GLError) -> String {
-    var lines = wrapper.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    guard let m = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == marker }),
-      let v = lines.firstIndex(where: {
-        $0.trimmingCharacters(in: .whitespaces).hasPrefix(ShaderSource.versionDirective)
-      }), v < m
-    else {
-      throw .resourceMissing("\(wrapperFile): no version directive before a '\(marker)' line")
+  /// The wrapper with its marker line replaced by the effect's adapted text (a piece of its own,
+  /// its includes expanded when `includes`) and then its initializer function.
+  static func compose(_ effect: ShaderSource, source: GLTransitionSource, includes: Bool) throws(GLError)
+    -> ComposedShader
+  {
+    var inserted = false
+    var shader = try ComposedShader(.bundled(wrapperFile), stage: .fragment, marker: marker) {
+      composed, markerLine throws(GLError) in
+      let piece = try composed.append(effect, code: source.adapted(forGLSLES300: true), includes: includes)
+      composed.primaryPiece = piece
+      // Its `#line LINE piece`s name lines of the effect file: numbered as the piece's lines.
+      let initializers = source.initializerFunction(sourceString: piece).split(
+        separator: "\n", omittingEmptySubsequences: false
+      ).map {
+        let words = $0.split(separator: " ")
+        guard words.count == 3, words[0] == "#line", words[2] == "\(piece)", let line = Int(words[1]) else {
+          return String($0)
+        }
+        return composed.lineDirective(line, piece: piece)
+      }
+      composed.append(lines: initializers, numberedFrom: markerLine, of: 0)
+      inserted = true
     }
-    // GLSL ES 3.00 §3.4: after `#line n s` the next line is n of source string s.
-    let o = wrapperLineOffset
-    lines.replaceSubrange(
-      m...m, with: ["#line 1 1", effect, "#line \(o + m + 1) 0", initializers, "#line \(o + m + 2) 0"])
-    lines.insert("#line \(o + v + 2) 0", at: v + 1)
-    return lines.joined(separator: "\n")
+    guard inserted else { throw .resourceMissing("\(wrapperFile): no '\(marker)' line") }
+    shader.name = "\(wrapperFile) + \(effect.file)"
+    return shader
   }
 
   /// Sets the pass's uniforms (`values` from `source.resolve`); the program must be current.
@@ -148,89 +148,6 @@ struct TransitionProgram {
     }
   }
 
-  // MARK: - Compiling with two source strings
-
-  private static func link(
-    context: GLContext, vertex: String, fragment: String, effect: GLTransitionSource, wrapper: String
-  ) throws(GLError) -> ProgramHandle {
-    let vs = try compile(vertex, stage: .vertex) { _, line in (vertexFile, vertex, line) }
-    defer { glDeleteShader(vs) }
-    let fs = try compile(fragment, stage: .fragment) { sourceString, line in
-      guard let line else { return (effect.file, effect.text, nil) }
-      if sourceString != 1 && line >= wrapperLineOffset { return (wrapperFile, wrapper, line - wrapperLineOffset) }
-      return (effect.file, effect.text, line)
-    }
-    defer { glDeleteShader(fs) }
-    let files = [vertexFile, "\(wrapperFile) + \(effect.file)"]
-    let name = glCreateProgram()
-    guard name != 0 else { throw .programLink(files: files, message: "glCreateProgram failed") }
-    let program = ProgramHandle(name: name)
-    glAttachShader(name, vs)
-    glAttachShader(name, fs)
-    glLinkProgram(name)
-    var linked: GLint = 0
-    glGetProgramiv(name, GLenum(GL_LINK_STATUS), &linked)
-    guard linked == GL_TRUE else {
-      let log = GLContext.infoLog(name, program: true)
-      context.delete(program)
-      throw .programLink(
-        files: files,
-        message: log.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces))
-    }
-    do {
-      try context.check("glLinkProgram (transition \(effect.file))")
-    } catch {
-      context.delete(program)
-      throw error
-    }
-    return program
-  }
-
-  /// Compiles one shader; on failure `origin` maps the log's source string and line to the file,
-  /// its text and its own line.
-  private static func compile(
-    _ text: String, stage: ShaderStage, origin: (Int, Int?) -> (file: String, text: String, line: Int?)
-  ) throws(GLError) -> GLuint {
-    let shader = glCreateShader(GLenum(stage == .vertex ? GL_VERTEX_SHADER : GL_FRAGMENT_SHADER))
-    guard shader != 0 else {
-      throw .shaderCompile(
-        file: origin(0, nil).file, stage: stage, line: nil, message: "glCreateShader failed", excerpt: "")
-    }
-    text.withCString { cString in
-      var pointer: UnsafePointer<GLchar>? = cString
-      glShaderSource(shader, 1, &pointer, nil)
-    }
-    glCompileShader(shader)
-    var compiled: GLint = 0
-    glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &compiled)
-    guard compiled == GL_TRUE else {
-      let log = GLContext.infoLog(shader, program: false)
-      glDeleteShader(shader)
-      let entry = firstErrorEntry(log)
-      let (line, message) = entry.map(ShaderLog.parse) ?? (nil, "no info log")
-      let place = origin(entry.flatMap(sourceString) ?? 0, line)
-      throw .shaderCompile(
-        file: place.file, stage: stage, line: place.line, message: message,
-        excerpt: ShaderLog.excerpt(place.text, line: place.line))
-    }
-    return shader
-  }
-
-  /// The first log line that reports an error (as ShaderLog.firstError chooses it).
-  static func firstErrorEntry(_ log: String) -> String? {
-    let lines = log.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-      .filter { !$0.isEmpty }
-    return lines.first { $0.range(of: "error", options: .caseInsensitive) != nil } ?? lines.first
-  }
-
-  /// The source string number of a log line: Mesa `1:12(3): …`, NVIDIA `1(12) : …`,
-  /// `ERROR: 1:12: …`.
-  static func sourceString(_ entry: String) -> Int? {
-    if let m = entry.firstMatch(of: #/^\s*(?:ERROR|WARNING)\s*:\s*(\d+):\d+/#) { return Int(m.1) }
-    if let m = entry.firstMatch(of: #/^\s*(\d+)[:(]\d+/#) { return Int(m.1) }
-    return nil
-  }
-
   // MARK: - Checking passes before any GL call
 
   /// The values of every transition pass's uniforms, resolved against its program.
@@ -244,10 +161,4 @@ struct TransitionProgram {
       _ = try program.source.resolve(pass.parameters, effect: pass.effect)
     }
   }
-}
-
-/// The text of a shipped shader file (LayerKitShaders), through the locator the other programs use.
-private func bundledShaderText(_ path: String) throws -> String {
-  guard let url = ShaderBundleLocator.url(path) else { throw GLError.resourceMissing(path) }
-  return try String(contentsOf: url, encoding: .utf8)
 }

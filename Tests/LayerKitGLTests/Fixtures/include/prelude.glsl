@@ -1,0 +1,4 @@
+// An included file that compiles: preludeValue() (GLRendererTests).
+float preludeValue() {
+  return 0.5;
+}
