@@ -10,7 +10,6 @@ uniform float bottomHeight; // = 0.0
 uniform int numberOfFolds; // = 3
 uniform float foldShadowAmount; // = 0.1
 
-#define LK_EXACT_ENDS // exactly from / to at progress <= 0 / >= 1 (transition_wrapper.frag)
 vec4 transition(vec2 uv) {
   // Width units: x spans [0, 1], y spans [0, h].
   float h = 1.0 / ratio;

@@ -12,7 +12,6 @@ bool inside(vec2 p) {
   return p.x >= 0.0 && p.x <= 1.0 && p.y >= 0.0 && p.y <= 1.0;
 }
 
-#define LK_EXACT_ENDS // exactly from / to at progress <= 0 / >= 1 (transition_wrapper.frag)
 vec4 transition(vec2 uv) {
   vec2 d = vec2(cos(angle), sin(angle));
   // Width units: x spans [0, 1], y spans [0, h].

@@ -72,7 +72,6 @@ float remains(float m, float soft) {
   return t * t * (3.0 - 2.0 * t);
 }
 
-#define LK_EXACT_ENDS // exactly from / to at progress <= 0 / >= 1 (transition_wrapper.frag)
 vec4 transition(vec2 uv) {
   // Width units: x spans [0, 1], y spans [0, h], so that the cells are square.
   vec2 p = vec2(uv.x, uv.y / ratio);

@@ -1,7 +1,6 @@
 // Core Image's CIDissolveTransition: a crossfade from the old content to the new.
 // gl-transitions form; the CPU twin is TransitionEffects.dissolve.
 
-#define LK_EXACT_ENDS // exactly from / to at progress <= 0 / >= 1 (transition_wrapper.frag)
 vec4 transition(vec2 uv) {
   vec4 a = getFromColor(uv);
   vec4 b = getToColor(uv);

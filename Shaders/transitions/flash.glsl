@@ -13,7 +13,6 @@ uniform float striationStrength; // = 0.5
 uniform float striationContrast; // = 1.375
 uniform float fadeThreshold; // = 0.85
 
-#define LK_EXACT_ENDS // exactly from / to at progress <= 0 / >= 1 (transition_wrapper.frag)
 vec4 transition(vec2 uv) {
   vec4 flashColor = vec4(clamp(color, 0.0, 1.0), 1.0);
   float threshold = clamp(fadeThreshold, 0.0, 1.0);

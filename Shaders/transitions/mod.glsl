@@ -17,7 +17,6 @@ float ramp(float x) {
   return t * t * (3.0 - 2.0 * t);
 }
 
-#define LK_EXACT_ENDS // exactly from / to at progress <= 0 / >= 1 (transition_wrapper.frag)
 vec4 transition(vec2 uv) {
   // Width units about the centre, then into the grid's axes.
   vec2 p = (uv - center) * vec2(1.0, 1.0 / ratio);

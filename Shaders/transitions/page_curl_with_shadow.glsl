@@ -18,7 +18,6 @@ uniform bool useBacksideImage; // = false
 #define PAGE_CURL_SHADOW 1
 #include "transitions/include/page_curl.glsl"
 
-#define LK_EXACT_ENDS // exactly from / to at progress <= 0 / >= 1 (transition_wrapper.frag)
 vec4 transition(vec2 uv) {
   return pageCurl(uv);
 }

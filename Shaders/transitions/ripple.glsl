@@ -14,7 +14,6 @@ uniform float scale; // = 0.078125
 uniform sampler2D shadingImage;
 uniform bool useShadingImage; // = false
 
-#define LK_EXACT_ENDS // exactly from / to at progress <= 0 / >= 1 (transition_wrapper.frag)
 vec4 transition(vec2 uv) {
   // Width units: x spans [0, 1], y spans [0, h], so that the ring is round.
   float h = 1.0 / ratio;

@@ -15,7 +15,6 @@ float ramp(float x) {
   return t * t * (3.0 - 2.0 * t);
 }
 
-#define LK_EXACT_ENDS // exactly from / to at progress <= 0 / >= 1 (transition_wrapper.frag)
 vec4 transition(vec2 uv) {
   vec2 d = vec2(cos(angle), sin(angle));
   // Width units: x spans [0, 1], y spans [0, h].

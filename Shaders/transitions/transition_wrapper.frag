@@ -53,9 +53,9 @@ void main() {
   vec2 p = gl_FragCoord.xy + u_outputOrigin;
   vec2 uv = vec2((p.x - u_bounds.x) / u_bounds.z, 1.0 - (p.y - u_bounds.y) / u_bounds.w);
 #ifdef LK_EXACT_ENDS
-  // An effect that defines LK_EXACT_ENDS is exactly the old image at progress <= 0 and the new
-  // one at >= 1, whatever its formula gives there (a + (b - a) * 1 need not round to b). A user's
-  // file gets this only by defining it.
+  // A built-in whose catalogue entry says exactEnds (the loader defines LK_EXACT_ENDS) is exactly
+  // the old image at progress <= 0 and the new one at >= 1, whatever its formula gives there
+  // (a + (b - a) * 1 need not round to b). A user's file is compiled without it.
   if (progress <= 0.0) {
     fragColor = getFromColor(uv);
     return;

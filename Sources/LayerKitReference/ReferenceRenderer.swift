@@ -141,7 +141,8 @@ final class CPUBackend: RenderBackend {
       withPixels(from) { a in
         withPixels(to) { z in
           let job = TransitionJob(
-            pass: pass, effect: effect, parameters: parameters, from: a!, to: z!, output: out, size: size)
+            pass: pass, effect: effect, exactEnds: declaration.exactEnds, parameters: parameters, from: a!, to: z!,
+            output: out, size: size)
           parallelRows(b) { job.rows($0) }
         }
       }
@@ -374,6 +375,7 @@ private struct FilterJob: @unchecked Sendable {
 private struct TransitionJob: @unchecked Sendable {
   let pass: TransitionPass
   let effect: CPUEffect
+  let exactEnds: Bool
   let parameters: [(name: String, value: TransitionValue?)]
   let from: SurfacePixels
   let to: SurfacePixels
@@ -393,11 +395,11 @@ private struct TransitionJob: @unchecked Sendable {
         let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
         let local = p - SIMD2(Float(b.x), Float(b.y))
         context.uv = SIMD2(local.x / size.x, 1 - local.y / size.y)
-        // Every built-in gives exactly `from` at progress 0 and `to` at 1 (as the GLSL host).
+        // TransitionEffect.exactEnds: the surfaces outright at the ends (as the GLSL host).
         let color =
-          context.progress <= 0
+          exactEnds && context.progress <= 0
           ? context.getFromColor(context.uv)
-          : context.progress >= 1 ? context.getToColor(context.uv) : effect(context)
+          : exactEnds && context.progress >= 1 ? context.getToColor(context.uv) : effect(context)
         output.store(output.index(x, y), RenderMath.unorm8(color))
       }
     }

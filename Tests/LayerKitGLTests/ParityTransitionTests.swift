@@ -41,6 +41,20 @@ final class ParityTransitionTests: ParityTestCase {
     print("transition parity: worst max channel delta \(worst.delta), lowest PSNR \(worst.psnr) dB")
   }
 
+  func testEveryEffectBeyondItsEnds() throws {
+    // Overshooting timing functions reach progress outside [0, 1]: the effects with exactEnds give
+    // the images outright there, the others extrapolate, and both backends agree on which.
+    let from = try picture(0, 96, 64)
+    let to = try picture(0.5, 96, 64)
+    for effect in TransitionEffects.all.values.sorted(by: { $0.name < $1.name }) {
+      for p in [-0.25, 1.25] {
+        let list = try RenderList(transitionFrom: from, to: to, width: 96, height: 64, effect: effect.name, progress: p)
+        let report = try checker.check(list, name: "beyond-\(effect.name)-\(p)")
+        XCTAssertTrue(report.passed, report.message)
+      }
+    }
+  }
+
   func testLayerTransitionInAScene() throws {
     let root = Layer(frame: Rect(x: 0, y: 0, width: 128, height: 96))
     root.backgroundColor = Color(white: 0.15)

@@ -32,17 +32,20 @@ struct TransitionProgram {
   /// One location per `source.uniforms` entry (-1 where the compiler removed it).
   private let locations: [GLint]
 
-  /// A built-in effect: `transitions/<effect.file>`, its includes expanded.
+  /// A built-in effect: `transitions/<effect.file>`, its includes expanded, and the wrapper's
+  /// LK_EXACT_ENDS defined when the catalogue says so (`TransitionEffect.exactEnds`).
   init(context: GLContext, effect: TransitionEffect) throws(GLError) {
-    try self.init(context: context, effect: .bundled("transitions/" + effect.file), includes: true)
+    try self.init(
+      context: context, effect: .bundled("transitions/" + effect.file), includes: true,
+      defines: effect.exactEnds ? [("LK_EXACT_ENDS", "1")] : [])
   }
 
   /// Any effect text in the gl-transitions form, compiled as written; `file` names it in errors.
   init(context: GLContext, file: String, text: String) throws(GLError) {
-    try self.init(context: context, effect: ShaderSource(file: file, text: text), includes: false)
+    try self.init(context: context, effect: ShaderSource(file: file, text: text), includes: false, defines: [])
   }
 
-  private init(context: GLContext, effect: ShaderSource, includes: Bool) throws(GLError) {
+  private init(context: GLContext, effect: ShaderSource, includes: Bool, defines: [(String, String)]) throws(GLError) {
     let source: GLTransitionSource
     do {
       source = try GLTransitionSource(text: effect.text, file: effect.file)
@@ -58,7 +61,7 @@ struct TransitionProgram {
     }
     let program = try context.makeProgram(
       vertex: ComposedShader(.bundled(Self.vertexFile), stage: .vertex),
-      fragment: Self.compose(effect, source: source, includes: includes))
+      fragment: Self.compose(effect, source: source, includes: includes, defines: defines))
     self.program = program
     self.source = source
     func location(_ name: String) -> GLint { context.uniformLocation(program, name) }
@@ -83,13 +86,13 @@ struct TransitionProgram {
     }
   }
 
-  /// The wrapper with its marker line replaced by the effect's adapted text (a piece of its own,
-  /// its includes expanded when `includes`) and then its initializer function.
-  static func compose(_ effect: ShaderSource, source: GLTransitionSource, includes: Bool) throws(GLError)
-    -> ComposedShader
-  {
+  /// The wrapper (with `defines`) with its marker line replaced by the effect's adapted text (a
+  /// piece of its own, its includes expanded when `includes`) and then its initializer function.
+  static func compose(
+    _ effect: ShaderSource, source: GLTransitionSource, includes: Bool, defines: [(String, String)] = []
+  ) throws(GLError) -> ComposedShader {
     var inserted = false
-    var shader = try ComposedShader(.bundled(wrapperFile), stage: .fragment, marker: marker) {
+    var shader = try ComposedShader(.bundled(wrapperFile), stage: .fragment, defines: defines, marker: marker) {
       composed, markerLine throws(GLError) in
       let piece = try composed.append(effect, code: source.adapted(forGLSLES300: true), includes: includes)
       composed.primaryPiece = piece

@@ -15,11 +15,18 @@ public struct TransitionEffect: Sendable {
   /// Parameter names and defaults, in declaration order (as the GLSL file declares them); a nil
   /// default is a `sampler2D` parameter, which takes an image and has no default.
   public let parameters: [(name: String, default: TransitionValue?)]
+  /// Whether both backends return the surfaces outright at progress ≤ 0 and ≥ 1 (the formula
+  /// alone is not exact there). Without it the formula runs at every progress, extrapolating
+  /// beyond [0, 1] (Core Animation's four types).
+  public let exactEnds: Bool
 
-  public init(name: String, file: String, parameters: [(name: String, default: TransitionValue?)]) {
+  public init(
+    name: String, file: String, parameters: [(name: String, default: TransitionValue?)], exactEnds: Bool = true
+  ) {
     self.name = name
     self.file = file
     self.parameters = parameters
+    self.exactEnds = exactEnds
   }
 
   /// The parameters' uniform types, in declaration order: a default's type, `sampler2D` without one.
@@ -52,13 +59,15 @@ public enum TransitionEffects {
   // MARK: Core Animation's types (direction: where the new content comes from, uv units, y up)
 
   /// fade.glsl: the new content crossfades over the old.
-  public static let fade = TransitionEffect(name: "fade", file: "fade.glsl", parameters: [])
+  public static let fade = TransitionEffect(name: "fade", file: "fade.glsl", parameters: [], exactEnds: false)
   /// move_in.glsl: the new content slides in over the old from `direction`.
-  public static let moveIn = TransitionEffect(name: "moveIn", file: "move_in.glsl", parameters: direction)
+  public static let moveIn = TransitionEffect(
+    name: "moveIn", file: "move_in.glsl", parameters: direction, exactEnds: false)
   /// push.glsl: the new content pushes the old out.
-  public static let push = TransitionEffect(name: "push", file: "push.glsl", parameters: direction)
+  public static let push = TransitionEffect(name: "push", file: "push.glsl", parameters: direction, exactEnds: false)
   /// reveal.glsl: the old content slides out, uncovering the new.
-  public static let reveal = TransitionEffect(name: "reveal", file: "reveal.glsl", parameters: direction)
+  public static let reveal = TransitionEffect(
+    name: "reveal", file: "reveal.glsl", parameters: direction, exactEnds: false)
 
   // MARK: Core Image's transition filters, with Core Image's parameter names and defaults
 
