@@ -48,7 +48,7 @@ struct Join: ParsableCommand {
       let pipeline = try VideoPipeline(
         source: source, width: source.width, height: source.height, rate: try source.rate ?? FrameRate(fps),
         frameCount: source.frameCount, target: target, options: encoding)
-      let signals = SignalWatcher { signal in pipeline.cancel(signal: signal) }
+      let signals = SignalWatcher { [weak pipeline] signal in pipeline?.cancel(signal: signal) }
       defer { signals.stop() }
       let summary = try pipeline.run()
       if !quiet {

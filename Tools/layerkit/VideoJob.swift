@@ -198,7 +198,10 @@ struct VideoJob {
 
   /// Runs a pipeline with SIGINT/SIGTERM handling and a progress line.
   func run(_ pipeline: VideoPipeline, frames: Int, describe: String) throws {
-    let signals = SignalWatcher { signal in pipeline.cancel(signal: signal) }
+    // Weak: the watcher's handler is released by libdispatch on a worker thread, later; holding
+    // the pipeline there would tear the GL renderer down on that thread while the main thread
+    // exits (NVIDIA's driver crashes on it; found on an H100).
+    let signals = SignalWatcher { [weak pipeline] signal in pipeline?.cancel(signal: signal) }
     defer { signals.stop() }
     let progress = ProgressLine(total: frames, enabled: !options.quiet && isatty(2) != 0)
     let summary = try pipeline.run { done, total in progress.update(done) }
@@ -281,6 +284,7 @@ struct SplitMix64 {
 /// render runs; the previous dispositions come back with `stop()`.
 final class SignalWatcher: @unchecked Sendable {
   private var sources: [DispatchSourceSignal] = []
+  private let cancelled = DispatchGroup()
   static let caught = Atomic()
 
   init(_ handler: @escaping @Sendable (Int32) -> Void) {
@@ -291,13 +295,18 @@ final class SignalWatcher: @unchecked Sendable {
         SignalWatcher.caught.set(s)
         handler(s)
       }
+      cancelled.enter()
+      source.setCancelHandler { [cancelled] in cancelled.leave() }
       source.resume()
       sources.append(source)
     }
   }
 
+  /// Stops watching; returns once no handler runs any more.
   func stop() {
     for s in sources { s.cancel() }
+    cancelled.wait()
+    sources = []
     signal(SIGINT, SIG_DFL)
     signal(SIGTERM, SIG_DFL)
     signal(SIGHUP, SIG_DFL)
