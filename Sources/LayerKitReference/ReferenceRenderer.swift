@@ -26,6 +26,13 @@ public final class ReferenceRenderer: Renderer {
   /// Groups kept between renders (drawn once while their ops and images stay the same).
   package var retainedGroupCount: Int { backend.retained.count }
 
+  /// Off: every transition pixel goes through its effect's closure (the general path), for
+  /// tests that hold the row kernels (fade, dissolve, moveIn, push, reveal) to it byte for byte.
+  package var fastPaths: Bool {
+    get { backend.fastPaths }
+    set { backend.fastPaths = newValue }
+  }
+
   private let backend: CPUBackend
 
   public func render(_ list: RenderList) throws -> Image {
@@ -40,6 +47,7 @@ final class CPUBackend: RenderBackend {
   let threadCount: Int
   private var images: [Image] = []
   var retained = RetainedGroups<Surface>()
+  var fastPaths = true
 
   init(threadCount: Int) {
     self.threadCount = threadCount
@@ -142,7 +150,7 @@ final class CPUBackend: RenderBackend {
         withPixels(to) { z in
           let job = TransitionJob(
             pass: pass, effect: effect, exactEnds: declaration.exactEnds, parameters: parameters, from: a!, to: z!,
-            output: out, size: size)
+            output: out, size: size, fastPaths: fastPaths)
           parallelRows(b) { job.rows($0) }
         }
       }
@@ -221,6 +229,11 @@ struct SurfacePixels: @unchecked Sendable {
 
   @inline(__always) func sample(_ uv: SIMD2<Float>) -> SIMD4<Float> {
     RenderMath.sampleBilinear(texels, width: bounds.width, height: bounds.height, uv: uv)
+  }
+
+  /// `sample` at the coordinates of two precomputed taps, bit for bit the same.
+  @inline(__always) func sample(_ x: RenderMath.BilinearTap, _ y: RenderMath.BilinearTap) -> SIMD4<Float> {
+    RenderMath.sampleBilinear(texels, width: bounds.width, x: x, y: y)
   }
 }
 
@@ -381,26 +394,123 @@ private struct TransitionJob: @unchecked Sendable {
   let to: SurfacePixels
   let output: SurfaceTarget
   let size: SIMD2<Float>
+  let fastPaths: Bool
+  /// moveIn, push and reveal with their direction: each reads one surface at uv shifted by a
+  /// constant, so the taps and the inside test split into a column part and a row part.
+  var slide: (kind: String, d: SIMD2<Float>)? {
+    guard fastPaths, ["moveIn", "push", "reveal"].contains(pass.effect),
+      case .vec2(let d)? = parameters.first(where: { $0.name == "direction" })?.value
+    else { return nil }
+    return (pass.effect, d)
+  }
+
+  /// One row of moveIn, push or reveal: CPUEffects' formulas, each coordinate computed as there
+  /// (q = uv ∓ d × …, one lane per axis), its taps and its half of `inside` once per column.
+  func slideRow(
+    _ y: Int, _ slide: (kind: String, d: SIMD2<Float>), _ ownRow: RenderMath.BilinearTap,
+    columns: [(q: RenderMath.BilinearTap, r: RenderMath.BilinearTap, inside: Bool)]
+  ) {
+    let b = pass.bounds
+    @inline(__always) func within(_ v: Float) -> Bool { v >= 0 && v <= 1 }
+    @inline(__always) func local(_ x: Int, _ y: Int) -> SIMD2<Float> { uv(x, y) }
+    @inline(__always) func coordinates(_ uv: SIMD2<Float>) -> (q: SIMD2<Float>, r: SIMD2<Float>) {
+      slideCoordinates(slide, uv)
+    }
+    let uvRow = local(b.x, y)
+    let rowQ = coordinates(uvRow)
+    let qRow = RenderMath.BilinearTap(1 - rowQ.q.y, size: b.height)
+    let rRow = slide.kind == "push" ? RenderMath.BilinearTap(1 - rowQ.r.y, size: b.height) : ownRow
+    let insideRow = within(rowQ.q.y)
+    // Which surface the shifted read takes, and which the other.
+    let (shifted, other) = slide.kind == "reveal" ? (from, to) : (to, from)
+    columns.withUnsafeBufferPointer { columns in
+      for x in b.x..<b.maxX {
+        let c = columns[x - b.x]
+        let color = insideRow && c.inside ? shifted.sample(c.q, qRow) : other.sample(c.r, rRow)
+        output.store(output.index(x, y), RenderMath.unorm8(color))
+      }
+    }
+  }
+
+  /// The column halves of `slideRow`: the taps of q.x and r.x and whether q.x lies in [0, 1].
+  func slideColumns(_ slide: (kind: String, d: SIMD2<Float>)) -> [(
+    q: RenderMath.BilinearTap, r: RenderMath.BilinearTap, inside: Bool
+  )] {
+    let b = pass.bounds
+    return (b.x..<b.maxX).map { x in
+      let c = slideCoordinates(slide, uv(x, b.y))
+      return (
+        RenderMath.BilinearTap(c.q.x, size: b.width), RenderMath.BilinearTap(c.r.x, size: b.width),
+        c.q.x >= 0 && c.q.x <= 1
+      )
+    }
+  }
+
+  /// The pixel's own uv (gl-transitions' convention, y up), as the general path computes it.
+  @inline(__always) func uv(_ x: Int, _ y: Int) -> SIMD2<Float> {
+    let b = pass.bounds
+    let c = SIMD2(Float(x) + 0.5, Float(y) + 0.5) - SIMD2(Float(b.x), Float(b.y))
+    return SIMD2(c.x / size.x, 1 - c.y / size.y)
+  }
+
+  /// CPUEffects' coordinates for moveIn, push and reveal: q, read from the shifted surface when
+  /// inside, and r, read from the other one otherwise (one SIMD lane per axis, as there).
+  @inline(__always) func slideCoordinates(_ slide: (kind: String, d: SIMD2<Float>), _ uv: SIMD2<Float>) -> (
+    q: SIMD2<Float>, r: SIMD2<Float>
+  ) {
+    let p = pass.progress
+    let d = slide.d
+    switch slide.kind {
+    case "moveIn": return (uv - d * (1 - p), uv)
+    case "push": return (uv - d * (1 - p), uv + d * p)
+    default: return (uv + d * p, uv)
+    }
+  }
+
+  /// fade or dissolve strictly inside (0, 1): the same crossfade, run without the closure.
+  var crossfade: Bool {
+    fastPaths && (pass.effect == "fade" || (pass.effect == "dissolve" && pass.progress > 0 && pass.progress < 1))
+  }
 
   func rows(_ range: Range<Int>) {
     let b = pass.bounds
-    // getFromColor(uv) reads at (uv.x, 1 − uv.y) in the surface's top-down coordinates.
-    let sampleFrom: (SIMD2<Float>) -> SIMD4<Float> = { uv in from.sample(SIMD2(uv.x, 1 - uv.y)) }
-    let sampleTo: (SIMD2<Float>) -> SIMD4<Float> = { uv in to.sample(SIMD2(uv.x, 1 - uv.y)) }
+    // The bilinear taps of (uv.x, 1 − uv.y), where getFromColor / getToColor read the pixel's
+    // own uv: per column and per row, with the operations the general path uses.
+    let columns = (b.x..<b.maxX).map { RenderMath.BilinearTap(uv($0, b.y).x, size: b.width) }
     var context = TransitionContext(
-      uv: .zero, progress: pass.progress, ratio: size.x / size.y, parameters: parameters,
-      fromSample: sampleFrom, toSample: sampleTo)
+      uv: .zero, progress: pass.progress, ratio: size.x / size.y, parameters: parameters, from: from, to: to)
+    let fromEnd = exactEnds && pass.progress <= 0
+    let toEnd = exactEnds && pass.progress >= 1
+    let slide = self.slide
+    let slideTaps = slide.map { slideColumns($0) } ?? []
     for y in range {
-      for x in b.x..<b.maxX {
-        let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
-        let local = p - SIMD2(Float(b.x), Float(b.y))
-        context.uv = SIMD2(local.x / size.x, 1 - local.y / size.y)
-        // TransitionEffect.exactEnds: the surfaces outright at the ends (as the GLSL host).
-        let color =
-          exactEnds && context.progress <= 0
-          ? context.getFromColor(context.uv)
-          : exactEnds && context.progress >= 1 ? context.getToColor(context.uv) : effect(context)
-        output.store(output.index(x, y), RenderMath.unorm8(color))
+      context.row = RenderMath.BilinearTap(1 - uv(b.x, y).y, size: b.height)
+      if fastPaths && (fromEnd || toEnd) || crossfade {
+        // The ends of an exactEnds effect (the surfaces outright), fade and dissolve
+        // (a + (b − a) × progress): the general path's operations, without the closure.
+        let t = pass.progress
+        for (i, x) in (b.x..<b.maxX).enumerated() {
+          let a = fromEnd || !toEnd ? from.sample(columns[i], context.row) : .zero
+          let z = toEnd || !fromEnd ? to.sample(columns[i], context.row) : .zero
+          let color = fromEnd ? a : toEnd ? z : a + (z - a) * t
+          output.store(output.index(x, y), RenderMath.unorm8(color))
+        }
+        continue
+      }
+      if let slide = slide {
+        slideRow(y, slide, context.row, columns: slideTaps)
+        continue
+      }
+      columns.withUnsafeBufferPointer { columns in
+        for x in b.x..<b.maxX {
+          context.uv = uv(x, y)
+          context.column = columns[x - b.x]
+          // TransitionEffect.exactEnds: the surfaces outright at the ends (as the GLSL host).
+          let color =
+            fromEnd
+            ? context.getFromColor(context.uv) : toEnd ? context.getToColor(context.uv) : effect(context)
+          output.store(output.index(x, y), RenderMath.unorm8(color))
+        }
       }
     }
   }

@@ -139,6 +139,46 @@ public enum RenderMath {
     return top + (bottom - top) * f.y
   }
 
+  /// One axis of `sampleBilinear` at normalized coordinate `u` over `size` texels: the two
+  /// clamped texel indices and the fraction between them, computed with exactly its operations.
+  /// A pass that samples the same coordinates on every row (or column) computes them once.
+  public struct BilinearTap: Sendable, Equatable {
+    public var i0: Int
+    public var i1: Int
+    public var f: Float
+
+    @inlinable @inline(__always)
+    public init(_ u: Float, size: Int) {
+      let t = u * Float(size) - 0.5
+      let ft = RenderMath.floor(t, below: size)
+      f = t - ft
+      i0 = min(max(Int(ft), 0), size - 1)
+      i1 = min(max(Int(ft) + 1, 0), size - 1)
+    }
+  }
+
+  /// `sampleBilinear` at the coordinates whose taps are `x` and `y` (both finite): the same
+  /// result, bit for bit; where both fractions are 0 it is the texel itself, read once.
+  @inlinable @inline(__always)
+  public static func sampleBilinear(
+    _ texels: UnsafeBufferPointer<UInt8>, width: Int, x: BilinearTap, y: BilinearTap
+  ) -> SIMD4<Float> {
+    @inline(__always) func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
+      let i = (y * width + x) * 4
+      return SIMD4(Float(texels[i]), Float(texels[i + 1]), Float(texels[i + 2]), Float(texels[i + 3])) / 255
+    }
+    let c00 = texel(x.i0, y.i0)
+    // c + (d − c) × 0 is c: the fractions' zero cases need no other texel.
+    if x.f == 0 && y.f == 0 { return c00 }
+    let c10 = texel(x.i1, y.i0)
+    let top = c00 + (c10 - c00) * x.f
+    if y.f == 0 { return top }
+    let c01 = texel(x.i0, y.i1)
+    let c11 = texel(x.i1, y.i1)
+    let bottom = c01 + (c11 - c01) * x.f
+    return top + (bottom - top) * y.f
+  }
+
   /// Source-over of a premultiplied colour onto a stored RGBA8 pixel, then Float→unorm8 with
   /// round-to-nearest and clamping: what a GL blend unit does with
   /// glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA) on an RGBA8 target.

@@ -244,3 +244,33 @@ final class ReferenceRendererTests: XCTestCase {
     }
   }
 }
+
+/// The transition pass's precomputed bilinear taps give RenderMath.sampleBilinear's result bit for
+/// bit: the fast path and the general path are one function of the same operations.
+final class BilinearTapTests: XCTestCase {
+  func testTapsSampleExactlyAsTheGeneralPath() {
+    var state: UInt64 = 7
+    func next() -> UInt64 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return state >> 33
+    }
+    for (w, h) in [(1, 1), (3, 2), (17, 9), (640, 360), (1920, 1080)] {
+      let texels = (0..<w * h * 4).map { _ in UInt8(truncatingIfNeeded: next()) }
+      texels.withUnsafeBufferPointer { t in
+        // Pixel-centre coordinates as the pass makes them, then random ones, including beyond [0, 1].
+        var uvs: [SIMD2<Float>] = (0..<min(w, 64)).map { x in
+          SIMD2((Float(x) + 0.5) / Float(w), 1 - (1 - (Float(x % h) + 0.5) / Float(h)))
+        }
+        uvs += (0..<500).map { _ in SIMD2(Float(next() % 3000) / 1000 - 1, Float(next() % 3000) / 1000 - 1) }
+        for uv in uvs {
+          let general = RenderMath.sampleBilinear(t, width: w, height: h, uv: uv)
+          let fast = RenderMath.sampleBilinear(
+            t, width: w, x: RenderMath.BilinearTap(uv.x, size: w), y: RenderMath.BilinearTap(uv.y, size: h))
+          XCTAssertEqual(
+            [general.x, general.y, general.z, general.w].map(\.bitPattern),
+            [fast.x, fast.y, fast.z, fast.w].map(\.bitPattern), "\(w)×\(h) at \(uv)")
+        }
+      }
+    }
+  }
+}

@@ -16,16 +16,26 @@ struct TransitionContext {
   /// without an image). Read by a scan with string compares, as cheap for a handful of short
   /// names as it gets, and far cheaper per pixel than hashing the name into a dictionary.
   var parameters: [(name: String, value: TransitionValue?)]
-  let fromSample: (SIMD2<Float>) -> SIMD4<Float>
-  let toSample: (SIMD2<Float>) -> SIMD4<Float>
+  let from: SurfacePixels
+  let to: SurfacePixels
+  /// The bilinear taps of this pixel's own uv (RenderMath.BilinearTap), computed once per column
+  /// and row of the pass: an effect reading a surface at its pixel's uv reads them.
+  var column = RenderMath.BilinearTap(0, size: 1)
+  var row = RenderMath.BilinearTap(0, size: 1)
 
   @inline(__always) func value(_ name: String) -> TransitionValue? {
     for p in parameters where p.name == name { return p.value }
     return nil
   }
 
-  func getFromColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { fromSample(uv) }
-  func getToColor(_ uv: SIMD2<Float>) -> SIMD4<Float> { toSample(uv) }
+  /// The from-surface at uv (y up): RenderMath.sampleBilinear at (uv.x, 1 − uv.y).
+  @inline(__always) func getFromColor(_ uv: SIMD2<Float>) -> SIMD4<Float> {
+    uv == self.uv ? from.sample(column, row) : from.sample(SIMD2(uv.x, 1 - uv.y))
+  }
+
+  @inline(__always) func getToColor(_ uv: SIMD2<Float>) -> SIMD4<Float> {
+    uv == self.uv ? to.sample(column, row) : to.sample(SIMD2(uv.x, 1 - uv.y))
+  }
 
   // Resolved parameters always hold a value of the declared type; 0 / false cannot be reached.
   func float(_ name: String) -> Float {
