@@ -70,7 +70,7 @@ let package = Package(
     .executableTarget(
       name: "layerkit-bench",
       dependencies: [
-        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitSamples",
+        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitSamples", "LayerKitMedia",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Tools/layerkit-bench"

@@ -160,8 +160,14 @@ final class GLBackend: RenderBackend {
 
   func readBack(_ surface: Surface) throws -> [UInt8] {
     try context.setBlending(true)
+    let start = DispatchTime.now().uptimeNanoseconds
+    defer { lastReadbackNanoseconds = DispatchTime.now().uptimeNanoseconds - start }
     return try context.readPixels(surface.target)
   }
+
+  /// How long the last readBack took (glReadPixels waits for the drawing before it), for the
+  /// benchmark's stage breakdown.
+  private(set) var lastReadbackNanoseconds: UInt64 = 0
 
   func filter(_ pass: FilterPass, input: Surface, into output: Surface) throws {
     try runFilter(pass, input: input, output: output)

@@ -135,6 +135,9 @@ public final class GLRenderer: Renderer {
   /// Groups kept between renders (drawn once while their ops and images stay the same).
   package var retainedGroupCount: Int { backend.retained.count }
 
+  /// Seconds the last render spent in glReadPixels (which first waits for the drawing).
+  package var lastReadbackSeconds: Double { Double(backend.lastReadbackNanoseconds) / 1e9 }
+
   /// The built-in shader file URL for `path` under `Shaders/` (for tests that pair a broken file
   /// with a good one).
   package static func builtInShaderURL(_ path: String) -> URL? {

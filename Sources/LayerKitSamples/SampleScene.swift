@@ -125,4 +125,46 @@ public enum SampleScene {
     find("panel", in: root)?.backgroundFilters = [.gaussianBlur(radius: 6)]
     return root
   }
+
+  /// `count` animated tiles on a grid over a dark backdrop, for the benchmark's layer-count
+  /// workloads: each tile moves, turns and fades with its own basic animations (repeating,
+  /// autoreversing), every fourth one shows an image; render `presentation(at:)` of the result.
+  public static func animatedGrid(count: Int, width: Double = 1920, height: Double = 1080) throws -> Layer {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: width, height: height))
+    root.name = "grid"
+    root.backgroundColor = Color(red: 0.06, green: 0.07, blue: 0.1)
+    let columns = max(1, Int((Double(count) * width / height).squareRoot().rounded(.up)))
+    let rows = (count + columns - 1) / columns
+    let cell = Size(width: width / Double(columns), height: height / Double(rows))
+    let image = try testImage(width: 64, height: 64, hue: 0.6)
+    for i in 0..<count {
+      let tile = Layer()
+      tile.name = "tile\(i)"
+      tile.bounds = Rect(x: 0, y: 0, width: cell.width * 0.7, height: cell.height * 0.7)
+      tile.position = Point(x: cell.width * (Double(i % columns) + 0.5), y: cell.height * (Double(i / columns) + 0.5))
+      tile.cornerRadius = min(cell.width, cell.height) * 0.12
+      tile.backgroundColor = Color(red: 0.2 + 0.6 * Double(i % 7) / 6, green: 0.5, blue: 0.9 - 0.6 * Double(i % 5) / 4)
+      if i % 4 == 0 {
+        tile.contents = image
+        tile.masksToBounds = true
+      }
+      let spin = BasicAnimation(keyPath: "transform.rotation.z")
+      spin.fromValue = 0.0
+      spin.toValue = Double.pi / 4
+      let drift = BasicAnimation(keyPath: "position.x")
+      drift.byValue = cell.width * 0.15
+      let fade = BasicAnimation(keyPath: "opacity")
+      fade.fromValue = 1.0
+      fade.toValue = 0.55
+      for (k, animation) in [spin, drift, fade].enumerated() {
+        animation.duration = 1 + 0.1 * Double((i + k) % 5)
+        animation.autoreverses = true
+        animation.repeatCount = .infinity
+        animation.beginTime = -0.05 * Double(i % 9)
+        try tile.add(animation, forKey: "a\(k)")
+      }
+      root.addSublayer(tile)
+    }
+    return root
+  }
 }

@@ -23,6 +23,19 @@ struct Bench: ParsableCommand {
   )
   var scene: String = "sample"
 
+  @Flag(
+    help:
+      "Run the suite instead: fade, push, pageCurlWithShadow, a gl-transitions file, 50 and 500 animated layers, at each --sizes, both backends, with a stage breakdown; and 181-frame transitions end to end against FFmpeg's xfade (Y4M and x264 MP4) at --video-sizes."
+  )
+  var suite = false
+  @Option(help: "Suite: target sizes, comma-separated.") var sizes: String = "1280x720,1920x1080"
+  @Option(help: "Suite: sizes of the end-to-end runs against FFmpeg (none: skip them).") var videoSizes: String =
+    "1920x1080"
+  @Option(help: "Suite: timed frames per row (after two warm-up frames).") var frames: Int = 9
+  @Flag(help: "Suite: leave FFmpeg out even when it is installed.") var noFfmpeg = false
+  @Option(help: "Suite: also write the report as JSON to this file.") var json: String?
+  @Option(help: "Suite: also write a chart (SVG) to this file.") var plot: String?
+
   func validate() throws {
     guard iterations > 0 else { throw ValidationError("--iterations must be positive") }
     guard ["gpu", "cpu", "both"].contains(renderer) else { throw ValidationError("--renderer: gpu, cpu or both") }
@@ -32,12 +45,36 @@ struct Bench: ParsableCommand {
     }
   }
 
+  func runSuite() throws {
+    let parsed = sizes.split(separator: ",").map { $0.lowercased().split(separator: "x").compactMap { Int($0) } }
+    guard !parsed.isEmpty,
+      parsed.allSatisfy({ $0.count == 2 && $0[0] > 0 && $0[1] > 0 && $0[0] % 2 == 0 && $0[1] % 2 == 0 })
+    else { throw ValidationError("--sizes: even sizes like 1280x720,1920x1080") }
+    let suite = Suite(
+      sizes: parsed.map { ($0[0], $0[1]) }, framesPerRow: frames,
+      renderers: renderer == "both" ? ["gpu", "cpu"] : [renderer], withFFmpeg: !noFfmpeg,
+      videoSizes: Set(videoSizes.split(separator: ",").map { $0.lowercased() }))
+    let report = try suite.run()
+    print("\n" + Suite.table(report))
+    if let json {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      try encoder.encode(report).write(to: URL(fileURLWithPath: json))
+      print("json: \(json)")
+    }
+    if let plot {
+      try Plot.svg(report).write(toFile: plot, atomically: true, encoding: .utf8)
+      print("chart: \(plot)")
+    }
+  }
+
   var parsedSize: (Int, Int)? {
     let p = size.lowercased().split(separator: "x").compactMap { Int($0) }
     return p.count == 2 && p[0] > 0 && p[1] > 0 ? (p[0], p[1]) : nil
   }
 
   func run() throws {
+    if suite { return try runSuite() }
     let (w, h) = parsedSize!
     let (dw, dh) = (Double(w), Double(h))
     // Building the list is part of a frame: flatten + render + read back.

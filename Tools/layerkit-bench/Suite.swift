@@ -1,0 +1,383 @@
+// layerkit-bench --suite: the workloads users render, on both backends, at several sizes, and
+// FFmpeg's xfade on the same inputs to the same sinks in the same run, with the ratio on every
+// row and the exact FFmpeg command printed. Figures are medians over frames after a warm-up;
+// the machine is shared and noisy, so only figures from one run are compared.
+
+import Foundation
+import LayerKit
+import LayerKitGL
+import LayerKitMedia
+import LayerKitReference
+import LayerKitSamples
+
+/// One measured workload × backend × size.
+struct FrameRow: Codable {
+  var workload: String
+  var backend: String
+  var width: Int
+  var height: Int
+  var frames: Int
+  /// Milliseconds a frame, all stages: median and 95th percentile.
+  var medianMs: Double
+  var p95Ms: Double
+  /// Medians of the stages: list building (scene evaluation included), render (drawing and
+  /// readback), of it the readback (GPU only), and RGBA → 4:2:0 Y'CbCr.
+  var buildMs: Double
+  var renderMs: Double
+  var readbackMs: Double?
+  var convertMs: Double
+  var framesPerSecond: Double { 1000 / medianMs }
+}
+
+/// One end-to-end run of 181 frames (a 3-second 60 fps transition) to a sink.
+struct VideoRow: Codable {
+  var workload: String
+  var tool: String
+  var sink: String
+  var width: Int
+  var height: Int
+  var seconds: Double
+  var framesPerSecond: Double
+  var command: String
+}
+
+struct SuiteReport: Codable {
+  var machine: [String: String]
+  var frames: [FrameRow]
+  var videos: [VideoRow]
+  var scaling: [String: Double]
+  var recommendations: [String]
+}
+
+struct Suite {
+  let sizes: [(Int, Int)]
+  let framesPerRow: Int
+  let renderers: [String]
+  let withFFmpeg: Bool
+  let videoSizes: Set<String>
+
+  static let transitionFrames = 181
+
+  func run() throws -> SuiteReport {
+    let gpu: GLRenderer? = renderers.contains("gpu") ? try GLRenderer() : nil
+    let cpu: ReferenceRenderer? = renderers.contains("cpu") ? ReferenceRenderer() : nil
+    var machine: [String: String] = [
+      "cpus": "\(ProcessInfo.processInfo.activeProcessorCount)",
+      "cpu threads (CPU backend)": "\(cpu?.threadCount ?? 0)",
+    ]
+    if let gpu {
+      machine["gpu"] = gpu.info.renderer
+      machine["egl"] = "\(gpu.info.platform) (\(gpu.info.eglVendor))"
+    }
+    let ffmpeg = withFFmpeg ? FFmpeg.locate("ffmpeg") : nil
+    machine["ffmpeg"] = ffmpeg ?? "not found: the xfade rows are left out"
+    let shader = Self.examples.appendingPathComponent("transitions/circle_open.glsl")
+    if let gpu { try gpu.registerTransition(name: "circle_open", file: shader) }
+
+    let work = FileManager.default.temporaryDirectory.appendingPathComponent("layerkit-bench-\(getpid())")
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: work) }
+
+    var frames: [FrameRow] = []
+    var videos: [VideoRow] = []
+    for (w, h) in sizes {
+      let (a, b) = try inputs(width: w, height: h, ffmpeg: ffmpeg, in: work)
+      let pictures = (Self.picture(a), Self.picture(b))
+      var workloads: [(String, (Int) throws -> RenderList)] = []
+      func transition(_ effect: String, _ parameters: [String: TransitionValue] = [:], builtIn: Bool = true) -> (
+        Int
+      ) throws -> RenderList {
+        { k in
+          try RenderList(
+            transitionFrom: pictures.0, to: pictures.1, width: w, height: h, effect: effect, parameters: parameters,
+            progress: Double(k) / Double(Self.transitionFrames - 1), builtIn: builtIn)
+        }
+      }
+      workloads.append(("fade", transition("fade")))
+      workloads.append(("push fromRight", transition("push", ["direction": .vec2([1, 0])])))
+      workloads.append(("pageCurlWithShadow", transition("pageCurlWithShadow")))
+      workloads.append(("circle_open.glsl", transition("circle_open", builtIn: false)))
+      for count in [50, 500] {
+        let grid = try SampleScene.animatedGrid(count: count, width: Double(w), height: Double(h))
+        workloads.append(
+          (
+            "\(count) layers",
+            { k in try RenderList(layer: grid.presentation(at: Double(k) / 60), width: w, height: h) }
+          ))
+      }
+      for (name, make) in workloads {
+        for renderer in [gpu as Renderer?, cpu as Renderer?].compactMap({ $0 }) {
+          if name.hasSuffix(".glsl") && renderer.name == "cpu" { continue }
+          frames.append(try measure(name, renderer, width: w, height: h, make: make))
+          print(Self.describe(frames.last!))
+        }
+      }
+      if videoSizes.contains("\(w)x\(h)") {
+        videos += try endToEnd(a, b, width: w, height: h, ffmpeg: ffmpeg, renderers: renderers)
+      }
+    }
+    return SuiteReport(
+      machine: machine, frames: frames, videos: videos, scaling: Self.scaling(frames),
+      recommendations: Self.recommend(frames, videos))
+  }
+
+  // MARK: - Inputs
+
+  static var examples: URL {
+    // The package root: Tools/layerkit-bench/Suite.swift → ../../examples.
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("examples")
+  }
+
+  /// Two photos at the target size as PNG files (scaled by ffmpeg), or two test images.
+  func inputs(width w: Int, height h: Int, ffmpeg: String?, in dir: URL) throws -> (URL, URL) {
+    var urls: [URL] = []
+    for (i, photo) in ["01-mandelbrot.jpg", "02-spiral.jpg"].enumerated() {
+      let out = dir.appendingPathComponent("\(i)-\(w)x\(h).png")
+      if let ffmpeg {
+        try Self.shell(
+          [
+            ffmpeg, "-v", "error", "-y", "-i", Self.examples.appendingPathComponent("photos/\(photo)").path,
+            "-vf", "scale=\(w):\(h),format=rgba", out.path,
+          ])
+      } else {
+        try ImageFile.writePNG(try SampleScene.testImage(width: w, height: h, hue: Double(i) * 0.5), to: out)
+      }
+      urls.append(out)
+    }
+    return (urls[0], urls[1])
+  }
+
+  static func picture(_ url: URL) -> Layer {
+    let image = (try? ImageFile.read(url)) ?? Image.zero
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)))
+    layer.contents = image
+    return layer
+  }
+
+  // MARK: - Frames in process
+
+  func measure(_ name: String, _ renderer: Renderer, width: Int, height: Int, make: (Int) throws -> RenderList)
+    throws -> FrameRow
+  {
+    var build: [Double] = []
+    var render: [Double] = []
+    var readback: [Double] = []
+    var convert: [Double] = []
+    var total: [Double] = []
+    let layout = YUVFrameLayout(width: width, height: height, chroma: .yuv420)
+    var planes = [UInt8](repeating: 0, count: layout.byteCount)
+    // Frames spread over the transition (or the animation), two of them first as a warm-up.
+    let count = framesPerRow + 2
+    for i in 0..<count {
+      let k = i * (Self.transitionFrames - 1) / max(1, count - 1)
+      let t0 = Self.now()
+      let list = try make(k)
+      let t1 = Self.now()
+      let image = try renderer.render(list)
+      let t2 = Self.now()
+      try planes.withUnsafeMutableBytes { try YUVConversion.convert(image, chroma: .yuv420, into: $0) }
+      let t3 = Self.now()
+      guard i >= 2 else { continue }
+      build.append(t1 - t0)
+      render.append(t2 - t1)
+      convert.append(t3 - t2)
+      total.append(t3 - t0)
+      if let gpu = renderer as? GLRenderer { readback.append(gpu.lastReadbackSeconds * 1000) }
+    }
+    return FrameRow(
+      workload: name, backend: renderer.name, width: width, height: height, frames: total.count,
+      medianMs: Self.median(total), p95Ms: Self.percentile(total, 0.95), buildMs: Self.median(build),
+      renderMs: Self.median(render), readbackMs: readback.isEmpty ? nil : Self.median(readback),
+      convertMs: Self.median(convert))
+  }
+
+  // MARK: - End to end, against FFmpeg
+
+  /// `layerkit transition` and FFmpeg's xfade, 181 frames at 60 fps, to the same sinks.
+  func endToEnd(_ a: URL, _ b: URL, width w: Int, height h: Int, ffmpeg: String?, renderers: [String]) throws
+    -> [VideoRow]
+  {
+    var rows: [VideoRow] = []
+    let layerkit = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("layerkit")
+    let pairs: [(String, [String], String)] = [
+      ("fade", ["--type", "fade"], "fade"),
+      ("push fromRight", ["--type", "push", "--subtype", "fromRight"], "slideleft"),
+    ]
+    for (name, spec, twin) in pairs {
+      let sinks: [(String, [String], [String])] = [
+        ("y4m → /dev/null", ["-o", "-"], ["-f", "yuv4mpegpipe", "-"]),
+        (
+          "x264 veryfast mp4", ["-o", "OUT.mp4", "--preset", "veryfast"],
+          ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-y", "OUT.mp4"]
+        ),
+      ]
+      for (sink, ours, theirs) in sinks {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("layerkit-bench-\(getpid()).mp4").path
+        if FileManager.default.isExecutableFile(atPath: layerkit.path) {
+          for renderer in renderers {
+            let command =
+              [layerkit.path, "transition", a.path, b.path] + spec + [
+                "--duration", "3", "--fps", "60", "--renderer", renderer, "--quiet", "--overwrite",
+              ] + ours.map { $0 == "OUT.mp4" ? out : $0 }
+            if ffmpeg == nil && sink.hasPrefix("x264") { continue }
+            let seconds = try Self.time(command)
+            rows.append(
+              VideoRow(
+                workload: name, tool: "layerkit \(renderer)", sink: sink, width: w, height: h, seconds: seconds,
+                framesPerSecond: Double(Self.transitionFrames) / seconds, command: command.joined(separator: " ")))
+            print(Self.describe(rows.last!))
+          }
+        }
+        if let ffmpeg {
+          // Each photo decoded once, converted once to 4:2:0 and looped in memory (the loop
+          // filter), so xfade runs on its fastest path, in yuv420p: the strongest baseline.
+          let graph =
+            "[0:v]format=yuv420p,loop=loop=\(Self.transitionFrames):size=1,setpts=N/60/TB[a];"
+            + "[1:v]format=yuv420p,loop=loop=\(Self.transitionFrames):size=1,setpts=N/60/TB[b];"
+            + "[a][b]xfade=transition=\(twin):duration=3:offset=0"
+          let command =
+            [
+              ffmpeg, "-v", "error", "-i", a.path, "-i", b.path, "-filter_complex", graph, "-frames:v",
+              "\(Self.transitionFrames)",
+            ] + theirs.map { $0 == "OUT.mp4" ? out : $0 }
+          let seconds = try Self.time(command)
+          rows.append(
+            VideoRow(
+              workload: name, tool: "ffmpeg xfade \(twin)", sink: sink, width: w, height: h, seconds: seconds,
+              framesPerSecond: Double(Self.transitionFrames) / seconds,
+              command: command.map { $0.contains(" ") || $0.contains(";") ? "'\($0)'" : $0 }.joined(separator: " ")))
+          print(Self.describe(rows.last!))
+        }
+        try? FileManager.default.removeItem(atPath: out)
+      }
+    }
+    return rows
+  }
+
+  // MARK: - Analysis
+
+  /// Per workload and backend, the slope of log(frames/s) against log(pixels) across the sizes
+  /// (−1: time grows with the pixel count), and the 500-layer / 50-layer time ratio per size.
+  static func scaling(_ rows: [FrameRow]) -> [String: Double] {
+    var out: [String: Double] = [:]
+    let groups = Dictionary(grouping: rows) { "\($0.workload) \($0.backend)" }
+    for (key, group) in groups where Set(group.map(\.width)).count > 1 {
+      let xs = group.map { log(Double($0.width * $0.height)) }
+      let ys = group.map { log($0.framesPerSecond) }
+      let mx = xs.reduce(0, +) / Double(xs.count)
+      let my = ys.reduce(0, +) / Double(ys.count)
+      let num = zip(xs, ys).map { ($0 - mx) * ($1 - my) }.reduce(0, +)
+      let den = xs.map { ($0 - mx) * ($0 - mx) }.reduce(0, +)
+      if den > 0 { out["fps vs pixels slope: \(key)"] = num / den }
+    }
+    for r in rows where r.workload == "500 layers" {
+      if let small = rows.first(where: {
+        $0.workload == "50 layers" && $0.backend == r.backend && $0.width == r.width
+      }) {
+        out["500/50 layers time ratio: \(r.backend) \(r.width)x\(r.height)"] = r.medianMs / small.medianMs
+      }
+    }
+    return out
+  }
+
+  static func recommend(_ frames: [FrameRow], _ videos: [VideoRow]) -> [String] {
+    var lines: [String] = []
+    let groups = Dictionary(grouping: frames) { "\($0.workload) \($0.width)x\($0.height)" }
+    for key in groups.keys.sorted() {
+      let rows = groups[key]!
+      guard let best = rows.min(by: { $0.medianMs < $1.medianMs }) else { continue }
+      let others = rows.filter { $0.backend != best.backend }
+      let margin = others.map { String(format: " (%.2f× the %@)", $0.medianMs / best.medianMs, $0.backend) }
+        .joined()
+      lines.append("\(key): \(best.backend)\(margin)")
+    }
+    return lines
+  }
+
+  // MARK: - Output
+
+  static func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
+
+  static func describe(_ r: FrameRow) -> String {
+    pad(r.workload, 19) + " " + r.backend + " " + pad("\(r.width)×\(r.height)", 10)
+      + String(
+        format: "%7.1f fps  median %7.2f ms  p95 %7.2f  build %6.2f  render %7.2f", r.framesPerSecond, r.medianMs,
+        r.p95Ms, r.buildMs, r.renderMs)
+      + (r.readbackMs.map { String(format: " (readback %.2f)", $0) } ?? "") + String(format: "  yuv %6.2f", r.convertMs)
+  }
+
+  static func describe(_ r: VideoRow) -> String {
+    pad(r.workload, 15) + " " + pad(r.tool, 23) + " " + pad(r.sink, 18) + " " + pad("\(r.width)×\(r.height)", 10)
+      + String(format: "%7.1f fps  %6.2f s", r.framesPerSecond, r.seconds)
+  }
+
+  /// The table: frames in process, then the end-to-end runs with the LayerKit / FFmpeg ratio.
+  static func table(_ report: SuiteReport) -> String {
+    var out =
+      "machine: " + report.machine.keys.sorted().map { "\($0) = \(report.machine[$0]!)" }.joined(separator: "; ")
+    out += "\n\nframes in process (median over frames after a warm-up; ms a frame)\n"
+    out += report.frames.map(describe).joined(separator: "\n")
+    if !report.videos.isEmpty {
+      out += "\n\nend to end, 181 frames of a 3 s 60 fps transition (ratio: frames/s ÷ FFmpeg's on the same row)\n"
+      for r in report.videos {
+        let ffmpeg = report.videos.first {
+          $0.tool.hasPrefix("ffmpeg") && $0.workload == r.workload && $0.sink == r.sink && $0.width == r.width
+        }
+        let ratio = ffmpeg.map { String(format: "  × %.2f", r.framesPerSecond / $0.framesPerSecond) } ?? ""
+        out += describe(r) + (r.tool.hasPrefix("ffmpeg") ? "" : ratio) + "\n"
+      }
+      out +=
+        "\nFFmpeg commands:\n"
+        + Set(report.videos.filter { $0.tool.hasPrefix("ffmpeg") }.map(\.command)).sorted()
+        .joined(separator: "\n")
+    }
+    out +=
+      "\n\nscaling\n"
+      + report.scaling.keys.sorted().map { String(format: "%@: %.2f", $0, report.scaling[$0]!) }
+      .joined(separator: "\n")
+    out +=
+      "\n\nrecommendation (faster backend, by workload and size)\n" + report.recommendations.joined(separator: "\n")
+    return out
+  }
+
+  // MARK: - Helpers
+
+  static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
+
+  static func median(_ v: [Double]) -> Double { percentile(v, 0.5) }
+
+  static func percentile(_ v: [Double], _ q: Double) -> Double {
+    let s = v.sorted()
+    return s.isEmpty ? 0 : s[min(s.count - 1, Int((Double(s.count - 1) * q).rounded()))]
+  }
+
+  /// Runs a command (its output to /dev/null) and returns its wall time in seconds.
+  static func time(_ command: [String]) throws -> Double {
+    let start = now()
+    try shell(command)
+    return (now() - start) / 1000
+  }
+
+  static func shell(_ command: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: command[0])
+    process.arguments = Array(command.dropFirst())
+    process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw SuiteError.failed(command.joined(separator: " "), process.terminationStatus)
+    }
+  }
+}
+
+enum SuiteError: Error, CustomStringConvertible {
+  case failed(String, Int32)
+
+  var description: String {
+    switch self {
+    case .failed(let command, let status): "\(command) exited with \(status)"
+    }
+  }
+}
