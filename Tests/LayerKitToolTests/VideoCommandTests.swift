@@ -67,6 +67,22 @@ final class VideoCommandTests: XCTestCase {
     XCTAssertEqual(try reader.readAllFrames().count, 3)
   }
 
+  func testAutoTakesTheCPUOnLlvmpipeOnlyForTransitionsWithRowKernels() throws {
+    // CI and this machine render the GPU backend with Mesa's llvmpipe (a software rasterizer); on
+    // a hardware GPU auto always takes the GPU.
+    let info = try h.run(["info"])
+    let software = info.stdout.contains("llvmpipe") || info.stdout.contains("softpipe")
+    let (a, b) = try pictures()
+    for (spec, expected) in [(["--type", "push"], software ? "cpu" : "gpu"), (["--filter", "pageCurl"], "gpu")] {
+      let r = try h.run(
+        ["transition", a, b] + spec + [
+          "--duration", "0.2", "--fps", "10", "--renderer", "auto", "-o", h.path("auto.y4m"),
+        ])
+      XCTAssertEqual(r.status, 0, r.stderr)
+      XCTAssertTrue(r.stderr.contains(", \(expected)) in"), "\(spec): \(r.stderr)")
+    }
+  }
+
   // MARK: encoded formats
 
   func testEncodedFormatsDecodeBackWithTheirCodecsSizesCountsAndTags() throws {

@@ -16,6 +16,7 @@ import LayerKitReference
 struct VideoJob {
   let options: VideoOptions
   let command: String
+  /// The renderer `--renderer` names (for auto: the GPU when an EGL display can be made).
   let renderer: Renderer
   let gpu: GLRenderer?
 
@@ -40,6 +41,23 @@ struct VideoJob {
         if !options.quiet { printError("layerkit \(command): no GPU backend (\(error)); rendering on the CPU") }
       }
     }
+  }
+
+  /// The effects the CPU backend runs a row at a time (ReferenceRenderer's row kernels).
+  static let cpuRowKernels: Set<String> = ["fade", "dissolve", "moveIn", "push", "reveal"]
+
+  /// The renderer of a video with `transitions`. `--renderer auto` on a software rasterizer
+  /// (Mesa's llvmpipe, softpipe) takes the CPU when every transition has a CPU row kernel: there
+  /// the CPU renders such videos faster end to end (`layerkit-bench --suite`: fade and push, 720p
+  /// and 1080p, Y4M and MP4), while llvmpipe wins on everything else; on a hardware GPU, the GPU.
+  func renderer(for transitions: [TimelineTransition]) -> Renderer {
+    guard options.renderer == .auto, let gpu else { return renderer }
+    let name = gpu.info.renderer.lowercased()
+    let software = ["llvmpipe", "softpipe", "swrast"].contains { name.contains($0) }
+    guard software, !transitions.isEmpty,
+      transitions.allSatisfy({ $0.builtIn && Self.cpuRowKernels.contains($0.effect) })
+    else { return gpu }
+    return ReferenceRenderer()
   }
 
   /// Reads every input (stills decoded, clips probed).
@@ -185,6 +203,7 @@ struct VideoJob {
       }
     }
     let sheetFrames = options.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
+    let renderer = self.renderer(for: transitions)
     let pipeline = try VideoPipeline(
       timeline: timeline, renderer: renderer, target: target, options: encoding, frames: range,
       keepFrames: Set(sheetFrames))

@@ -12,7 +12,10 @@ struct VideoOptions: ParsableArguments {
   @Option(help: "Output size WIDTHxHEIGHT (default: the first input's size).") var size: PixelSize?
   @Option(help: "Frames per second (default: the first clip's rate, else 30).") var fps: Double?
   @Option(help: "cover, contain or stretch: how inputs of another aspect fill the frame.") var fit: Fit = .cover
-  @Option(help: "gpu (headless EGL), cpu (the reference renderer), or auto (gpu when an EGL display can be made).")
+  @Option(
+    help:
+      "gpu (headless EGL), cpu (the reference renderer), or auto: the GPU when an EGL display can be made, except on a software rasterizer (llvmpipe) when every transition is fade, dissolve, moveIn, push or reveal, which the CPU renders faster there."
+  )
   var renderer: BackendChoice = .auto
   @Option(help: "Pacing of every transition: linear, easeIn, easeOut, easeInEaseOut or default.")
   var timing: MediaTimingFunction.Name = .linear
