@@ -467,6 +467,71 @@ private struct TransitionJob: @unchecked Sendable {
     }
   }
 
+  /// RenderMath.unorm8(a + (b − a) × t) of every pair of bytes (a / 255, b / 255), at 256 × a + b.
+  static func crossfadeTable(_ t: Float) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: 1 << 16) { table, count in
+      for a in 0..<256 {
+        let fa = Float(a) / 255
+        for b in 0..<256 {
+          let v = (fa + (Float(b) / 255 - fa) * t) * 255
+          table[a << 8 | b] = UInt8(truncatingIfNeeded: Int32((v > 0 ? min(v, 255) : 0) + 0.5))
+        }
+      }
+      count = 1 << 16
+    }
+  }
+
+  /// One row of fade or dissolve inside (0, 1), a byte at a time over the runs of exact
+  /// columns: each byte goes through the general path's Float operations in the same order —
+  /// the texel c / 255, the row's bilinear c0 + (c1 − c0) × fy where its fraction is not 0,
+  /// a + (b − a) × t, RenderMath.unorm8 — so the bytes are the same; the other columns take the
+  /// general sample.
+  func crossfadeRow(
+    _ y: Int, row: RenderMath.BilinearTap, columns: [RenderMath.BilinearTap], exact: [Bool], table: [UInt8]
+  ) {
+    let b = pass.bounds
+    let w = b.width
+    let t = pass.progress
+    let rowBytes = w * 4
+    let a0 = from.texels.baseAddress! + row.i0 * rowBytes
+    let a1 = from.texels.baseAddress! + row.i1 * rowBytes
+    let z0 = to.texels.baseAddress! + row.i0 * rowBytes
+    let z1 = to.texels.baseAddress! + row.i1 * rowBytes
+    let out = output.pixels.baseAddress! + output.index(b.x, y)
+    let fy = row.f
+    @inline(__always) func one(_ pa0: UnsafePointer<UInt8>, _ pa1: UnsafePointer<UInt8>, _ k: Int) -> Float {
+      let c0 = Float(pa0[k]) / 255
+      return fy == 0 ? c0 : c0 + (Float(pa1[k]) / 255 - c0) * fy
+    }
+    var i = 0
+    while i < w {
+      guard exact[i] else {
+        let a = from.sample(columns[i], row)
+        let z = to.sample(columns[i], row)
+        output.store(output.index(b.x + i, y), RenderMath.unorm8(a + (z - a) * t))
+        i += 1
+        continue
+      }
+      var end = i
+      while end < w && exact[end] { end += 1 }
+      // One byte at a time over the run: a loop of plain Float operations on raw pointers.
+      if fy == 0 {
+        // A row on texel centres: the byte depends on the two bytes alone, so the table of
+        // every pair, made once with these operations, gives it.
+        table.withUnsafeBufferPointer { table in
+          for k in i * 4..<end * 4 { out[k] = table[Int(a0[k]) << 8 | Int(z0[k])] }
+        }
+      } else {
+        for k in i * 4..<end * 4 {
+          let a = one(a0, a1, k)
+          let v = (a + (one(z0, z1, k) - a) * t) * 255
+          out[k] = UInt8(truncatingIfNeeded: Int32((v > 0 ? min(v, 255) : 0) + 0.5))
+        }
+      }
+      i = end
+    }
+  }
+
   /// fade or dissolve strictly inside (0, 1): the same crossfade, run without the closure.
   var crossfade: Bool {
     fastPaths && (pass.effect == "fade" || (pass.effect == "dissolve" && pass.progress > 0 && pass.progress < 1))
@@ -482,9 +547,16 @@ private struct TransitionJob: @unchecked Sendable {
     let fromEnd = exactEnds && pass.progress <= 0
     let toEnd = exactEnds && pass.progress >= 1
     let slide = self.slide
+    // Columns whose tap is the texel itself (fraction 0, index the column's own): most of them.
+    let exactColumns = columns.enumerated().map { $0.element.f == 0 && $0.element.i0 == $0.offset }
+    let crossfadeTable = crossfade ? Self.crossfadeTable(pass.progress) : []
     let slideTaps = slide.map { slideColumns($0) } ?? []
     for y in range {
       context.row = RenderMath.BilinearTap(1 - uv(b.x, y).y, size: b.height)
+      if crossfade && !fromEnd && !toEnd {
+        crossfadeRow(y, row: context.row, columns: columns, exact: exactColumns, table: crossfadeTable)
+        continue
+      }
       if fastPaths && (fromEnd || toEnd) || crossfade {
         // The ends of an exactEnds effect (the surfaces outright), fade and dissolve
         // (a + (b − a) × progress): the general path's operations, without the closure.

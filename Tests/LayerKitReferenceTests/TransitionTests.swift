@@ -135,4 +135,27 @@ final class TransitionFastPathTests: XCTestCase {
       }
     }
   }
+
+  func testTheVectorCrossfadeMatchesTheGeneralPathWhereSamplesFallBetweenTexels() throws {
+    // A size where a tenth of the columns and a third of the rows sample between texels (the
+    // double flip of uv.y loses bits), so every branch of the 16-byte kernel runs.
+    let fast = ReferenceRenderer(threadCount: 2)
+    let general = ReferenceRenderer(threadCount: 2)
+    general.fastPaths = false
+    for (w, h) in [(720, 97)] {
+      func picture(_ hue: Double) throws -> Layer {
+        let l = Layer(frame: Rect(x: 0, y: 0, width: Double(w), height: Double(h)))
+        l.contents = try SampleScene.testImage(width: w, height: h, hue: hue)
+        return l
+      }
+      let a = try picture(0.1)
+      let b = try picture(0.7)
+      for effect in ["fade", "dissolve"] {
+        for p in [0.5, 0.37] {
+          let list = try RenderList(transitionFrom: a, to: b, width: w, height: h, effect: effect, progress: p)
+          XCTAssertEqual(try fast.render(list).pixels, try general.render(list).pixels, "\(effect) \(w)×\(h) at \(p)")
+        }
+      }
+    }
+  }
 }
