@@ -25,7 +25,9 @@ enum Plot {
     let barHeight = 12.0
     let left = 300.0
     let plotWidth = 620.0
-    let top = 60.0
+    // The legend, four entries a row above the bars.
+    let legendRows = (series.count + 3) / 4
+    let top = 50.0 + 16 * Double(legendRows)
     var y = top
     let maxValue = max(10, bars.map(\.value).max() ?? 10)
     let decades = Int(log10(maxValue).rounded(.up))
@@ -60,8 +62,10 @@ enum Plot {
       "<text x=\"\(left + plotWidth / 2)\" y=\"\(y + 34)\" text-anchor=\"middle\">frames per second (log scale; more is faster)</text>"
     )
     let legend = series.enumerated().map { i, s in
-      "<rect x=\"\(left + Double(i) * 150)\" y=\"28\" width=\"12\" height=\"12\" fill=\"\(color[s]!)\"/>"
-        + "<text x=\"\(left + Double(i) * 150 + 16)\" y=\"38\">\(escape(s))</text>"
+      let lx = 10 + Double(i % 4) * 240
+      let ly = 28 + 16 * Double(i / 4)
+      return "<rect x=\"\(lx)\" y=\"\(ly)\" width=\"12\" height=\"12\" fill=\"\(color[s]!)\"/>"
+        + "<text x=\"\(lx + 16)\" y=\"\(ly + 10)\">\(escape(s))</text>"
     }
     let machine = escape(report.machine["gpu"].map { "GPU: \($0)" } ?? "CPU only")
     let height = y + 50

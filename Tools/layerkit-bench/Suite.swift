@@ -26,6 +26,9 @@ struct FrameRow: Codable {
   var renderMs: Double
   var readbackMs: Double?
   var convertMs: Double
+  /// The bench process's peak resident memory once this row had run (it only grows, so a row's
+  /// own peak is at most this).
+  var peakRSSMiB: Double
   var framesPerSecond: Double { 1000 / medianMs }
 }
 
@@ -38,6 +41,8 @@ struct VideoRow: Codable {
   var height: Int
   var seconds: Double
   var framesPerSecond: Double
+  /// The run's peak resident memory, when /usr/bin/time is there to tell it.
+  var peakRSSMiB: Double?
   var command: String
 }
 
@@ -189,7 +194,7 @@ struct Suite {
       workload: name, backend: renderer.name, width: width, height: height, frames: total.count,
       medianMs: Self.median(total), p95Ms: Self.percentile(total, 0.95), buildMs: Self.median(build),
       renderMs: Self.median(render), readbackMs: readback.isEmpty ? nil : Self.median(readback),
-      convertMs: Self.median(convert))
+      convertMs: Self.median(convert), peakRSSMiB: Self.peakRSSMiB())
   }
 
   // MARK: - End to end, against FFmpeg
@@ -221,11 +226,12 @@ struct Suite {
                 "--duration", "3", "--fps", "60", "--renderer", renderer, "--quiet", "--overwrite",
               ] + ours.map { $0 == "OUT.mp4" ? out : $0 }
             if ffmpeg == nil && sink.hasPrefix("x264") { continue }
-            let seconds = try Self.time(command)
+            let (seconds, rss) = try Self.time(command)
             rows.append(
               VideoRow(
                 workload: name, tool: "layerkit \(renderer)", sink: sink, width: w, height: h, seconds: seconds,
-                framesPerSecond: Double(Self.transitionFrames) / seconds, command: command.joined(separator: " ")))
+                framesPerSecond: Double(Self.transitionFrames) / seconds, peakRSSMiB: rss,
+                command: command.joined(separator: " ")))
             print(Self.describe(rows.last!))
           }
         }
@@ -241,11 +247,11 @@ struct Suite {
               ffmpeg, "-v", "error", "-i", a.path, "-i", b.path, "-filter_complex", graph, "-frames:v",
               "\(Self.transitionFrames)",
             ] + theirs.map { $0 == "OUT.mp4" ? out : $0 }
-          let seconds = try Self.time(command)
+          let (seconds, rss) = try Self.time(command)
           rows.append(
             VideoRow(
               workload: name, tool: "ffmpeg xfade \(twin)", sink: sink, width: w, height: h, seconds: seconds,
-              framesPerSecond: Double(Self.transitionFrames) / seconds,
+              framesPerSecond: Double(Self.transitionFrames) / seconds, peakRSSMiB: rss,
               command: command.map { $0.contains(" ") || $0.contains(";") ? "'\($0)'" : $0 }.joined(separator: " ")))
           print(Self.describe(rows.last!))
         }
@@ -304,12 +310,14 @@ struct Suite {
       + String(
         format: "%7.1f fps  median %7.2f ms  p95 %7.2f  build %6.2f  render %7.2f", r.framesPerSecond, r.medianMs,
         r.p95Ms, r.buildMs, r.renderMs)
-      + (r.readbackMs.map { String(format: " (readback %.2f)", $0) } ?? "") + String(format: "  yuv %6.2f", r.convertMs)
+      + (r.readbackMs.map { String(format: " (readback %.2f)", $0) } ?? "")
+      + String(format: "  yuv %6.2f  rss ≤ %.0f MiB", r.convertMs, r.peakRSSMiB)
   }
 
   static func describe(_ r: VideoRow) -> String {
     pad(r.workload, 15) + " " + pad(r.tool, 23) + " " + pad(r.sink, 18) + " " + pad("\(r.width)×\(r.height)", 10)
       + String(format: "%7.1f fps  %6.2f s", r.framesPerSecond, r.seconds)
+      + (r.peakRSSMiB.map { String(format: "  rss %.0f MiB", $0) } ?? "")
   }
 
   /// The table: frames in process, then the end-to-end runs with the LayerKit / FFmpeg ratio.
@@ -352,11 +360,27 @@ struct Suite {
     return s.isEmpty ? 0 : s[min(s.count - 1, Int((Double(s.count - 1) * q).rounded()))]
   }
 
-  /// Runs a command (its output to /dev/null) and returns its wall time in seconds.
-  static func time(_ command: [String]) throws -> Double {
+  /// This process's peak resident memory so far.
+  static func peakRSSMiB() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024  // kilobytes on Linux
+  }
+
+  static let timeProgram = FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? "/usr/bin/time" : nil
+
+  /// Runs a command (its output to /dev/null) and returns its wall time in seconds and, through
+  /// /usr/bin/time when it is installed, its peak resident memory.
+  static func time(_ command: [String]) throws -> (Double, Double?) {
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("layerkit-bench-rss-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: report) }
+    let wrapped = timeProgram.map { [$0, "-f", "%M", "-o", report.path] + command } ?? command
     let start = now()
-    try shell(command)
-    return (now() - start) / 1000
+    try shell(wrapped)
+    let seconds = (now() - start) / 1000
+    let kilobytes = (try? String(contentsOf: report, encoding: .utf8))?.split(whereSeparator: \.isNewline).last
+      .flatMap { Double($0) }
+    return (seconds, kilobytes.map { $0 / 1024 })
   }
 
   static func shell(_ command: [String]) throws {
