@@ -468,18 +468,29 @@ private struct TransitionJob: @unchecked Sendable {
   }
 
   /// RenderMath.unorm8(a + (b − a) × t) of every pair of bytes (a / 255, b / 255), at 256 × a + b.
-  static func crossfadeTable(_ t: Float) -> [UInt8] {
-    [UInt8](unsafeUninitializedCapacity: 1 << 16) { table, count in
+  /// The low byte of an entry is the result; `safeEntry` is set where v = (a + (b − a) × t) × 255
+  /// lies farther than `safeMargin` from every rounding boundary (v + 0.5 an integer), so that a
+  /// value within that distance of v rounds to the same byte.
+  static func crossfadeTable(_ t: Float) -> [UInt16] {
+    [UInt16](unsafeUninitializedCapacity: 1 << 16) { table, count in
       for a in 0..<256 {
         let fa = Float(a) / 255
         for b in 0..<256 {
           let v = (fa + (Float(b) / 255 - fa) * t) * 255
-          table[a << 8 | b] = UInt8(truncatingIfNeeded: Int32((v > 0 ? min(v, 255) : 0) + 0.5))
+          let byte = UInt16(truncatingIfNeeded: Int32((v > 0 ? min(v, 255) : 0) + 0.5))
+          let g = (v + 0.5) - (v + 0.5).rounded(.down)
+          table[a << 8 | b] = byte | (min(g, 1 - g) > safeMargin ? safeEntry : 0)
         }
       }
       count = 1 << 16
     }
   }
+
+  static let safeEntry: UInt16 = 0x100
+  /// 0.05 of a byte step: rows whose bilinear fraction is within `nearTexel` of 0 or 1 move a
+  /// sample by at most 255 × nearTexel + 2e-4 (Float rounding included) = 0.0482 < 0.05.
+  static let safeMargin: Float = 0.05
+  static let nearTexel: Float = 1.88e-4
 
   /// One row of fade or dissolve inside (0, 1), a byte at a time over the runs of exact
   /// columns: each byte goes through the general path's Float operations in the same order —
@@ -487,7 +498,7 @@ private struct TransitionJob: @unchecked Sendable {
   /// a + (b − a) × t, RenderMath.unorm8 — so the bytes are the same; the other columns take the
   /// general sample.
   func crossfadeRow(
-    _ y: Int, row: RenderMath.BilinearTap, columns: [RenderMath.BilinearTap], exact: [Bool], table: [UInt8]
+    _ y: Int, row: RenderMath.BilinearTap, columns: [RenderMath.BilinearTap], exact: [Bool], table: [UInt16]
   ) {
     let b = pass.bounds
     let w = b.width
@@ -519,7 +530,24 @@ private struct TransitionJob: @unchecked Sendable {
         // A row on texel centres: the byte depends on the two bytes alone, so the table of
         // every pair, made once with these operations, gives it.
         table.withUnsafeBufferPointer { table in
-          for k in i * 4..<end * 4 { out[k] = table[Int(a0[k]) << 8 | Int(z0[k])] }
+          for k in i * 4..<end * 4 { out[k] = UInt8(truncatingIfNeeded: table[Int(a0[k]) << 8 | Int(z0[k])]) }
+        }
+      } else if min(fy, 1 - fy) <= Self.nearTexel {
+        // A row a hair's breadth off texel centres (uv.y's double flip loses a bit): its samples
+        // lie within 255 × nearTexel of the nearer row's bytes, so where the table's value is
+        // farther than that from a rounding boundary it is the byte; elsewhere, the operations.
+        let (na, nz) = fy < 0.5 ? (a0, z0) : (a1, z1)
+        table.withUnsafeBufferPointer { table in
+          for k in i * 4..<end * 4 {
+            let entry = table[Int(na[k]) << 8 | Int(nz[k])]
+            if entry & Self.safeEntry != 0 {
+              out[k] = UInt8(truncatingIfNeeded: entry)
+            } else {
+              let a = one(a0, a1, k)
+              let v = (a + (one(z0, z1, k) - a) * t) * 255
+              out[k] = UInt8(truncatingIfNeeded: Int32((v > 0 ? min(v, 255) : 0) + 0.5))
+            }
+          }
         }
       } else {
         for k in i * 4..<end * 4 {
