@@ -411,16 +411,10 @@ private struct TransitionJob: @unchecked Sendable {
     columns: [(q: RenderMath.BilinearTap, r: RenderMath.BilinearTap, inside: Bool)]
   ) {
     let b = pass.bounds
-    @inline(__always) func within(_ v: Float) -> Bool { v >= 0 && v <= 1 }
-    @inline(__always) func local(_ x: Int, _ y: Int) -> SIMD2<Float> { uv(x, y) }
-    @inline(__always) func coordinates(_ uv: SIMD2<Float>) -> (q: SIMD2<Float>, r: SIMD2<Float>) {
-      slideCoordinates(slide, uv)
-    }
-    let uvRow = local(b.x, y)
-    let rowQ = coordinates(uvRow)
+    let rowQ = slideCoordinates(slide, uv(b.x, y))
     let qRow = RenderMath.BilinearTap(1 - rowQ.q.y, size: b.height)
     let rRow = slide.kind == "push" ? RenderMath.BilinearTap(1 - rowQ.r.y, size: b.height) : ownRow
-    let insideRow = within(rowQ.q.y)
+    let insideRow = rowQ.q.y >= 0 && rowQ.q.y <= 1
     // Which surface the shifted read takes, and which the other.
     let (shifted, other) = slide.kind == "reveal" ? (from, to) : (to, from)
     columns.withUnsafeBufferPointer { columns in
