@@ -1,5 +1,6 @@
 import LayerKit
 import LayerKitReference
+import LayerKitSamples
 import XCTest
 
 /// Exact tests of the CPU backend on scenes small enough to compute by hand. Each pixel value is
@@ -271,6 +272,57 @@ final class BilinearTapTests: XCTestCase {
             [fast.x, fast.y, fast.z, fast.w].map(\.bitPattern), "\(w)×\(h) at \(uv)")
         }
       }
+    }
+  }
+}
+
+/// The CPU's interior fill (a plain rectangle's pixels that it covers wholly) against the general
+/// path, byte for byte: fractional edges, translations, opacities, over content that blends.
+final class InteriorFillTests: XCTestCase {
+  func testInteriorFillMatchesTheGeneralPathByteForByte() throws {
+    let fast = ReferenceRenderer(threadCount: 2)
+    let general = ReferenceRenderer(threadCount: 2)
+    general.fastPaths = false
+    func translation(_ tx: Float, _ ty: Float) -> PlaneMapping {
+      PlaneMapping(
+        toTarget: Matrix3(row0: [1, 0, tx], row1: [0, 1, ty], row2: [0, 0, 1]),
+        fromTarget: Matrix3(row0: [1, 0, -tx], row1: [0, 1, -ty], row2: [0, 0, 1]))
+    }
+    let target = PixelRect(x: 0, y: 0, width: 61, height: 37)
+    var ops: [RenderOp] = [
+      .draw(
+        Draw(
+          pixelBounds: target, mapping: .identity, shape: Shape(rect: RoundedRect(bounds: [0, 0, 61, 37])),
+          paint: .color([0.2, 0.3, 0.1, 0.6])))
+    ]
+    let rects: [(SIMD4<Float>, SIMD2<Float>, Float, SIMD4<Float>)] = [
+      ([0.3, 0.7, 20.2, 15.9], [3.25, 1.5], 1, [0.9, 0.1, 0.2, 1]),
+      ([-4, -3, 70, 50], [0, 0], 1, [0.1, 0.5, 0.9, 1]),
+      ([5, 5, 30.5, 33.1], [10.75, -2.4], 0.47, [0.4, 0.4, 0.1, 0.8]),
+      ([0, 0, 2.9, 40], [30.1, 0], 0.9, [1, 1, 1, 1]),
+      ([1.5, 1.5, 59.5, 35.5], [0.5, 0.5], 0.25, [0.3, 0.6, 0.2, 0.9]),
+      // Too thin for an interior (2.6 pixels wide): the general path alone.
+      ([8.2, 4, 10.8, 30], [0, 0], 1, [0.2, 0.9, 0.4, 1]),
+    ]
+    for (bounds, t, opacity, color) in rects {
+      let lo = SIMD2(bounds.x, bounds.y) + t
+      let hi = SIMD2(bounds.z, bounds.w) + t
+      let pixels = PixelRect(
+        x: max(0, Int(lo.x.rounded(.down))), y: max(0, Int(lo.y.rounded(.down))),
+        width: min(61, Int(hi.x.rounded(.up))) - max(0, Int(lo.x.rounded(.down))),
+        height: min(37, Int(hi.y.rounded(.up))) - max(0, Int(lo.y.rounded(.down))))
+      ops.append(
+        .draw(
+          Draw(
+            pixelBounds: pixels, mapping: translation(t.x, t.y), shape: Shape(rect: RoundedRect(bounds: bounds)),
+            paint: .color(color * color.w), opacity: opacity)))
+      let list = RenderList(width: 61, height: 37, clearColor: [0, 0, 0.1, 0.2], ops: ops)
+      XCTAssertEqual(try fast.render(list).pixels, try general.render(list).pixels, "after \(bounds) at \(t)")
+    }
+    // And whole layer trees (the sample scenes draw full-target backgrounds and panels).
+    for root in [try SampleScene.cards(width: 320, height: 180), try SampleScene.effects(width: 320, height: 180)] {
+      let list = try RenderList(layer: root, width: 320, height: 180)
+      XCTAssertEqual(try fast.render(list).pixels, try general.render(list).pixels)
     }
   }
 }
