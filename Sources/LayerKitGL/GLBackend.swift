@@ -33,6 +33,8 @@ final class GLBackend: RenderBackend {
   private(set) var targets = RenderTargetPool()
   var retained = RetainedGroups<Surface>()
   private var renderCount = 0
+  /// Between a begin that made the context current and its end.
+  private var rendering = false
   /// The textures of the current render's images, by id.
   private var imageTextures: [ImageID: TextureHandle] = [:]
   /// The render target bounds each layer program's u_targetSize / u_targetOrigin were last set
@@ -102,28 +104,37 @@ final class GLBackend: RenderBackend {
   // MARK: - RenderBackend
 
   func begin(_ list: RenderList) throws {
+    let limit = context.info.maxTextureSize
+    guard list.width <= limit, list.height <= limit else {
+      throw RenderError.targetTooLarge(width: list.width, height: list.height, limit: limit)
+    }
+    for image in list.images where image.width > limit || image.height > limit {
+      throw RenderError.targetTooLarge(width: image.width, height: image.height, limit: limit)
+    }
+    // Transition parameters are checked against the effects' uniforms before any GL call.
+    do {
+      try TransitionProgram.check(list, programs: transitions)
+    } catch {
+      throw RenderError.transitionParameters(error)
+    }
     try context.makeCurrent()
+    rendering = true
     renderCount += 1
     try context.setBlending(true)
     // Every image the list's draws read, uploaded (or found in the cache) before anything is drawn.
     imageTextures = [:]
-    func upload(_ id: ImageID?) throws(GLError) {
-      guard let id, imageTextures[id] == nil else { return }
-      imageTextures[id] = try images.texture(for: list[image: id], render: renderCount, context: context)
-    }
     for op in list.ops {
       guard case .draw(let draw) = op else { continue }
-      switch draw.paint {
-      case .texture(.image(let id), _): try upload(id)
-      case .texture(.crossfade(let f), _):
-        try upload(f.from)
-        try upload(f.to)
-      default: break
+      for id in draw.paint.images where imageTextures[id] == nil {
+        imageTextures[id] = try images.texture(for: list[image: id], render: renderCount, context: context)
       }
     }
   }
 
   func end() {
+    // A begin that failed before making the context current left nothing to undo.
+    guard rendering else { return }
+    rendering = false
     imageTextures = [:]
     targets.endRender(context: context)
     images.evict(after: renderCount, context: context)

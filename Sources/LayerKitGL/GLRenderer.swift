@@ -52,20 +52,8 @@ public final class GLRenderer: Renderer {
   ///   `.transitionParameters` for a transition pass the effects do not accept, and
   ///   `.backend(GLError)` when the driver fails.
   public func render(_ list: RenderList) throws -> Image {
-    try list.validate()
-    let limit = backend.context.info.maxTextureSize
-    guard list.width <= limit, list.height <= limit else {
-      throw RenderError.targetTooLarge(width: list.width, height: list.height, limit: limit)
-    }
-    for image in list.images where image.width > limit || image.height > limit {
-      throw RenderError.targetTooLarge(width: image.width, height: image.height, limit: limit)
-    }
-    // Transition parameters are checked against the effects' uniforms before any GL call.
-    do {
-      try TransitionProgram.check(list, programs: backend.transitions)
-    } catch {
-      throw RenderError.transitionParameters(error)
-    }
+    // The executor validates the list once; GLBackend.begin checks it against the driver's
+    // limits and the effects' parameters before any GL call.
     let pixels: [UInt8]
     do {
       pixels = try backend.execute(list)

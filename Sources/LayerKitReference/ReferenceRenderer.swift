@@ -455,6 +455,36 @@ private struct TransitionJob: @unchecked Sendable {
   let output: SurfaceTarget
   let size: SIMD2<Float>
   let fastPaths: Bool
+  // Made once per pass (not per thread chunk), read by every row.
+  /// The bilinear taps of the pixels' own uv.x, one per column (with the general path's operations).
+  private(set) var columns: [RenderMath.BilinearTap] = []
+  /// Columns whose tap is the texel itself (fraction 0, index the column's own): most of them.
+  private(set) var exactColumns: [Bool] = []
+  /// fade and dissolve: every byte pair's result (crossfadeTable).
+  private(set) var crossfadeTable: [UInt16] = []
+  private(set) var slideTaps: [(q: RenderMath.BilinearTap, r: RenderMath.BilinearTap, inside: Bool)] = []
+
+  init(
+    pass: TransitionPass, effect: @escaping CPUEffect, exactEnds: Bool,
+    parameters: [(name: String, value: TransitionValue?)], from: SurfacePixels, to: SurfacePixels,
+    output: SurfaceTarget, size: SIMD2<Float>, fastPaths: Bool
+  ) {
+    self.pass = pass
+    self.effect = effect
+    self.exactEnds = exactEnds
+    self.parameters = parameters
+    self.from = from
+    self.to = to
+    self.output = output
+    self.size = size
+    self.fastPaths = fastPaths
+    let b = pass.bounds
+    columns = (b.x..<b.maxX).map { RenderMath.BilinearTap(uv($0, b.y).x, size: b.width) }
+    exactColumns = columns.enumerated().map { $0.element.f == 0 && $0.element.i0 == $0.offset }
+    if crossfade { crossfadeTable = Self.crossfadeTable(pass.progress) }
+    if let slide { slideTaps = slideColumns(slide) }
+  }
+
   /// moveIn, push and reveal with their direction: each reads one surface at uv shifted by a
   /// constant, so the taps and the inside test split into a column part and a row part.
   var slide: (kind: String, d: SIMD2<Float>)? {
@@ -466,10 +496,7 @@ private struct TransitionJob: @unchecked Sendable {
 
   /// One row of moveIn, push or reveal: CPUEffects' formulas, each coordinate computed as there
   /// (q = uv ∓ d × …, one lane per axis), its taps and its half of `inside` once per column.
-  func slideRow(
-    _ y: Int, _ slide: (kind: String, d: SIMD2<Float>), _ ownRow: RenderMath.BilinearTap,
-    columns: [(q: RenderMath.BilinearTap, r: RenderMath.BilinearTap, inside: Bool)]
-  ) {
+  func slideRow(_ y: Int, _ slide: (kind: String, d: SIMD2<Float>), _ ownRow: RenderMath.BilinearTap) {
     let b = pass.bounds
     let rowQ = slideCoordinates(slide, uv(b.x, y))
     let qRow = RenderMath.BilinearTap(1 - rowQ.q.y, size: b.height)
@@ -477,7 +504,7 @@ private struct TransitionJob: @unchecked Sendable {
     let insideRow = rowQ.q.y >= 0 && rowQ.q.y <= 1
     // Which surface the shifted read takes, and which the other.
     let (shifted, other) = slide.kind == "reveal" ? (from, to) : (to, from)
-    columns.withUnsafeBufferPointer { columns in
+    slideTaps.withUnsafeBufferPointer { columns in
       for x in b.x..<b.maxX {
         let c = columns[x - b.x]
         let color = insideRow && c.inside ? shifted.sample(c.q, qRow) : other.sample(c.r, rRow)
@@ -551,9 +578,8 @@ private struct TransitionJob: @unchecked Sendable {
   /// the texel c / 255, the row's bilinear c0 + (c1 − c0) × fy where its fraction is not 0,
   /// a + (b − a) × t, RenderMath.unorm8 — so the bytes are the same; the other columns take the
   /// general sample.
-  func crossfadeRow(
-    _ y: Int, row: RenderMath.BilinearTap, columns: [RenderMath.BilinearTap], exact: [Bool], table: [UInt16]
-  ) {
+  func crossfadeRow(_ y: Int, row: RenderMath.BilinearTap) {
+    let (exact, table) = (exactColumns, crossfadeTable)
     let b = pass.bounds
     let w = b.width
     let t = pass.progress
@@ -621,38 +647,30 @@ private struct TransitionJob: @unchecked Sendable {
 
   func rows(_ range: Range<Int>) {
     let b = pass.bounds
-    // The bilinear taps of (uv.x, 1 − uv.y), where getFromColor / getToColor read the pixel's
-    // own uv: per column and per row, with the operations the general path uses.
-    let columns = (b.x..<b.maxX).map { RenderMath.BilinearTap(uv($0, b.y).x, size: b.width) }
+    // The row taps of (uv.x, 1 − uv.y), where getFromColor / getToColor read the pixel's own
+    // uv, with the operations the general path uses; the column taps are made once per pass.
     var context = TransitionContext(
       uv: .zero, progress: pass.progress, ratio: size.x / size.y, parameters: parameters, from: from, to: to)
     let fromEnd = exactEnds && pass.progress <= 0
     let toEnd = exactEnds && pass.progress >= 1
     let slide = self.slide
-    // Columns whose tap is the texel itself (fraction 0, index the column's own): most of them.
-    let exactColumns = columns.enumerated().map { $0.element.f == 0 && $0.element.i0 == $0.offset }
-    let crossfadeTable = crossfade ? Self.crossfadeTable(pass.progress) : []
-    let slideTaps = slide.map { slideColumns($0) } ?? []
+    let crossfade = self.crossfade
     for y in range {
       context.row = RenderMath.BilinearTap(1 - uv(b.x, y).y, size: b.height)
       if crossfade && !fromEnd && !toEnd {
-        crossfadeRow(y, row: context.row, columns: columns, exact: exactColumns, table: crossfadeTable)
+        crossfadeRow(y, row: context.row)
         continue
       }
-      if fastPaths && (fromEnd || toEnd) || crossfade {
-        // The ends of an exactEnds effect (the surfaces outright), fade and dissolve
-        // (a + (b − a) × progress): the general path's operations, without the closure.
-        let t = pass.progress
+      if fastPaths && (fromEnd || toEnd) {
+        // The ends of an exactEnds effect: the surface outright, without the closure.
+        let surface = fromEnd ? from : to
         for (i, x) in (b.x..<b.maxX).enumerated() {
-          let a = fromEnd || !toEnd ? from.sample(columns[i], context.row) : .zero
-          let z = toEnd || !fromEnd ? to.sample(columns[i], context.row) : .zero
-          let color = fromEnd ? a : toEnd ? z : a + (z - a) * t
-          output.store(output.index(x, y), RenderMath.unorm8(color))
+          output.store(output.index(x, y), RenderMath.unorm8(surface.sample(columns[i], context.row)))
         }
         continue
       }
       if let slide = slide {
-        slideRow(y, slide, context.row, columns: slideTaps)
+        slideRow(y, slide, context.row)
         continue
       }
       columns.withUnsafeBufferPointer { columns in

@@ -66,8 +66,9 @@ extension RenderBackend {
   /// - Throws: `RenderError` from validation, and whatever the primitives throw, unchanged.
   public func execute(_ list: RenderList) throws -> [UInt8] {
     try list.validate()
-    try begin(list)
+    // end() also after a begin that failed halfway (a context made current, some uploads).
     defer { end() }
+    try begin(list)
     retained.beginRender(targetPixels: list.width * list.height)
     let plan = list.executionPlan()
     let base = try makeSurface(list.targetRect, fill: RenderMath.unorm8(list.clearColor))
@@ -179,16 +180,11 @@ public struct RetainedGroups<Surface> {
       guard case .pushGroup(_, let bounds) = list.ops[group] else { preconditionFailure("not a group") }
       self.bounds = bounds
       ops = list.ops[group..<end + 1]
-      var images: [UInt64] = []
-      for op in ops {
-        guard case .draw(let d) = op, case .texture(let source, _) = d.paint else { continue }
-        switch source {
-        case .image(let id): images.append(list[image: id].id)
-        case .crossfade(let f): images += [f.from, f.to].map { $0.map { list[image: $0].id } ?? 0 }
-        case .surface: break
-        }
+      // The ops name the images by position (and say which side of a crossfade is missing).
+      images = ops.flatMap { op -> [UInt64] in
+        guard case .draw(let d) = op else { return [] }
+        return d.paint.images.map { list[image: $0].id }
       }
-      self.images = images
     }
 
     public static func == (a: Key, b: Key) -> Bool {
@@ -286,49 +282,48 @@ extension RenderList {
   /// made before it, and no op after it reads a surface made inside it (other than the group).
   func executionPlan() -> ExecutionPlan {
     var last: [SurfaceID: Int] = [:]
-    var made: [SurfaceID: Int] = [:]
-    var open: [(push: Int, id: SurfaceID)] = []
+    // Where each surface was made, and the groups open then (their pushGroup indices).
+    var made: [SurfaceID: (index: Int, inside: [Int])] = [:]
+    var open: [Int] = []
     var spans: [Int: Int] = [:]
-    var spanOf: [SurfaceID: (push: Int, pop: Int)] = [:]
     var blocked = Set<Int>()
-    // Groups open at op `index` that `read` (made at `m`) makes not retainable.
+    func make(_ id: SurfaceID, at index: Int) {
+      made[id] = (index, open)
+      last[id] = index
+    }
+    // A read of a surface made before a group that is open now keeps that group out.
     func read(_ id: SurfaceID, at index: Int) {
       last[id] = index
-      guard let m = made[id] else { return }
-      for g in open where m < g.push { blocked.insert(g.push) }
+      guard let m = made[id]?.index else { return }
+      for push in open where m < push { blocked.insert(push) }
     }
     for (index, op) in ops.enumerated() {
       switch op {
       case .pushGroup(let id, _):
-        made[id] = index
-        open.append((index, id))
+        make(id, at: index)
+        open.append(index)
       case .popGroup(let id):
         last[id] = index
-        let g = open.removeLast()
-        spans[g.push] = index
-        spanOf[id] = (g.push, index)
+        spans[open.removeLast()] = index
       case .copyBackdrop(let id, _):
-        made[id] = index
-        last[id] = index
+        make(id, at: index)
       case .filter(let p):
         read(p.input, at: index)
-        made[p.output] = index
-        last[p.output] = index
+        make(p.output, at: index)
       case .transition(let p):
         read(p.from, at: index)
         read(p.to, at: index)
-        made[p.output] = index
-        last[p.output] = index
+        make(p.output, at: index)
       case .draw(let d):
         if case .texture(.surface(let id), _) = d.paint { read(id, at: index) }
         if let m = d.mask { read(m.surface, at: index) }
         if let b = d.backdrop { read(b, at: index) }
       }
     }
-    // A surface made inside a group and read after its pop keeps that group out.
-    for (id, lastRead) in last {
-      guard let m = made[id] else { continue }
-      for (push, pop) in spans where push < m && m < pop && lastRead > pop { blocked.insert(push) }
+    // A surface made inside a group and read after its pop keeps that group out (a group's own
+    // surface is made at its push, outside itself).
+    for (id, m) in made {
+      for push in m.inside where last[id]! > spans[push]! { blocked.insert(push) }
     }
     var out: [Int: [SurfaceID]] = [:]
     for (id, index) in last { out[index, default: []].append(id) }
@@ -341,6 +336,17 @@ extension RenderList {
     }
     return ExecutionPlan(
       lastReads: out, retainable: spans.filter { !blocked.contains($0.key) }, presentsWhole: whole)
+  }
+}
+
+extension Paint {
+  /// The images this paint reads: one, two for a crossfade of two, none for a colour or a surface.
+  public var images: [ImageID] {
+    switch self {
+    case .texture(.image(let id), _): [id]
+    case .texture(.crossfade(let f), _): [f.from, f.to].compactMap { $0 }
+    case .color, .texture(.surface, _): []
+    }
   }
 }
 
