@@ -21,15 +21,8 @@ struct CrossfadeProgram {
     weight = location("u_weight")
     hasFrom = location("u_hasFrom")
     hasTo = location("u_hasTo")
-    do {
-      try context.useProgram(program)
-      glUniform1i(location("u_from"), GLint(TextureUnit.paint.rawValue))
-      glUniform1i(location("u_to"), GLint(TextureUnit.mask.rawValue))
-      try context.check("glUniform1i (crossfade)")
-    } catch {
-      context.delete(program)
-      throw error
-    }
+    try context.setSamplerUnits(
+      program, [(location("u_from"), TextureUnit.paint.rawValue), (location("u_to"), TextureUnit.mask.rawValue)])
   }
 
   /// Sets the weight and which sides exist; the program must be current.

@@ -54,14 +54,7 @@ struct FilterProgram {
     radius = location("u_radius")
     rows = ["u_r", "u_g", "u_b", "u_a", "u_bias"].map(location)
     color = location("u_color")
-    do {
-      try context.useProgram(program)
-      glUniform1i(location("u_input"), GLint(TextureUnit.paint.rawValue))
-      try context.check("glUniform1i(u_input)")
-    } catch {
-      context.delete(program)
-      throw error
-    }
+    try context.setSamplerUnits(program, [(location("u_input"), TextureUnit.paint.rawValue)])
   }
 
   /// Sets every uniform of `pass`, reading a surface covering `inputBounds`; the program must be

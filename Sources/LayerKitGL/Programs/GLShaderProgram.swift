@@ -218,6 +218,21 @@ package enum ShaderLog {
 }
 
 extension GLContext {
+  /// Points each sampler uniform of a freshly linked `program` at its texture unit, by location
+  /// (-1, a sampler the compiler removed, is ignored). On failure the program is deleted.
+  func setSamplerUnits(_ program: ProgramHandle, _ units: [(location: GLint, unit: Int)]) throws(GLError) {
+    do {
+      try useProgram(program)
+      for (location, unit) in units { glUniform1i(location, GLint(unit)) }
+      try check("glUniform1i (samplers)")
+    } catch {
+      delete(program)
+      throw error
+    }
+  }
+}
+
+extension GLContext {
   /// Compiles and links a program from two shader files.
   /// - Parameters:
   ///   - vertex: the vertex shader.

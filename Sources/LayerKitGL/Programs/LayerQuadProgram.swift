@@ -165,18 +165,14 @@ struct LayerQuadProgram {
     evenOdd = location("u_evenOdd")
     isPath = location("u_isPath")
     hasMask = location("u_hasMask")
-    do {
-      try context.useProgram(program)
-      // Each sampler reads its fixed unit (locations the compiler removed are -1, ignored).
-      glUniform1i(location("u_texture"), GLint(TextureUnit.paint.rawValue))
-      glUniform1i(location("u_mask"), GLint(TextureUnit.mask.rawValue))
-      glUniform1i(location("u_backdrop"), GLint(TextureUnit.backdrop.rawValue))
-      glUniform1i(location("u_segments"), GLint(TextureUnit.segments.rawValue))
-      try context.check("glUniform1i(samplers)")
-    } catch {
-      context.delete(program)
-      throw error
-    }
+    // Each sampler reads its fixed unit.
+    try context.setSamplerUnits(
+      program,
+      [
+        (location("u_texture"), TextureUnit.paint.rawValue), (location("u_mask"), TextureUnit.mask.rawValue),
+        (location("u_backdrop"), TextureUnit.backdrop.rawValue),
+        (location("u_segments"), TextureUnit.segments.rawValue),
+      ])
   }
 
   /// Sets the uniforms of the current render target, the surface covering `bounds`; the program

@@ -70,20 +70,13 @@ struct TransitionProgram {
     bounds = location("u_bounds")
     outputOrigin = location("u_outputOrigin")
     locations = source.uniforms.map { location($0.name) }
-    do {
-      try context.useProgram(program)
-      glUniform1i(location("from"), GLint(TextureUnit.paint.rawValue))
-      glUniform1i(location("to"), GLint(TextureUnit.mask.rawValue))
-      var unit = Self.firstExtraUnit
-      for (u, l) in zip(source.uniforms, locations) where u.type == .sampler2D {
-        glUniform1i(l, GLint(unit))
-        unit += 1
-      }
-      try context.check("glUniform1i (transition samplers)")
-    } catch {
-      context.delete(program)
-      throw error
+    // from and to, then the effect's own sampler2D parameters on units extra0… in order.
+    let extras = zip(source.uniforms, locations).filter { $0.0.type == .sampler2D }.enumerated().map {
+      (location: $0.element.1, unit: Self.firstExtraUnit + $0.offset)
     }
+    try context.setSamplerUnits(
+      program,
+      [(location("from"), TextureUnit.paint.rawValue), (location("to"), TextureUnit.mask.rawValue)] + extras)
   }
 
   /// The wrapper (with `defines`) with its marker line replaced by the effect's adapted text (a
