@@ -3,8 +3,9 @@
 //
 // GLRenderer is the public face: it opens the display and builds every program at start-up
 // (failing fast with the file and line of a shader error), and hands each list to the executor of
-// LayerKitRender, which validates it and runs GLBackend's primitives (the first of which checks
-// the list against the driver's limits and the effects' parameters) (GLBackend.swift) and reads the target back top-down.
+// LayerKitRender, which validates it, runs GLBackend's primitives (GLBackend.swift; the first
+// checks the list against the driver's limits and the effects' parameters) and reads the target
+// back top-down.
 //
 // What it does not do: look at Layers, evaluate animations, filter textures in hardware (all
 // sampling is the manual bilinear of RenderMath, for parity with the CPU reference), or share GL
