@@ -26,8 +26,8 @@ public final class ReferenceRenderer: Renderer {
   /// Groups kept between renders (drawn once while their ops and images stay the same).
   package var retainedGroupCount: Int { backend.retained.count }
 
-  /// Off: every transition pixel goes through its effect's closure (the general path), for
-  /// tests that hold the row kernels (fade, dissolve, moveIn, push, reveal) to it byte for byte.
+  /// Off: every transition pixel goes through its effect's kernel (the general path), for tests
+  /// that hold the row shortcuts (fade, dissolve, moveIn, push, reveal) to it byte for byte.
   package var fastPaths: Bool {
     get { backend.fastPaths }
     set { backend.fastPaths = newValue }
@@ -134,23 +134,24 @@ final class CPUBackend: RenderBackend {
   /// A transition pass: the effect's CPU twin per output pixel, with gl-transitions' uv (y up)
   /// and bilinear reads of the two surfaces at (uv.x, 1 − uv.y).
   func transition(_ pass: TransitionPass, from: Surface, to: Surface, into output: Surface) throws {
-    guard let effect = CPUEffects.all[pass.effect], let declaration = TransitionEffects.all[pass.effect] else {
+    guard let kernelType = CPUEffects.all[pass.effect], let declaration = TransitionEffects.all[pass.effect] else {
       throw RenderError.gpuOnlyEffect(pass.effect)
     }
-    let parameters: [(name: String, value: TransitionValue?)]
+    let parameters: ResolvedParameters
     do {
       let values = try declaration.uniforms.resolve(pass.parameters, effect: pass.effect)
-      parameters = zip(declaration.parameters, values).map { ($0.name, $1) }
+      parameters = ResolvedParameters(values: zip(declaration.parameters, values).map { ($0.name, $1) })
     } catch {
       throw RenderError.transitionParameters(error)
     }
     let b = pass.bounds
     let size = SIMD2(Float(b.width), Float(b.height))
+    let kernel = kernelType.init(parameters, progress: pass.progress, ratio: size.x / size.y)
     output.withTarget { out in
       withPixels(from) { a in
         withPixels(to) { z in
           let job = TransitionJob(
-            pass: pass, effect: effect, exactEnds: declaration.exactEnds, parameters: parameters, from: a!, to: z!,
+            pass: pass, kernel: kernel, exactEnds: declaration.exactEnds, parameters: parameters, from: a!, to: z!,
             output: out, size: size, fastPaths: fastPaths)
           parallelRows(b) { job.rows($0) }
         }
@@ -445,11 +446,11 @@ private struct FilterJob: @unchecked Sendable {
 }
 
 /// One transition pass's inputs, shared read-only by the threads.
-private struct TransitionJob: @unchecked Sendable {
+struct TransitionJob: @unchecked Sendable {
   let pass: TransitionPass
-  let effect: CPUEffect
+  let kernel: any CPUTransitionKernel
   let exactEnds: Bool
-  let parameters: [(name: String, value: TransitionValue?)]
+  let parameters: ResolvedParameters
   let from: SurfacePixels
   let to: SurfacePixels
   let output: SurfaceTarget
@@ -465,12 +466,12 @@ private struct TransitionJob: @unchecked Sendable {
   private(set) var slideTaps: [(q: RenderMath.BilinearTap, r: RenderMath.BilinearTap, inside: Bool)] = []
 
   init(
-    pass: TransitionPass, effect: @escaping CPUEffect, exactEnds: Bool,
-    parameters: [(name: String, value: TransitionValue?)], from: SurfacePixels, to: SurfacePixels,
+    pass: TransitionPass, kernel: any CPUTransitionKernel, exactEnds: Bool,
+    parameters: ResolvedParameters, from: SurfacePixels, to: SurfacePixels,
     output: SurfaceTarget, size: SIMD2<Float>, fastPaths: Bool
   ) {
     self.pass = pass
-    self.effect = effect
+    self.kernel = kernel
     self.exactEnds = exactEnds
     self.parameters = parameters
     self.from = from
@@ -489,7 +490,7 @@ private struct TransitionJob: @unchecked Sendable {
   /// constant, so the taps and the inside test split into a column part and a row part.
   var slide: (kind: String, d: SIMD2<Float>)? {
     guard fastPaths, ["moveIn", "push", "reveal"].contains(pass.effect),
-      case .vec2(let d)? = parameters.first(where: { $0.name == "direction" })?.value
+      case .vec2(let d)? = parameters.value("direction")
     else { return nil }
     return (pass.effect, d)
   }
@@ -640,49 +641,33 @@ private struct TransitionJob: @unchecked Sendable {
     }
   }
 
-  /// fade or dissolve strictly inside (0, 1): the same crossfade, run without the closure.
+  /// fade or dissolve strictly inside (0, 1): the same crossfade, run through a byte-pair table.
   var crossfade: Bool {
     fastPaths && (pass.effect == "fade" || (pass.effect == "dissolve" && pass.progress > 0 && pass.progress < 1))
   }
 
   func rows(_ range: Range<Int>) {
     let b = pass.bounds
-    // The row taps of (uv.x, 1 − uv.y), where getFromColor / getToColor read the pixel's own
-    // uv, with the operations the general path uses; the column taps are made once per pass.
-    var context = TransitionContext(
-      uv: .zero, progress: pass.progress, ratio: size.x / size.y, parameters: parameters, from: from, to: to)
     let fromEnd = exactEnds && pass.progress <= 0
     let toEnd = exactEnds && pass.progress >= 1
     let slide = self.slide
     let crossfade = self.crossfade
     for y in range {
-      context.row = RenderMath.BilinearTap(1 - uv(b.x, y).y, size: b.height)
-      if crossfade && !fromEnd && !toEnd {
-        crossfadeRow(y, row: context.row)
-        continue
-      }
-      if fastPaths && (fromEnd || toEnd) {
-        // The ends of an exactEnds effect: the surface outright, without the closure.
+      // The row taps of (uv.x, 1 − uv.y), where getFromColor / getToColor read the pixel's own
+      // uv, with the operations the general path uses; the column taps are made once per pass.
+      let row = RenderMath.BilinearTap(1 - uv(b.x, y).y, size: b.height)
+      if fromEnd || toEnd {
+        // TransitionEffect.exactEnds: the surfaces outright at the ends (as the GLSL host).
         let surface = fromEnd ? from : to
         for (i, x) in (b.x..<b.maxX).enumerated() {
-          output.store(output.index(x, y), RenderMath.unorm8(surface.sample(columns[i], context.row)))
+          output.store(output.index(x, y), RenderMath.unorm8(surface.sample(columns[i], row)))
         }
-        continue
-      }
-      if let slide = slide {
-        slideRow(y, slide, context.row)
-        continue
-      }
-      columns.withUnsafeBufferPointer { columns in
-        for x in b.x..<b.maxX {
-          context.uv = uv(x, y)
-          context.column = columns[x - b.x]
-          // TransitionEffect.exactEnds: the surfaces outright at the ends (as the GLSL host).
-          let color =
-            fromEnd
-            ? context.getFromColor(context.uv) : toEnd ? context.getToColor(context.uv) : effect(context)
-          output.store(output.index(x, y), RenderMath.unorm8(color))
-        }
+      } else if crossfade {
+        crossfadeRow(y, row: row)
+      } else if let slide = slide {
+        slideRow(y, slide, row)
+      } else {
+        kernel.shadeRow(y, job: self, row: row)
       }
     }
   }

@@ -401,7 +401,7 @@ final class VideoCommandTests: XCTestCase {
     for (signal, status) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
       let out = h.path("long-\(signal).mp4")
       let process = try h.start([
-        "slideshow", a, b, "--hold", "60", "--transition-duration", "1", "--fps", "30", "--renderer", "cpu", "-o", out,
+        "slideshow", a, b, "--hold", "600", "--transition-duration", "1", "--fps", "30", "--renderer", "cpu", "-o", out,
       ])
       // Wait until the encoder's temporary file exists: the render is under way.
       let deadline = Date().addingTimeInterval(20)
