@@ -98,6 +98,10 @@ final class GLBackend: RenderBackend {
     context.delete(crossfadeProgram.program)
     context.delete(segments)
     context.delete(vertexArray)
+    for case let (buffer, sync)? in ring {
+      if let sync { context.delete(sync) }
+      context.delete(buffer)
+    }
     context.releaseCurrent()
   }
 
@@ -176,9 +180,68 @@ final class GLBackend: RenderBackend {
     return try context.readPixels(surface.target)
   }
 
-  /// How long the last readBack took (glReadPixels waits for the drawing before it), for the
-  /// benchmark's stage breakdown.
+  /// How long the last readBack took (glReadPixels waits for the drawing before it), or the last
+  /// finishReadBack's wait and copy, for the benchmark's stage breakdown.
   private(set) var lastReadbackNanoseconds: UInt64 = 0
+
+  // MARK: - Overlapped readback (OverlappingRenderer)
+
+  /// Frames that may be drawn and not yet read back.
+  static let framesInFlight = 2
+  /// The pixel-pack buffers frames are read back through, one per frame in flight (frame n uses
+  /// n mod framesInFlight), each with the fence of the copy it holds; made on first use, remade
+  /// larger when a frame needs more.
+  private var ring: [(buffer: BufferHandle, sync: GLsync?)?] = Array(repeating: nil, count: framesInFlight)
+  /// Frames whose readback started, and frames finished (in order: the next to finish is
+  /// `finishedFrames`).
+  private(set) var startedFrames: UInt64 = 0
+  private(set) var finishedFrames: UInt64 = 0
+
+  /// Starts copying `surface` (the finished target) into the next buffer of the ring; the
+  /// drawing and the copy are flushed and run while the caller goes on.
+  /// - Returns: the frame's serial.
+  func startReadBack(_ surface: Surface) throws -> UInt64 {
+    guard startedFrames - finishedFrames < UInt64(Self.framesInFlight) else {
+      throw RenderError.framesOutOfOrder("\(Self.framesInFlight) frames are already waiting to be finished")
+    }
+    let slot = Int(startedFrames % UInt64(Self.framesInFlight))
+    let bytes = surface.target.width * surface.target.height * 4
+    if let old = ring[slot], old.buffer.bytes < bytes {
+      if let sync = old.sync { context.delete(sync) }
+      context.delete(old.buffer)
+      ring[slot] = nil
+    }
+    let buffer = try ring[slot]?.buffer ?? context.makePackBuffer(bytes: bytes)
+    ring[slot] = (buffer, nil)
+    ring[slot]!.sync = try context.startReadPixels(surface.target, into: buffer)
+    startedFrames += 1
+    return startedFrames - 1
+  }
+
+  /// Waits for a started frame's copy and returns its pixels (rows top-down). A frame whose wait
+  /// fails counts as finished, so the next one can still be.
+  func finishReadBack(_ frame: PendingFrame) throws -> [UInt8] {
+    guard frame.serial == finishedFrames, finishedFrames < startedFrames else {
+      throw RenderError.framesOutOfOrder(
+        frame.serial < finishedFrames
+          ? "frame \(frame.serial) was finished already"
+          : "frame \(frame.serial) finished before frame \(finishedFrames), which started first")
+    }
+    let slot = Int(frame.serial % UInt64(Self.framesInFlight))
+    guard let (buffer, sync) = ring[slot], let sync else {
+      throw RenderError.framesOutOfOrder("frame \(frame.serial) has no readback under way")
+    }
+    try context.makeCurrent()
+    let start = DispatchTime.now().uptimeNanoseconds
+    defer {
+      context.delete(sync)
+      ring[slot]!.sync = nil
+      finishedFrames += 1
+      lastReadbackNanoseconds = DispatchTime.now().uptimeNanoseconds - start
+      context.releaseCurrent()
+    }
+    return try context.finishReadPixels(buffer, sync: sync, count: frame.width * frame.height * 4)
+  }
 
   func filter(_ pass: FilterPass, input: Surface, into output: Surface) throws {
     try runFilter(pass, input: input, output: output)

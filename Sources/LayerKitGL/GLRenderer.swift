@@ -16,7 +16,7 @@ import Foundation
 import LayerKitRender
 
 /// The GPU backend: executes a RenderList with OpenGL ES 3 on a headless EGL display.
-public final class GLRenderer: Renderer {
+public final class GLRenderer: OverlappingRenderer {
   public let name = "gpu"
 
   /// The platform, driver and limits this renderer runs on.
@@ -62,6 +62,40 @@ public final class GLRenderer: Renderer {
       throw RenderError.backend(error)
     }
     return try Image(width: list.width, height: list.height, pixels: pixels)
+  }
+
+  // MARK: - Overlapped frames
+
+  /// Frames that may be started and not yet finished: a ring of two pixel buffers.
+  public var framesInFlight: Int { GLBackend.framesInFlight }
+
+  /// Draws `list` and starts copying its target into a pixel buffer of the ring, without waiting
+  /// for either: the GPU works on them while the caller prepares the next frame.
+  /// - Throws: as `render(_:)`; `RenderError.framesOutOfOrder` when `framesInFlight` frames are
+  ///   already waiting to be finished.
+  public func start(_ list: RenderList) throws -> PendingFrame {
+    guard backend.startedFrames - backend.finishedFrames < UInt64(framesInFlight) else {
+      throw RenderError.framesOutOfOrder("\(framesInFlight) frames are already waiting to be finished")
+    }
+    do {
+      let serial = try backend.execute(list) { try backend.startReadBack($0) }
+      return PendingFrame(width: list.width, height: list.height, serial: serial)
+    } catch let error as GLError {
+      throw RenderError.backend(error)
+    }
+  }
+
+  /// Waits for a started frame's pixels: the same bytes `render(_:)` returns for its list.
+  /// - Throws: `RenderError.framesOutOfOrder` for a frame that is not the oldest one waiting;
+  ///   `.backend(GLError.readback)` when the copy fails or takes more than a minute.
+  public func finish(_ frame: PendingFrame) throws -> Image {
+    let pixels: [UInt8]
+    do {
+      pixels = try backend.finishReadBack(frame)
+    } catch let error as GLError {
+      throw RenderError.backend(error)
+    }
+    return try Image(width: frame.width, height: frame.height, pixels: pixels)
   }
 
   // MARK: - For tests and tools

@@ -65,6 +65,13 @@ extension RenderBackend {
   /// - Returns: the target's pixels, RGBA8 premultiplied, rows top-down.
   /// - Throws: `RenderError` from validation, and whatever the primitives throw, unchanged.
   public func execute(_ list: RenderList) throws -> [UInt8] {
+    try execute(list) { try readBack($0) }
+  }
+
+  /// As `execute(_:)`, ending with `read` on the finished target instead of `readBack` (the GPU
+  /// starts an asynchronous readback there): `read` runs before any surface is released and
+  /// before `end()`.
+  public func execute<Result>(_ list: RenderList, readingBackWith read: (Surface) throws -> Result) throws -> Result {
     try list.validate()
     // end() also after a begin that failed halfway (a context made current, some uploads).
     defer { end() }
@@ -153,7 +160,7 @@ extension RenderBackend {
       releaseAfter(index)
       index += 1
     }
-    let pixels = try readBack(base)
+    let pixels = try read(base)
     for (id, s) in finished where !owned.contains(id) { release(s) }
     release(base)
     for evicted in retained.endRender() { release(evicted) }

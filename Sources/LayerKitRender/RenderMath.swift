@@ -205,7 +205,7 @@ public enum RenderMath {
   /// floor(t) for texel addressing, first clamped to [−1, size]: beyond that range the clamped
   /// texel indices no longer change, and both texels of a pair are the same edge texel, so the
   /// fraction does not matter. Keeps huge coordinates away from integer conversion.
-  @inlinable @inline(__always) @usableFromInline
+  @inlinable @inline(__always)
   static func floor(_ t: Float, below size: Int) -> Float {
     let c = min(max(t, -1), Float(size))
     let i = Float(Int32(c))  // truncates toward zero

@@ -14,6 +14,38 @@ public protocol Renderer: AnyObject {
   func render(_ list: RenderList) throws -> Image
 }
 
+/// A renderer that reads a frame back while drawing the next one (the GPU backend: its target is
+/// copied into a pixel buffer, asynchronously, and waited for only when the pixels are wanted).
+/// `start` draws a list and starts the copy; `finish` waits for it and returns the frame. Frames
+/// finish in the order they started, and at most `framesInFlight` are started and not finished.
+/// `render(_:)` is `finish(start(list))`.
+public protocol OverlappingRenderer: Renderer {
+  /// How many frames may be started and not yet finished.
+  var framesInFlight: Int { get }
+  /// Draws `list` and starts reading its target back.
+  /// - Throws: as `render(_:)`; `RenderError.framesOutOfOrder` when `framesInFlight` frames are
+  ///   already waiting.
+  func start(_ list: RenderList) throws -> PendingFrame
+  /// Waits for a started frame's pixels.
+  /// - Throws: `RenderError.framesOutOfOrder` for a frame that is not the oldest one waiting (or
+  ///   was finished already); the backend's error when the copy fails.
+  func finish(_ frame: PendingFrame) throws -> Image
+}
+
+/// A frame an OverlappingRenderer has drawn and is reading back.
+public struct PendingFrame: Sendable, Equatable {
+  public let width: Int
+  public let height: Int
+  /// The renderer's count of started frames when this one started.
+  package let serial: UInt64
+
+  package init(width: Int, height: Int, serial: UInt64) {
+    self.width = width
+    self.height = height
+    self.serial = serial
+  }
+}
+
 /// A backend's own error type (LayerKitGL's `GLError`), carried by `RenderError.backend`.
 public protocol BackendError: Error, Sendable, CustomStringConvertible {
   /// The backend's short name ("gpu").
@@ -56,6 +88,9 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A backend could not execute a list: its own typed error (for the GPU a `GLError`: a GL
   /// error, an incomplete framebuffer), which callers match with `case .backend(let e as GLError)`.
   case backend(any BackendError)
+  /// An OverlappingRenderer asked to finish a frame that is not the oldest one waiting, or to
+  /// start one more than `framesInFlight`.
+  case framesOutOfOrder(String)
 
   public var description: String {
     switch self {
@@ -73,6 +108,7 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case .malformedList(let i, let r): "render list op \(i): \(r)"
     case .transitionParameters(let error): error.description
     case .backend(let error): "\(error.backendName) backend: \(error)"
+    case .framesOutOfOrder(let reason): "overlapped frames: \(reason)"
     }
   }
 
@@ -91,6 +127,7 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case (.malformedList(let i, let r), .malformedList(let i2, let r2)): i == i2 && r == r2
     case (.transitionParameters(let e), .transitionParameters(let e2)): e == e2
     case (.backend(let e), .backend(let e2)): e.isEqual(to: e2)
+    case (.framesOutOfOrder(let r), .framesOutOfOrder(let r2)): r == r2
     default: false
     }
   }

@@ -78,7 +78,7 @@ public struct ParityChecker {
       report.artifacts = try writeArtifacts(report)
     }
     if let dump = ParityChecker.dumpDirectory {
-      try write(report, suffixes: ["cpu", "gpu"], to: dump)
+      _ = try write(report, suffixes: ["cpu", "gpu"], to: dump)
     }
     return report
   }

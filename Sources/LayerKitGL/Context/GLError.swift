@@ -35,6 +35,9 @@ public enum GLError: BackendError, Equatable, Sendable, CustomStringConvertible 
   /// A transition pass whose parameters do not fit its effect's uniforms (an unknown name, a
   /// value of another type).
   case transitionParameters(TransitionParameterError)
+  /// Reading a frame back through a pixel buffer failed: the wait timed out or the buffer could
+  /// not be mapped.
+  case readback(String)
 
   public var description: String {
     switch self {
@@ -52,6 +55,7 @@ public enum GLError: BackendError, Equatable, Sendable, CustomStringConvertible 
     case .resourceMissing(let path): "shader file not found: \(path)"
     case .unsupported(let what): "unsupported GL driver: \(what)"
     case .transitionParameters(let error): error.description
+    case .readback(let why): "reading the frame back failed: \(why)"
     }
   }
 

@@ -21,6 +21,12 @@ struct ProgramHandle: Hashable {
   let name: GLuint
 }
 
+/// A buffer object holding `bytes` bytes (a pixel-pack buffer the target is read back into).
+struct BufferHandle: Hashable {
+  let name: GLuint
+  let bytes: Int
+}
+
 /// A vertex array object.
 struct VertexArrayHandle: Hashable {
   let name: GLuint

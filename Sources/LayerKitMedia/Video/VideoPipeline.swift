@@ -67,6 +67,7 @@ public final class VideoPipeline: @unchecked Sendable {
     self.options = options
     self.frames = range
     self.keep = keepFrames
+    (source as? TimelineRenderer)?.renderRange = range
   }
 
   /// What a finished render reports.
@@ -316,13 +317,64 @@ public final class TimelineRenderer: FrameSource {
     for d in decoders.values { register { [weak d] in d?.interrupt() } }
   }
 
+  /// The frames a render asks for, in order (VideoPipeline sets it): the next one is drawn
+  /// ahead only inside it.
+  public var renderRange: Range<Int>?
+
+  /// A frame being drawn and read back by an OverlappingRenderer, or one already at hand.
+  private enum Work {
+    case done(Image)
+    case started(PendingFrame)
+  }
+
+  /// The next frame, started by the call before while this one was read back.
+  private var ahead: (index: Int, work: Work)?
+
   public func frame(_ k: Int) throws -> Image {
-    // A still held on screen renders to the same pixels every frame (same list, same backend):
-    // the frame before is reused instead of drawn again.
-    let content = timeline.content(ofFrame: k)
-    var heldStill: Int?
-    if case .item(let i, _) = content, case .image = timeline.items[i].source { heldStill = i }
-    if let held = lastStill, held.item == heldStill { return held.image }
+    let current: Work
+    if let ahead, ahead.index == k {
+      current = ahead.work
+    } else {
+      if case .started(let frame)? = ahead?.work, let overlapping = renderer as? OverlappingRenderer {
+        _ = try? overlapping.finish(frame)  // asked out of order: the frame drawn ahead is dropped
+      }
+      current = try work(k)
+    }
+    ahead = nil
+    // With an OverlappingRenderer, frame k + 1 is drawn while frame k is read back, unless it is
+    // a still held on from frame k (which reuses frame k's pixels, not yet at hand).
+    if case .started = current, renderer is OverlappingRenderer, renderRange?.contains(k + 1) ?? false,
+      heldStill(k + 1) == nil || heldStill(k + 1) != heldStill(k)
+    {
+      ahead = (k + 1, try work(k + 1))
+    }
+    let image: Image
+    switch current {
+    case .done(let done): image = done
+    case .started(let frame): image = try (renderer as! OverlappingRenderer).finish(frame)
+    }
+    lastStill = heldStill(k).map { ($0, image) }
+    // Stills and decoders of items that are over are let go, and their processes stopped.
+    let next = timeline.time(ofFrame: k + 1)
+    let over = { (i: Int) in next >= self.timeline.starts[i] + self.timeline.items[i].duration + 1e-9 }
+    for i in stills.keys where over(i) { stills[i] = nil }
+    for (i, decoder) in decoders where over(i) {
+      decoder.stop()
+      decoders[i] = nil
+    }
+    return image
+  }
+
+  /// The item whose still frame k shows alone, if it does.
+  private func heldStill(_ k: Int) -> Int? {
+    if case .item(let i, _) = timeline.content(ofFrame: k), case .image = timeline.items[i].source { return i }
+    return nil
+  }
+
+  /// Frame k: reused when it is a still held on (the same list on the same backend gives the same
+  /// pixels), else its list built and rendered, or started on an OverlappingRenderer.
+  private func work(_ k: Int) throws -> Work {
+    if let held = lastStill, held.item == heldStill(k) { return .done(held.image) }
     let list = try timeline.renderList(frame: k) { i, local in
       switch timeline.items[i].source {
       case .image(let still): return try stillImage(item: i, still)
@@ -333,17 +385,8 @@ public final class TimelineRenderer: FrameSource {
         return try decoder.frame(at: timeline.items[i].inPoint + local)
       }
     }
-    let image = try renderer.render(list)
-    lastStill = heldStill.map { ($0, image) }
-    // Stills and decoders of items that are over are let go, and their processes stopped.
-    let next = timeline.time(ofFrame: k + 1)
-    let over = { (i: Int) in next >= self.timeline.starts[i] + self.timeline.items[i].duration + 1e-9 }
-    for i in stills.keys where over(i) { stills[i] = nil }
-    for (i, decoder) in decoders where over(i) {
-      decoder.stop()
-      decoders[i] = nil
-    }
-    return image
+    if let overlapping = renderer as? OverlappingRenderer { return .started(try overlapping.start(list)) }
+    return .done(try renderer.render(list))
   }
 
   /// Item i's still, decoded on first use (sharing the pixels, and so the GPU texture, of
@@ -356,6 +399,10 @@ public final class TimelineRenderer: FrameSource {
   }
 
   public func stop() {
+    if case .started(let frame)? = ahead?.work, let overlapping = renderer as? OverlappingRenderer {
+      _ = try? overlapping.finish(frame)
+    }
+    ahead = nil
     stills.removeAll()
     lastStill = nil
     for d in decoders.values { d.stop() }

@@ -94,7 +94,7 @@ struct TransitionContext {
 }
 
 /// One effect's CPU twin.
-protocol CPUTransitionKernel {
+protocol CPUTransitionKernel: Sendable {
   /// Reads the parameters and works out what does not depend on the pixel, once per pass.
   /// - Parameters:
   ///   - ratio: the pass's width / height (gl-transitions' `ratio`).
