@@ -123,10 +123,33 @@ final class CPUBackend: RenderBackend {
 
   /// A filter pass over the output bounds.
   func filter(_ pass: FilterPass, input: Surface, into output: Surface) {
+    // A blur reads each texel once per tap: its texels are turned into floats (byte / 255, the
+    // value every tap would compute) once, first.
+    var floats: [SIMD4<Float>] = []
+    if case .blur = pass.operation {
+      let ib = input.bounds
+      floats = [SIMD4<Float>](unsafeUninitializedCapacity: ib.width * ib.height) { plane, count in
+        let target = FloatPlane(pointer: plane.baseAddress!)
+        input.pixels.withUnsafeBufferPointer { px in
+          let bytes = SurfacePixels(bounds: ib, texels: px)
+          parallelRows(ib) { rows in
+            for k in (rows.lowerBound - ib.y) * ib.width..<(rows.upperBound - ib.y) * ib.width {
+              let t = bytes.texels
+              target.pointer[k] =
+                SIMD4(Float(t[k * 4]), Float(t[k * 4 + 1]), Float(t[k * 4 + 2]), Float(t[k * 4 + 3])) / 255
+            }
+          }
+        }
+        count = ib.width * ib.height
+      }
+    }
     output.withTarget { out in
       input.pixels.withUnsafeBufferPointer { px in
-        let job = FilterJob(pass: pass, input: SurfacePixels(bounds: input.bounds, texels: px), output: out)
-        parallelRows(pass.bounds) { job.rows($0) }
+        floats.withUnsafeBufferPointer { floats in
+          let job = FilterJob(
+            pass: pass, input: SurfacePixels(bounds: input.bounds, texels: px), floats: floats, output: out)
+          parallelRows(pass.bounds) { job.rows($0) }
+        }
       }
     }
   }
@@ -254,6 +277,11 @@ struct SurfaceTarget: @unchecked Sendable {
     pixels[i + 2] = v.z
     pixels[i + 3] = v.w
   }
+}
+
+/// Float texels being written, rows split across threads.
+private struct FloatPlane: @unchecked Sendable {
+  let pointer: UnsafeMutablePointer<SIMD4<Float>>
 }
 
 private struct RowsJob: @unchecked Sendable {
@@ -391,6 +419,8 @@ private struct DrawJob: @unchecked Sendable {
 private struct FilterJob: @unchecked Sendable {
   let pass: FilterPass
   let input: SurfacePixels
+  /// For a blur: the input's texels as floats (byte / 255), row-major over the input's bounds.
+  let floats: UnsafeBufferPointer<SIMD4<Float>>
   let output: SurfaceTarget
 
   func rows(_ range: Range<Int>) {
@@ -400,8 +430,16 @@ private struct FilterJob: @unchecked Sendable {
       let r = weights.count - 1
       let (dx, dy) = axis == .horizontal ? (1, 0) : (0, 1)
       let ib = input.bounds
-      // Texel step along the axis, in bytes.
-      let step = (dx + dy * ib.width) * 4
+      // Texel step along the axis.
+      let step = dx + dy * ib.width
+      let t = floats.baseAddress!
+      /// `input.texel(x, y)` from the floats: transparent outside the input.
+      @inline(__always) func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
+        let lx = x - ib.x
+        let ly = y - ib.y
+        guard lx >= 0, ly >= 0, lx < ib.width, ly < ib.height else { return .zero }
+        return t[ly * ib.width + lx]
+      }
       weights.withUnsafeBufferPointer { w in
         for y in range {
           for x in b.x..<b.maxX {
@@ -413,16 +451,14 @@ private struct FilterJob: @unchecked Sendable {
             let ly = fy + 2 * r * dy
             if fx >= 0 && fy >= 0 && lx < ib.width && ly < ib.height {
               // The same sum without bounds checks, in the same order i = −r … r.
-              var k = (fy * ib.width + fx) * 4
-              let t = input.texels
+              var k = fy * ib.width + fx
               for i in -r...r {
-                let texel = SIMD4(Float(t[k]), Float(t[k + 1]), Float(t[k + 2]), Float(t[k + 3])) / 255
-                acc += w[abs(i)] * texel
+                acc += w[abs(i)] * t[k]
                 k += step
               }
             } else {
               for i in -r...r {
-                acc += w[abs(i)] * input.texel(x + i * dx, y + i * dy)
+                acc += w[abs(i)] * texel(x + i * dx, y + i * dy)
               }
             }
             output.store(output.index(x, y), RenderMath.unorm8(acc))
