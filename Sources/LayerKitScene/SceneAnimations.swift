@@ -122,7 +122,7 @@ struct SceneAnimations {
     guard var valueKind = SceneValueKind.of(keyPath) else {
       let known = SceneValueKind.table.keys.sorted()
       throw .invalidValue(
-        path: keyPathNode.path, found: "\"\(keyPath)\"",
+        path: keyPathNode.path, found: keyPathNode.value.kindDescription,
         expected: "an animatable key path"
           + (SceneFileError.suggestion(for: keyPath, among: known).map { " (did you mean \"\($0)\"?)" } ?? ""))
     }

@@ -29,7 +29,7 @@ enum SceneFilters {
     guard types.contains(type) else {
       let hint = SceneFileError.suggestion(for: type, among: types).map { " (did you mean \"\($0)\"?)" } ?? ""
       throw .invalidValue(
-        path: SceneNode.join(node.path, "type"), found: "\"\(type)\"",
+        path: SceneNode.join(node.path, "type"), found: typeValue.kindDescription,
         expected: "one of \(types.map { "\"\($0)\"" }.joined(separator: ", "))\(hint)")
     }
     let o = try node.object(keys: ["type", "name"] + parameterKeys(type))
