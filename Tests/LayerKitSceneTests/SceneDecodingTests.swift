@@ -300,3 +300,22 @@ final class SceneDecodingTests: XCTestCase {
     XCTAssertNil(SceneFileError.suggestion(for: "zzzzzzzz", among: LayerProperty.keys))
   }
 }
+
+/// The scene format knows the value type of every key path LayerKit animates.
+final class SceneKeyPathTests: XCTestCase {
+  func testEveryAnimatableKeyPathHasAValueForm() throws {
+    // Each key path the model resolves reads from a scene file: an animation of it with a value
+    // of the form the format gives it is accepted by `Layer.add`.
+    let samples: [String: String] = [
+      "number": "1", "bool": "true", "point": "[1, 2]", "size": "[1, 2]", "rect": "[0, 0, 1, 2]",
+      "color": "\"#FF0000\"", "transform": "[{\"scale\": 2}]", "image": "null",
+    ]
+    for keyPath in LayerKitKeyPaths.all {
+      let animation = """
+        {"width": 8, "height": 8, "duration": 1, "layers": [{"animations": [
+          {"kind": "basic", "keyPath": "\(keyPath)", "to": \(try XCTUnwrap(samples[try XCTUnwrap(LayerKitKeyPaths.kind(keyPath))]))}]}]}
+        """
+      XCTAssertNoThrow(try scene(animation), keyPath)
+    }
+  }
+}
