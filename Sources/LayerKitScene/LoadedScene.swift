@@ -120,6 +120,17 @@ public final class LoadedScene {
       background: settings.background)
   }
 
+  /// The scene as a scene file: the tree and timeline as the document builds them (time 0),
+  /// written by `SceneFile.encode`, so a file read and written again says the same thing in the
+  /// writer's layout.
+  /// - Throws: `SceneFileError` (as `SceneFile.encode`).
+  public func encoded() throws(SceneFileError) -> Data {
+    let fresh = try LoadedScene.build(document, reader: reader, settings: settings)
+    return try SceneFile.encode(
+      root: fresh.scene.root, settings: settings, media: media, timeline: fresh.timeline,
+      pending: fresh.layers.pendingAnimations)
+  }
+
   // MARK: Clips
 
   /// Replaces each clip's stand-in image in the presented tree with the clip's frame.

@@ -96,7 +96,16 @@ public enum SceneFile {
   public static func encode(
     root: Layer, settings: SceneSettings, media: [SceneMedia] = [], timeline: [SceneTransaction] = []
   ) throws(SceneFileError) -> Data {
-    let writer = SceneWriter(media: SceneMediaTable(media))
+    try encode(root: root, settings: settings, media: media, timeline: timeline, pending: [:])
+  }
+
+  /// `encode(root:settings:media:timeline:)`, with the animations of layers that a timeline
+  /// change adds still waiting to be added (a `LoadedScene`'s).
+  static func encode(
+    root: Layer, settings: SceneSettings, media: [SceneMedia], timeline: [SceneTransaction],
+    pending: [ObjectIdentifier: [(animation: Animation, key: String?, path: String)]]
+  ) throws(SceneFileError) -> Data {
+    let writer = SceneWriter(media: SceneMediaTable(media), pending: pending)
     var b = ObjectBuilder()
     b.add("width", .number(Double(settings.width)))
     b.add("height", .number(Double(settings.height)))
@@ -249,8 +258,14 @@ struct SceneWriter {
   let media: SceneMediaTable
   var animations: SceneAnimations { SceneAnimations(media: media) }
   private let visited = Visited()
+  /// Animations of layers not yet in the tree, written with their layers.
+  let pending: [ObjectIdentifier: [(animation: Animation, key: String?, path: String)]]
 
-  init(media: SceneMediaTable) { self.media = media }
+  init(media: SceneMediaTable, pending: [ObjectIdentifier: [(animation: Animation, key: String?, path: String)]] = [:])
+  {
+    self.media = media
+    self.pending = pending
+  }
 
   private final class Visited { var layers: [ObjectIdentifier: String] = [:] }
 
@@ -272,10 +287,12 @@ struct SceneWriter {
       }
       b.add("mask", try layer(mask, path: SceneNode.join(path, "mask")))
     }
-    if !l.animationKeys.isEmpty {
+    var added = l.animationKeys.compactMap { key in l.animation(forKey: key).map { (animation: $0, key: Optional(key)) }
+    }
+    added += (pending[ObjectIdentifier(l)] ?? []).map { ($0.animation, $0.key) }
+    if !added.isEmpty {
       var list: [JSON] = []
-      for (i, key) in l.animationKeys.enumerated() {
-        guard let a = l.animation(forKey: key) else { continue }
+      for (i, (a, key)) in added.enumerated() {
         list.append(try animations.json(a, key: key, path: "\(SceneNode.join(path, "animations"))[\(i)]"))
       }
       b.add("animations", .array(list))

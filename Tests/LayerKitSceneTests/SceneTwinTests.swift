@@ -278,6 +278,21 @@ final class SceneTwinTests: XCTestCase {
     XCTAssertEqual(String(decoding: again, as: UTF8.self), String(decoding: data, as: UTF8.self))
   }
 
+  func testAFileWrittenAgainRendersTheSameFrames() throws {
+    let (_, _, folder) = try images()
+    try Data(Self.file.utf8).write(to: folder.appendingPathComponent("twin.json"))
+    let loaded = try SceneFile.load(folder.appendingPathComponent("twin.json"))
+    let written = try loaded.encoded()
+    try written.write(to: folder.appendingPathComponent("again.json"))
+    let again = try SceneFile.load(folder.appendingPathComponent("again.json"))
+    for t in Self.times {
+      XCTAssertEqual(try render(again, at: t).pixels, try render(loaded, at: t).pixels, "t = \(t)")
+    }
+    XCTAssertEqual(try again.encoded(), written)
+    // The badge's animation, waiting for the timeline to add the badge, is written with it.
+    XCTAssertTrue(String(decoding: written, as: UTF8.self).contains(#""name": "badge""#))
+  }
+
   func testWrittenValuesReadBackExactly() throws {
     let root = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
     root.backgroundColor = Color(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.4)
