@@ -349,3 +349,65 @@ public enum JSON: Hashable, Sendable {
     return out + "\""
   }
 }
+
+// MARK: - Codable
+
+/// A scene document can sit inside other Codable types (a project file, a test fixture): it
+/// decodes from and encodes to any Codable format that has JSON's kinds of values. Object key
+/// order is kept where the container keeps it.
+extension JSON: Codable {
+  private struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  public init(from decoder: any Decoder) throws {
+    if let keyed = try? decoder.container(keyedBy: Key.self) {
+      var members: [(key: String, value: JSON)] = []
+      for key in keyed.allKeys { members.append((key.stringValue, try keyed.decode(JSON.self, forKey: key))) }
+      self = .object(members)
+      return
+    }
+    if var list = try? decoder.unkeyedContainer() {
+      var elements: [JSON] = []
+      while !list.isAtEnd { elements.append(try list.decode(JSON.self)) }
+      self = .array(elements)
+      return
+    }
+    let single = try decoder.singleValueContainer()
+    if single.decodeNil() {
+      self = .null
+    } else if let b = try? single.decode(Bool.self) {
+      self = .bool(b)
+    } else if let n = try? single.decode(Double.self) {
+      self = .number(n)
+    } else {
+      self = .string(try single.decode(String.self))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .null:
+      var c = encoder.singleValueContainer()
+      try c.encodeNil()
+    case .bool(let b):
+      var c = encoder.singleValueContainer()
+      try c.encode(b)
+    case .number(let n):
+      var c = encoder.singleValueContainer()
+      try c.encode(n)
+    case .string(let s):
+      var c = encoder.singleValueContainer()
+      try c.encode(s)
+    case .array(let a):
+      var c = encoder.unkeyedContainer()
+      for e in a { try c.encode(e) }
+    case .object(let o):
+      var c = encoder.container(keyedBy: Key.self)
+      for (k, v) in o { try c.encode(v, forKey: Key(stringValue: k)) }
+    }
+  }
+}

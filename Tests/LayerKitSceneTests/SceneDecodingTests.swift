@@ -319,3 +319,18 @@ final class SceneKeyPathTests: XCTestCase {
     }
   }
 }
+
+/// The JSON value type: its parser, its writer and its Codable form agree.
+final class SceneJSONTests: XCTestCase {
+  func testParseWriteAndCodableAgree() throws {
+    let text = #"{"a": [1, 2.5, -3e2, true, null, "x\"y\u00e9\n"], "b": {"c": {}}, "d": []}"#
+    let json = try JSON.parse(Data(text.utf8), file: "t")
+    XCTAssertEqual(
+      json["a"], .array([.number(1), .number(2.5), .number(-300), .bool(true), .null, .string("x\"yé\n")]))
+    XCTAssertEqual(try JSON.parse(Data(json.formatted().utf8), file: "t"), json)
+    let viaCodable = try JSONDecoder().decode(JSON.self, from: JSONEncoder().encode(json))
+    XCTAssertEqual(viaCodable["a"], json["a"])
+    XCTAssertEqual(viaCodable["b"], json["b"])
+    XCTAssertEqual(viaCodable["d"], json["d"])
+  }
+}
