@@ -45,8 +45,12 @@ public final class LoadedScene {
     let fpsNode = o["fps"]
     let fps = try fpsNode?.number("a frame rate > 0") ?? 30
     if let fpsNode, !(fps > 0 && fps <= 1000) { throw fpsNode.invalid("a frame rate in (0, 1000]") }
+    let durationNode = try o.required("duration")
+    let duration = try durationNode.number(atLeast: 0)
+    // A frame count must fit an Int with room to spare.
+    guard duration * fps <= 1e9 else { throw durationNode.invalid("at most 10⁹ frames (duration × fps)") }
     settings = SceneSettings(
-      width: width, height: height, fps: fps, duration: try o.required("duration").number(atLeast: 0),
+      width: width, height: height, fps: fps, duration: duration,
       background: try o["background"]?.color() ?? .clear)
     media = try o["media"].map { (n) throws(SceneFileError) in try SceneMedia.readAll(n, folder: folder) } ?? []
     self.document = document
