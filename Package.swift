@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "LayerKitReference", targets: ["LayerKitReference"]),
     .library(name: "LayerKitMedia", targets: ["LayerKitMedia"]),
     .library(name: "LayerKitTesting", targets: ["LayerKitTesting"]),
+    .library(name: "LayerKitScene", targets: ["LayerKitScene"]),
     .executable(name: "layerkit", targets: ["layerkit"]),
     .executable(name: "layerkit-bench", targets: ["layerkit-bench"]),
   ],
@@ -59,6 +60,10 @@ let package = Package(
       dependencies: ["LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia"]
     ),
 
+    // Scene files: animated layer compositions described in JSON, read into and written from the
+    // model (layers, animations, transactions).
+    .target(name: "LayerKitScene", dependencies: ["LayerKit", "LayerKitMedia"]),
+
     .executableTarget(
       name: "layerkit",
       dependencies: [
@@ -89,6 +94,8 @@ let package = Package(
         "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia", "LayerKitTesting", "LayerKitSamples",
       ],
       resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "LayerKitSceneTests", dependencies: ["LayerKit", "LayerKitScene", "LayerKitReference", "LayerKitMedia"]),
     .testTarget(name: "LayerKitToolTests", dependencies: ["LayerKitMedia", "LayerKit", "LayerKitSamples", "layerkit"]),
   ],
   swiftLanguageModes: [.v6]

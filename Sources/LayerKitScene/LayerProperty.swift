@@ -1,0 +1,226 @@
+import LayerKit
+
+/// One layer property with its value: a typed assignment to a `Layer`, the unit of a scene file's
+/// layer objects and of a timeline's `set` changes. Each case is the Layer property of the same
+/// name (`hidden` is `isHidden`, `doubleSided` is `isDoubleSided`, as CALayer's key names go), and
+/// its JSON key is that name too. `frame` is the one derived property: it sets `bounds.size` and
+/// `position` as `Layer.frame` does.
+public enum LayerProperty: Equatable, Sendable {
+  case bounds(Rect)
+  case position(Point)
+  case anchorPoint(Point)
+  case frame(Rect)
+  case zPosition(Double)
+  case transform(Transform3D)
+  case sublayerTransform(Transform3D)
+  case opacity(Double)
+  case hidden(Bool)
+  case backgroundColor(Color?)
+  /// The image of a `media` entry, by name in the file.
+  case contents(Image?)
+  case contentsRect(Rect)
+  case contentsGravity(ContentsGravity)
+  case contentsScale(Double)
+  case cornerRadius(Double)
+  case borderWidth(Double)
+  case borderColor(Color)
+  case masksToBounds(Bool)
+  case doubleSided(Bool)
+  case shadowColor(Color)
+  case shadowOpacity(Double)
+  case shadowOffset(Size)
+  case shadowRadius(Double)
+  case shadowPath(Path?)
+  case filters([Filter])
+  case backgroundFilters([Filter])
+  case compositingFilter(BlendMode?)
+  case timing(MediaTiming)
+
+  /// Every key, in the order properties are applied (and written): `frame` after `anchorPoint`,
+  /// because it places the layer by its anchor point.
+  public static let keys = [
+    "bounds", "position", "anchorPoint", "frame", "zPosition", "transform", "sublayerTransform", "opacity",
+    "hidden", "backgroundColor", "contents", "contentsRect", "contentsGravity", "contentsScale", "cornerRadius",
+    "borderWidth", "borderColor", "masksToBounds", "doubleSided", "shadowColor", "shadowOpacity", "shadowOffset",
+    "shadowRadius", "shadowPath", "filters", "backgroundFilters", "compositingFilter", "timing",
+  ]
+
+  /// The JSON key (the property's name).
+  public var key: String {
+    switch self {
+    case .bounds: "bounds"
+    case .position: "position"
+    case .anchorPoint: "anchorPoint"
+    case .frame: "frame"
+    case .zPosition: "zPosition"
+    case .transform: "transform"
+    case .sublayerTransform: "sublayerTransform"
+    case .opacity: "opacity"
+    case .hidden: "hidden"
+    case .backgroundColor: "backgroundColor"
+    case .contents: "contents"
+    case .contentsRect: "contentsRect"
+    case .contentsGravity: "contentsGravity"
+    case .contentsScale: "contentsScale"
+    case .cornerRadius: "cornerRadius"
+    case .borderWidth: "borderWidth"
+    case .borderColor: "borderColor"
+    case .masksToBounds: "masksToBounds"
+    case .doubleSided: "doubleSided"
+    case .shadowColor: "shadowColor"
+    case .shadowOpacity: "shadowOpacity"
+    case .shadowOffset: "shadowOffset"
+    case .shadowRadius: "shadowRadius"
+    case .shadowPath: "shadowPath"
+    case .filters: "filters"
+    case .backgroundFilters: "backgroundFilters"
+    case .compositingFilter: "compositingFilter"
+    case .timing: "timing"
+    }
+  }
+
+  /// Sets the property on `layer` (through its setter, so a presented layer in a scene runs the
+  /// property's action, as a change in code does).
+  /// - Parameter layer: the layer to change.
+  public func apply(to layer: Layer) {
+    switch self {
+    case .bounds(let v): layer.bounds = v
+    case .position(let v): layer.position = v
+    case .anchorPoint(let v): layer.anchorPoint = v
+    case .frame(let v): layer.frame = v
+    case .zPosition(let v): layer.zPosition = v
+    case .transform(let v): layer.transform = v
+    case .sublayerTransform(let v): layer.sublayerTransform = v
+    case .opacity(let v): layer.opacity = v
+    case .hidden(let v): layer.isHidden = v
+    case .backgroundColor(let v): layer.backgroundColor = v
+    case .contents(let v): layer.contents = v
+    case .contentsRect(let v): layer.contentsRect = v
+    case .contentsGravity(let v): layer.contentsGravity = v
+    case .contentsScale(let v): layer.contentsScale = v
+    case .cornerRadius(let v): layer.cornerRadius = v
+    case .borderWidth(let v): layer.borderWidth = v
+    case .borderColor(let v): layer.borderColor = v
+    case .masksToBounds(let v): layer.masksToBounds = v
+    case .doubleSided(let v): layer.isDoubleSided = v
+    case .shadowColor(let v): layer.shadowColor = v
+    case .shadowOpacity(let v): layer.shadowOpacity = v
+    case .shadowOffset(let v): layer.shadowOffset = v
+    case .shadowRadius(let v): layer.shadowRadius = v
+    case .shadowPath(let v): layer.shadowPath = v
+    case .filters(let v): layer.filters = v
+    case .backgroundFilters(let v): layer.backgroundFilters = v
+    case .compositingFilter(let v): layer.compositingFilter = v
+    case .timing(let v): layer.timing = v
+    }
+  }
+
+  /// Every stored property of `layer` (not `frame`, which is derived), in `keys` order.
+  /// - Parameter layer: the layer to read.
+  public static func all(of l: Layer) -> [LayerProperty] {
+    [
+      .bounds(l.bounds), .position(l.position), .anchorPoint(l.anchorPoint), .zPosition(l.zPosition),
+      .transform(l.transform), .sublayerTransform(l.sublayerTransform), .opacity(l.opacity), .hidden(l.isHidden),
+      .backgroundColor(l.backgroundColor), .contents(l.contents), .contentsRect(l.contentsRect),
+      .contentsGravity(l.contentsGravity), .contentsScale(l.contentsScale), .cornerRadius(l.cornerRadius),
+      .borderWidth(l.borderWidth), .borderColor(l.borderColor), .masksToBounds(l.masksToBounds),
+      .doubleSided(l.isDoubleSided), .shadowColor(l.shadowColor), .shadowOpacity(l.shadowOpacity),
+      .shadowOffset(l.shadowOffset), .shadowRadius(l.shadowRadius), .shadowPath(l.shadowPath), .filters(l.filters),
+      .backgroundFilters(l.backgroundFilters), .compositingFilter(l.compositingFilter), .timing(l.timing),
+    ]
+  }
+
+  /// The properties of `layer` whose values differ from `reference`'s: what a scene file needs
+  /// to write for it.
+  /// - Parameters:
+  ///   - layer: the layer to describe.
+  ///   - reference: a layer with the values the reader starts from (a new `Layer()`).
+  public static func changed(in layer: Layer, from reference: Layer) -> [LayerProperty] {
+    zip(all(of: layer), all(of: reference)).filter { $0 != $1 }.map(\.0)
+  }
+
+  // MARK: JSON
+
+  /// Reads the value of property `key` from `node`.
+  static func read(_ key: String, _ node: SceneNode, media: SceneMediaTable) throws(SceneFileError) -> LayerProperty {
+    switch key {
+    case "bounds": return .bounds(try node.rect())
+    case "position": return .position(try node.point())
+    case "anchorPoint": return .anchorPoint(try node.point())
+    case "frame": return .frame(try node.rect())
+    case "zPosition": return .zPosition(try node.number())
+    case "transform": return .transform(try node.transform())
+    case "sublayerTransform": return .sublayerTransform(try node.transform())
+    case "opacity": return .opacity(try node.number())
+    case "hidden": return .hidden(try node.bool())
+    case "backgroundColor": return .backgroundColor(node.isNull ? nil : try node.color())
+    case "contents": return .contents(node.isNull ? nil : try media.image(node))
+    case "contentsRect": return .contentsRect(try node.rect())
+    case "contentsGravity": return .contentsGravity(try node.choice(ContentsGravity.self))
+    case "contentsScale":
+      let s = try node.number("a number > 0")
+      guard s > 0 else { throw node.invalid("a number > 0") }
+      return .contentsScale(s)
+    case "cornerRadius": return .cornerRadius(try node.number(atLeast: 0))
+    case "borderWidth": return .borderWidth(try node.number(atLeast: 0))
+    case "borderColor": return .borderColor(try node.color())
+    case "masksToBounds": return .masksToBounds(try node.bool())
+    case "doubleSided": return .doubleSided(try node.bool())
+    case "shadowColor": return .shadowColor(try node.color())
+    case "shadowOpacity": return .shadowOpacity(try node.number())
+    case "shadowOffset": return .shadowOffset(try node.size())
+    case "shadowRadius": return .shadowRadius(try node.number(atLeast: 0))
+    case "shadowPath": return .shadowPath(node.isNull ? nil : try node.bezierPath())
+    case "filters": return .filters(try SceneFilters.readList(node))
+    case "backgroundFilters": return .backgroundFilters(try SceneFilters.readList(node))
+    case "compositingFilter": return .compositingFilter(node.isNull ? nil : try node.choice(BlendMode.self))
+    default:  // "timing"
+      let o = try node.object("a timing object such as {\"speed\": 2}", keys: timingKeys)
+      var timing = MediaTiming()
+      try o.readTiming(into: &timing)
+      return .timing(timing)
+    }
+  }
+
+  /// Reads every property key present in `object`, in `keys` order. `frame` may not come with
+  /// `bounds` or `position`, which it would overwrite.
+  static func readAll(_ object: SceneObject, media: SceneMediaTable) throws(SceneFileError) -> [LayerProperty] {
+    if object.has("frame"), let other = ["bounds", "position"].first(where: object.has) {
+      throw .invalidValue(
+        path: SceneNode.join(object.path, "frame"), found: "\"frame\" together with \"\(other)\"",
+        expected: "either \"frame\" or \"bounds\" and \"position\" (frame sets both)")
+    }
+    var out: [LayerProperty] = []
+    for key in keys {
+      if let node = object[key] { out.append(try read(key, node, media: media)) }
+    }
+    return out
+  }
+
+  /// The property's JSON value.
+  func json(media: SceneMediaTable, path: String) throws(SceneFileError) -> JSON {
+    typealias W = SceneValueWriter
+    switch self {
+    case .bounds(let v), .frame(let v), .contentsRect(let v): return W.rect(v)
+    case .position(let v), .anchorPoint(let v): return W.point(v)
+    case .zPosition(let v), .opacity(let v), .contentsScale(let v), .cornerRadius(let v), .borderWidth(let v),
+      .shadowOpacity(let v), .shadowRadius(let v):
+      return .number(v)
+    case .transform(let v), .sublayerTransform(let v): return W.transform(v)
+    case .hidden(let v), .masksToBounds(let v), .doubleSided(let v): return .bool(v)
+    case .backgroundColor(let v): return v.map(W.color) ?? .null
+    case .contents(let v):
+      return try v.map { (i) throws(SceneFileError) -> JSON in try media.name(of: i, path: path) } ?? .null
+    case .contentsGravity(let v): return .string(v.rawValue)
+    case .borderColor(let v), .shadowColor(let v): return W.color(v)
+    case .shadowOffset(let v): return W.size(v)
+    case .shadowPath(let v): return v.map(W.path) ?? .null
+    case .filters(let v), .backgroundFilters(let v): return .array(v.map(SceneFilters.write))
+    case .compositingFilter(let v): return v.map { .string($0.rawValue) } ?? .null
+    case .timing(let t):
+      var b = ObjectBuilder()
+      W.timing(t, into: &b)
+      return b.json
+    }
+  }
+}

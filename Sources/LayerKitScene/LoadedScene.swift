@@ -1,0 +1,174 @@
+import Foundation
+import LayerKit
+import LayerKitMedia
+
+/// A scene file, loaded: its settings and media, and a LayerKit `Scene` whose clock moves as
+/// frames are asked for. `presentation(at:)` applies the timeline entries due by then, each at
+/// its own time against the scene's clock and inside its own `Transaction`, and returns the
+/// presentation tree; asking for an earlier time rebuilds the tree from the document and plays
+/// the timeline again, so frames can be asked for in any order and the same time always gives
+/// the same tree.
+///
+/// Not thread-safe (transactions are per thread, layers are not shared): use from one thread.
+public final class LoadedScene {
+  public let settings: SceneSettings
+  public let media: [SceneMedia]
+  /// The scene being played: its root is the root layer of the file.
+  public private(set) var scene: Scene
+  /// The timeline, in time order.
+  public private(set) var timeline: [SceneTransaction]
+
+  private let document: JSON
+  private let reader: SceneReader
+  private var layers: LayerDirectory
+  /// How many timeline entries have been applied to `scene`.
+  private var applied = 0
+  private var clips: [String: ClipDecoder] = [:]
+
+  /// The root layer.
+  public var root: Layer { scene.root }
+
+  /// The number of frames: `duration × fps`, rounded, at least 1.
+  public var frameCount: Int { max(1, Int((settings.duration * settings.fps).rounded())) }
+
+  /// The scene time of frame `index` (frame k shows time k / fps).
+  /// - Parameter index: the frame, from 0.
+  public func time(ofFrame index: Int) -> Double { Double(index) / settings.fps }
+
+  init(document: JSON, folder: URL) throws(SceneFileError) {
+    let top = SceneNode(document, path: "")
+    let o = try top.object("a scene object", keys: SceneFile.documentKeys)
+    if let n = o["version"], try n.number() != 1 { throw n.invalid("1 (the only version there is)") }
+    if let n = o["$schema"] { _ = try n.string() }
+    let width = try o.required("width").integer(atLeast: 1)
+    let height = try o.required("height").integer(atLeast: 1)
+    let fpsNode = o["fps"]
+    let fps = try fpsNode?.number("a frame rate > 0") ?? 30
+    if let fpsNode, !(fps > 0 && fps <= 1000) { throw fpsNode.invalid("a frame rate in (0, 1000]") }
+    let durationNode = try o.required("duration")
+    let duration = try durationNode.number(atLeast: 0)
+    // A frame count must fit an Int with room to spare.
+    guard duration * fps <= 1e9 else { throw durationNode.invalid("at most 10⁹ frames (duration × fps)") }
+    settings = SceneSettings(
+      width: width, height: height, fps: fps, duration: duration,
+      background: try o["background"]?.color() ?? .clear)
+    media = try o["media"].map { (n) throws(SceneFileError) in try SceneMedia.readAll(n, folder: folder) } ?? []
+    self.document = document
+    reader = SceneReader(media: SceneMediaTable(media))
+    // Played once on a copy, so that a bad change (an unknown layer, a cycle, an animation
+    // LayerKit refuses) is an error now rather than in the middle of a render.
+    let check = try LoadedScene.build(document, reader: reader, settings: settings)
+    for (i, t) in check.timeline.enumerated() { try t.apply(in: check.layers, path: "timeline[\(i)]") }
+    (scene, timeline, layers) = try LoadedScene.build(document, reader: reader, settings: settings)
+  }
+
+  /// A fresh tree and timeline from the document.
+  private static func build(_ document: JSON, reader: SceneReader, settings: SceneSettings) throws(SceneFileError)
+    -> (scene: Scene, timeline: [SceneTransaction], layers: LayerDirectory)
+  {
+    let o = try SceneNode(document, path: "").object(keys: SceneFile.documentKeys)
+    let directory = LayerDirectory()
+    let root = Layer(frame: Rect(x: 0, y: 0, width: Double(settings.width), height: Double(settings.height)))
+    if let n = o["root"] {
+      _ = try reader.layer(n, into: directory, keys: SceneFile.layerKeys.filter { $0 != "sublayers" }, layer: root)
+    }
+    if let n = o["layers"] {
+      for item in try n.array("an array of layers") { root.addSublayer(try reader.layer(item, into: directory)) }
+    }
+    try directory.register(root, path: "")
+    let timeline = try o["timeline"].map { (n) throws(SceneFileError) in try reader.timeline(n, into: directory) } ?? []
+    // Animations are added once the whole tree is built, layer by layer in document order, as
+    // code that builds a tree and then animates it does (a transition's "before" image is the
+    // finished subtree).
+    try directory.addPendingAnimations(of: root)
+    return (Scene(root: root), timeline, directory)
+  }
+
+  /// Back to time 0: the tree as the document builds it, no timeline entry applied.
+  public func rewind() throws(SceneFileError) {
+    (scene, timeline, layers) = try LoadedScene.build(document, reader: reader, settings: settings)
+    applied = 0
+  }
+
+  /// The presentation tree at scene time `time`, with the timeline applied up to it.
+  ///
+  /// Each due entry is applied at its own time: the clock advances to it, the scene is presented
+  /// there (so every layer counts as shown, and a transition's "before" image is the frame at
+  /// that moment), and the entry's changes are made in one transaction. Then the clock advances
+  /// to `time` and the scene is presented. Layers showing a clip get the clip's frame.
+  /// - Parameter time: scene seconds; earlier than the last time asked for rewinds first.
+  /// - Throws: `SceneFileError` for a change that cannot be made or a clip that cannot be read.
+  public func presentation(at time: Double) throws(SceneFileError) -> Layer {
+    guard time.isFinite else {
+      throw .invalidValue(path: "", found: "the time \(time)", expected: "a finite scene time")
+    }
+    if time < scene.time { try rewind() }
+    while applied < timeline.count, timeline[applied].time <= time {
+      let entry = timeline[applied]
+      scene.advance(to: entry.time)
+      _ = scene.presentation()
+      try entry.apply(in: layers, path: "timeline[\(applied)]")
+      applied += 1
+    }
+    scene.advance(to: time)
+    let tree = scene.presentation()
+    try showClips(in: tree, at: time)
+    return tree
+  }
+
+  /// The RenderList of the frame at `time`: the presentation tree over the background.
+  /// - Parameter time: scene seconds.
+  public func renderList(at time: Double) throws -> RenderList {
+    try RenderList(
+      layer: presentation(at: time), width: settings.width, height: settings.height,
+      background: settings.background)
+  }
+
+  /// The scene as a scene file: the tree and timeline as the document builds them (time 0),
+  /// written by `SceneFile.encode`, so a file read and written again says the same thing in the
+  /// writer's layout.
+  /// - Throws: `SceneFileError` (as `SceneFile.encode`).
+  public func encoded() throws(SceneFileError) -> Data {
+    let fresh = try LoadedScene.build(document, reader: reader, settings: settings)
+    return try SceneFile.encode(
+      root: fresh.scene.root, settings: settings, media: media, timeline: fresh.timeline,
+      pending: fresh.layers.pendingAnimations)
+  }
+
+  // MARK: Clips
+
+  /// Replaces each clip's stand-in image in the presented tree with the clip's frame.
+  private func showClips(in tree: Layer, at time: Double) throws(SceneFileError) {
+    let videos = media.filter { $0.clip != nil }
+    guard !videos.isEmpty else { return }
+    var frames: [UInt64: Image] = [:]
+    for m in videos {
+      guard case .video(let start, let loop) = m.kind, let info = m.clip else { continue }
+      var t = max(0, time - start)
+      if loop, info.duration > 0 { t = t.truncatingRemainder(dividingBy: info.duration) }
+      do {
+        let decoder = clips[m.name] ?? ClipDecoder(info, lastFrame: info.frameCount - 1)
+        clips[m.name] = decoder
+        frames[m.image.id] = try decoder.frame(at: t)
+      } catch {
+        throw .unreadableMedia(path: "media.\(m.name)", resolvedPath: info.path, reason: "\(error)")
+      }
+    }
+    func swap(_ image: Image?) -> Image? {
+      guard let image else { return nil }
+      if let f = frames[image.id] { return f }
+      if let (from, to, weight) = image.crossfade {
+        let a = from.flatMap { frames[$0.id] } ?? from
+        let b = to.flatMap { frames[$0.id] } ?? to
+        return Image(crossfading: a, to: b, weight: weight) ?? image
+      }
+      return image
+    }
+    func walk(_ l: Layer) {
+      l.contents = swap(l.contents)
+      if let mask = l.mask { walk(mask) }
+      for s in l.sublayers { walk(s) }
+    }
+    walk(tree)
+  }
+}
