@@ -7,7 +7,8 @@ import LayerKit
 //   keyframe  keyPath, values | path, keyTimes, timingFunctions, calculationMode, tensionValues,
 //             continuityValues, biasValues, rotationMode, additive, cumulative, valueFunction
 //   group     animations
-//   transition  type, subtype, startProgress, endProgress, filter {"effect": NAME, "parameters": {…}}
+//   transition  type, subtype, startProgress, endProgress, reversesEffect,
+//               filter {"effect": NAME, "parameters": {…}}
 // Values take the JSON form of the key path's type (a number for opacity, a point for position, a
 // transform for transform, a media name for contents …); with a valueFunction, numbers or [x, y, z].
 
@@ -77,7 +78,7 @@ struct SceneAnimations {
         "biasValues", "rotationMode",
       ]
     case "group": common + ["animations"]
-    default: common + ["type", "subtype", "startProgress", "endProgress", "filter"]
+    default: common + ["type", "subtype", "startProgress", "endProgress", "reversesEffect", "filter"]
     }
   }
 
@@ -226,6 +227,7 @@ struct SceneAnimations {
     if let n = o["subtype"] { t.subtype = try n.choice(TransitionSubtype.self) }
     if let n = o["startProgress"] { t.startProgress = try n.number() }
     if let n = o["endProgress"] { t.endProgress = try n.number() }
+    if let n = o["reversesEffect"] { t.reversesEffect = try n.bool() }
     if let n = o["filter"] {
       let f = try n.object("a filter such as {\"effect\": \"ripple\"}", keys: ["effect", "parameters"])
       let effectNode = try f.required("effect")
@@ -321,6 +323,7 @@ struct SceneAnimations {
       if let s = t.subtype { b.add("subtype", .string(s.rawValue)) }
       if t.startProgress != 0 { b.add("startProgress", .number(t.startProgress)) }
       if t.endProgress != 1 { b.add("endProgress", .number(t.endProgress)) }
+      if t.reversesEffect { b.add("reversesEffect", .bool(true)) }
       if let f = t.filter {
         var fb = ObjectBuilder()
         fb.add("effect", .string(f.effect))

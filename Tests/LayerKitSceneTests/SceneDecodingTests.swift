@@ -157,7 +157,7 @@ final class SceneDecodingTests: XCTestCase {
         {"kind": "group", "key": "g", "duration": 2, "animations": [
           {"kind": "basic", "keyPath": "filters.gaussianBlur.inputRadius", "to": 4},
           {"kind": "group", "animations": [{"kind": "basic", "keyPath": "hidden", "to": true}]}]},
-        {"kind": "transition", "type": "push", "subtype": "fromTop", "startProgress": 0.2, "endProgress": 0.9},
+        {"kind": "transition", "type": "push", "subtype": "fromTop", "startProgress": 0.2, "endProgress": 0.9, "reversesEffect": true},
         {"kind": "basic", "key": "c", "keyPath": "contents", "to": null}
       ]}]}
       """)
@@ -209,6 +209,7 @@ final class SceneDecodingTests: XCTestCase {
     XCTAssertEqual(t.subtype, .fromTop)
     XCTAssertEqual(t.startProgress, 0.2)
     XCTAssertEqual(t.endProgress, 0.9)
+    XCTAssertTrue(t.reversesEffect)
     let c = try XCTUnwrap(l.animation(forKey: "c") as? BasicAnimation)
     XCTAssertEqual((c.toValue as? Image)?.id, Image.zero.id)
   }

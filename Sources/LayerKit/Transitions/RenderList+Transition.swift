@@ -82,10 +82,13 @@ extension RenderListBuilder {
     ops += [.popGroup(from), .pushGroup(to, bounds: area)]
     ops += after
     ops.append(.popGroup(to))
+    // Played backwards: the new subtree is the effect's "from", the old its "to", at 1 − p.
+    let (first, second) = active.reversed ? (to, from) : (from, to)
+    let progress = active.reversed ? 1 - active.progress : active.progress
     ops.append(
       .transition(
         TransitionPass(
-          from: from, to: to, output: out, bounds: area, progress: Float(active.progress), effect: active.effect,
+          from: first, to: second, output: out, bounds: area, progress: Float(progress), effect: active.effect,
           parameters: active.parameters)))
     let visible = clips.reduce(area) { $0.intersection($1.bounds) }
     guard !visible.isEmpty else { return ops }

@@ -16,6 +16,12 @@ open class Transition: Animation {
   public var endProgress: Double = 1
   /// When set, this filter runs instead of `type` and `subtype`.
   public var filter: (any TransitionFilter)?
+  /// Plays the effect backwards, from the new subtree to the old: at progress p the layer shows
+  /// the effect mixing the new subtree (as its "from") into the old one (as its "to") at 1 − p.
+  /// A push from the right played backwards brings the old content back in from the left; a
+  /// page curl played backwards lays a page down. (A LayerKit addition: what a backward scene
+  /// transition runs, SceneTransition.swift.)
+  public var reversesEffect = false
 
   public override init() {}
 
@@ -31,6 +37,7 @@ open class Transition: Animation {
     t.startProgress = startProgress
     t.endProgress = endProgress
     t.filter = filter
+    t.reversesEffect = reversesEffect
     return t
   }
 
@@ -50,6 +57,8 @@ struct ActiveTransition {
   let effect: String
   let parameters: [String: TransitionValue]
   let progress: Double
+  /// Transition.reversesEffect.
+  let reversed: Bool
 }
 
 /// A transition's compiled form: the "before" subtree and how progress maps.
@@ -63,7 +72,8 @@ struct TransitionTrack {
     let p = transition.timingFunction?.value(at: x) ?? x
     let progress = transition.startProgress + (transition.endProgress - transition.startProgress) * p
     layer.activeTransition = ActiveTransition(
-      before: before, effect: transition.effect, parameters: transition.parameters, progress: progress)
+      before: before, effect: transition.effect, parameters: transition.parameters, progress: progress,
+      reversed: transition.reversesEffect)
   }
 }
 
