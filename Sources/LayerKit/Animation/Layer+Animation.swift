@@ -184,6 +184,8 @@ extension Layer {
     let copy = Layer()
     record?(self, copy)
     copy.copyModelValues(from: self)
+    // A presentation tree placed in another scene keeps the transitions it was showing.
+    copy.activeTransition = activeTransition
     let local = timing.layerTime(parentTime: parentTime)
     for entry in animationEntries {
       entry.apply(to: copy, layerTime: local)

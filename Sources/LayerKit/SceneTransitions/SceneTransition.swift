@@ -220,6 +220,24 @@ public final class SceneTransitionRun {
     if participants.allSatisfy(\.ended) { finish() }
   }
 
+  /// A run that starts nothing: what the planning functions ask transitions about.
+  private init(probe direction: TransitionDirection) {
+    self.direction = direction
+    back = Layer()
+    fore = Layer()
+    container = Layer()
+    starting = false
+  }
+
+  /// How long `transition` will run going `direction`, as a run would resolve it (fallbacks
+  /// followed, 0 when it declines): for laying out a video before it starts. The probe context
+  /// has empty layers; a transition whose duration depends on its scenes sees none.
+  public static func plannedDuration(of transition: SceneTransition, direction: TransitionDirection) -> Double {
+    let probe = SceneTransitionRun(probe: direction)
+    guard let chosen = probe.resolve(transition) else { return 0 }
+    return duration(of: chosen, probe)
+  }
+
   /// The transition that runs: fallbacks followed (at most 8 steps, so two transitions naming
   /// each other cannot loop), a declining one replaced by its fallback, or nil.
   private func resolve(_ first: SceneTransition) -> SceneTransition? {
