@@ -210,15 +210,13 @@ final class Surface {
 
   init(bounds: PixelRect, pixels: [UInt8]? = nil) {
     self.bounds = bounds
-    self.pixels = pixels ?? [UInt8](repeating: 0, count: bounds.width * bounds.height * 4)
+    self.pixels = pixels ?? FrameMemory.zeros(count: bounds.width * bounds.height * 4)
   }
 
   /// A surface whose bytes an op is about to write, every one (no zero-fill first).
   init(uninitialized bounds: PixelRect) {
     self.bounds = bounds
-    pixels = [UInt8](unsafeUninitializedCapacity: bounds.width * bounds.height * 4) { _, count in
-      count = bounds.width * bounds.height * 4
-    }
+    pixels = FrameMemory.bytes(count: bounds.width * bounds.height * 4) { _ in }
   }
 
   /// The pixels of `rect` (inside `bounds`) as a new surface.

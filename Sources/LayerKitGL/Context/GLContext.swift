@@ -355,11 +355,10 @@ final class GLContext {
     try bindTarget(target)
     let count = target.width * target.height * 4
     // glReadPixels writes every byte: no zero-fill first.
-    let pixels = [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
+    let pixels = FrameMemory.bytes(count: count) { bytes in
       glReadPixels(
         0, 0, GLsizei(target.width), GLsizei(target.height), GLenum(GL_RGBA),
         GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
-      initialized = count
     }
     try check("glReadPixels")
     return pixels
@@ -424,9 +423,8 @@ final class GLContext {
     else {
       throw .readback("glMapBufferRange failed (0x\(String(glGetError(), radix: 16)))")
     }
-    let pixels = [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
+    let pixels = FrameMemory.bytes(count: count) { bytes in
       bytes.baseAddress!.update(from: mapped.assumingMemoryBound(to: UInt8.self), count: count)
-      initialized = count
     }
     guard glUnmapBuffer(GLenum(GL_PIXEL_PACK_BUFFER)) == GLboolean(GL_TRUE) else {
       throw .readback("the pixel buffer's contents were lost while mapped")

@@ -159,13 +159,13 @@ public enum YUVConversion {
   ) throws(MediaError) -> [UInt8] {
     let layout = try layout(for: image, chroma: chroma)
     var failure: MediaError?
-    let bytes = [UInt8](unsafeUninitializedCapacity: layout.byteCount) { buffer, count in
+    // Every byte is written (or, on failure, the array is dropped).
+    let bytes = FrameMemory.bytes(count: layout.byteCount) { buffer in
       do throws(MediaError) {
         try convert(image, background: background, chroma: chroma, into: UnsafeMutableRawBufferPointer(buffer))
       } catch {
         failure = error
       }
-      count = buffer.count  // every byte was written (or, on failure, the array is dropped)
     }
     if let failure { throw failure }
     return bytes
