@@ -16,7 +16,8 @@ struct Parity: ParsableCommand {
       Each time's RenderList is rendered by both backends and compared: a frame passes when no \
       more than --max-fraction of its pixels have a channel off by more than --max-delta and its \
       PSNR is at least --min-psnr (by default LayerKit's GPU≡CPU contract: 2, 0.1 %, 45 dB). One \
-      line per frame, then a summary naming the worst frame. Frames outside the tolerance are \
+      line per frame, then a summary naming the worst frame (failing, else the most pixels \
+      beyond --max-delta) and the lowest PSNR. Frames outside the tolerance are \
       written as NAME.expected.png (CPU), NAME.actual.png (GPU) and NAME.diff.png to --artifacts.
 
       Exits 0 when every frame passes, 1 when one fails, 2 when the scene cannot be read or \
@@ -74,6 +75,7 @@ struct Parity: ParsableCommand {
     var folder: URL?
     var failures = 0
     var worst: (time: Double, comparison: ImageComparison)?
+    var lowest: (time: Double, psnr: Double)?
     var seconds = (gpu: 0.0, cpu: 0.0)
     let times = self.times(of: loaded)
     for t in times {
@@ -100,16 +102,18 @@ struct Parity: ParsableCommand {
         line += "  → \(directory.appendingPathComponent(String(base)).path).{expected,actual,diff}.png"
       }
       print(line)
-      if worst == nil || Self.worse(comparison, than: worst!.comparison, over: maxDelta) { worst = (t, comparison) }
+      if worst == nil || worse(comparison, than: worst!.comparison, tolerance) { worst = (t, comparison) }
+      if lowest == nil || comparison.psnr < lowest!.psnr { lowest = (t, comparison.psnr) }
     }
-    let w = worst!
+    let (w, l) = (worst!, lowest!)
     print(
       String(
         format: "%@: %d of %d frames within tolerance (|Δ| ≤ %d on ≥ %.2f%% of pixels, PSNR ≥ %@); worst t=%.3f s: "
-          + "max |Δ| %d, beyond %d: %.4f%%, PSNR %@; %d×%d, gpu (%@) %.2f s, cpu %.2f s",
+          + "max |Δ| %d, beyond %d: %.4f%%, PSNR %@; lowest PSNR %@ at t=%.3f s; %d×%d, gpu (%@) %.2f s, cpu %.2f s",
         failures == 0 ? "passed" : "FAILED", times.count - failures, times.count, maxDelta, (1 - maxFraction) * 100,
         Self.decibels(minPsnr), w.time, w.comparison.maxChannelDelta, maxDelta,
         w.comparison.differingFraction(over: maxDelta) * 100, Self.decibels(w.comparison.psnr),
+        Self.decibels(l.psnr), l.time,
         loaded.settings.width, loaded.settings.height, gpu.info.renderer, seconds.gpu, seconds.cpu))
     return failures > 0
   }
@@ -136,10 +140,12 @@ struct Parity: ParsableCommand {
     return url
   }
 
-  /// Lower PSNR is worse; at equal PSNR (both infinite), the larger delta.
-  static func worse(_ a: ImageComparison, than b: ImageComparison, over delta: Int) -> Bool {
-    if a.psnr != b.psnr { return a.psnr < b.psnr }
-    return a.maxChannelDelta > b.maxChannelDelta
+  /// The worse of two frames: a failing one, else the larger share of pixels beyond the delta
+  /// (the contract's first rule), else the larger largest difference, else the lower PSNR.
+  func worse(_ a: ImageComparison, than b: ImageComparison, _ tolerance: Tolerance) -> Bool {
+    let keyA = (a.passes(tolerance) ? 0 : 1, a.differingPixels(over: maxDelta), a.maxChannelDelta, -a.psnr)
+    let keyB = (b.passes(tolerance) ? 0 : 1, b.differingPixels(over: maxDelta), b.maxChannelDelta, -b.psnr)
+    return keyA > keyB
   }
 
   static func decibels(_ value: Double) -> String {
