@@ -136,6 +136,26 @@ final class SceneCommandTests: XCTestCase {
     XCTAssertEqual(h.leftovers(), [])
   }
 
+  func testAClipInASceneOnBothBackends() throws {
+    let clip = try h.clip("clip.mp4", width: 32, height: 24, fps: 10, seconds: 1, audio: false)
+    let scene = h.path("clip.json")
+    let text = """
+      {"width": 48, "height": 32, "fps": 10, "duration": 1.5,
+       "media": {"clip": {"video": "\((clip as NSString).lastPathComponent)", "start": 0.2}},
+       "layers": [{"frame": [8, 4, 32, 24], "contents": "clip",
+         "animations": [{"kind": "basic", "keyPath": "transform.rotation.z", "from": 0, "to": 0.2, "duration": 1.5}]}]}
+      """
+    try Data(text.utf8).write(to: URL(fileURLWithPath: scene))
+    let y4m = h.path("clip.y4m")
+    let r = try h.run(["render", scene, "--renderer", "gpu", "-o", y4m])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let frames = try Y4MReader(path: y4m).readAllFrames()
+    XCTAssertEqual(frames.count, 15)
+    XCTAssertNotEqual(frames[4], frames[5])  // the clip plays
+    let parity = try h.run(["parity", scene, "--times", "0,0.55,1.4"])
+    XCTAssertEqual(parity.status, 0, parity.stdout + parity.stderr)
+  }
+
   func testABadSceneFileExits1NamingItsPathAndWritesNothing() throws {
     let bad = h.path("bad.json")
     try Data(#"{"width": 8, "height": 8, "duration": 1, "layers": [{"opacty": 1}]}"#.utf8)
