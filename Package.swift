@@ -67,7 +67,7 @@ let package = Package(
     .executableTarget(
       name: "layerkit",
       dependencies: [
-        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia", "LayerKitSamples", "CMalloc",
+        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia", "LayerKitSamples", "LayerKitScene", "CMalloc",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Tools/layerkit"

@@ -137,6 +137,14 @@ public final class LoadedScene {
 
   // MARK: Clips
 
+  /// Stops the clips' decoders (their ffmpeg processes) and lets go of their frames; a later
+  /// frame that shows a clip starts its decoder again. Call when done rendering, from the thread
+  /// that asks for frames.
+  public func stopClips() {
+    for decoder in clips.values { decoder.stop() }
+    clips.removeAll()
+  }
+
   /// Replaces each clip's stand-in image in the presented tree with the clip's frame.
   private func showClips(in tree: Layer, at time: Double) throws(SceneFileError) {
     let videos = media.filter { $0.clip != nil }
@@ -146,12 +154,15 @@ public final class LoadedScene {
       guard case .video(let start, let loop) = m.kind, let info = m.clip else { continue }
       var t = max(0, time - start)
       if loop, info.duration > 0 { t = t.truncatingRemainder(dividingBy: info.duration) }
+      // Past its end a clip holds its last frame: asked for first, a frame beyond the end would
+      // start the decoder past the last frame, where ffmpeg decodes nothing.
+      t = min(t, Double(info.frameCount - 1) / info.frameRate)
       do {
         let decoder = clips[m.name] ?? ClipDecoder(info, lastFrame: info.frameCount - 1)
         clips[m.name] = decoder
         frames[m.image.id] = try decoder.frame(at: t)
       } catch {
-        throw .unreadableMedia(path: "media.\(m.name)", resolvedPath: info.path, reason: "\(error)")
+        throw .unreadableMedia(path: "media.\(m.name).video", resolvedPath: info.path, reason: "\(error)")
       }
     }
     func swap(_ image: Image?) -> Image? {

@@ -5,44 +5,215 @@ import LayerKitGL
 import LayerKitMedia
 import LayerKitReference
 import LayerKitSamples
+import LayerKitScene
 
-/// `layerkit render --sample -o out.png`: renders the sample scene to a PNG.
+/// `layerkit render SCENE.json -o OUT`: a scene file to a video, PNG frames or one PNG;
+/// `layerkit render --sample -o out.png`: the sample scene to a PNG.
 struct Render: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Render the sample layer tree to a PNG on the GPU (headless EGL) or the CPU.")
+    abstract: "Render a scene file to a video or PNG frames, or the sample layer tree to a PNG.",
+    discussion: """
+      A scene file (docs/SCENE_FILES.md) gives the size, the frame rate and the duration: frame k \
+      shows the scene at k / fps, for round(duration × fps) frames. Outputs and encoding options \
+      are those of the video commands (`layerkit slideshow --help`). --time T with a .png output \
+      writes the one frame at T seconds.
 
-  @Flag(help: "Render the built-in sample scene (ten layers: 3D cards, clipping, group opacity).")
+      Examples:
+        layerkit render examples/scenes/slideshow.json -o slideshow.mp4
+        layerkit render examples/scenes/filters.json -o frames/ --renderer cpu --frames 0..30
+        layerkit render examples/scenes/composition.json --time 1.5 -o still.png
+        layerkit render --sample -o sample.png --renderer gpu --size 1920x1080
+      """)
+
+  @Argument(help: "A scene file (JSON, docs/SCENE_FILES.md).") var scene: String?
+  @Flag(help: "Render the built-in sample scene (ten layers: 3D cards, clipping, group opacity) to a PNG.")
   var sample = false
   @Flag(help: "With --sample: add effects (a 20-point shadow, a 10-point blur, a frosted panel).")
   var effects = false
-  @Option(name: .shortAndLong, help: "The PNG to write.") var output: String
-  @Option(help: "gpu (headless EGL + OpenGL ES 3) or cpu (the reference renderer).")
-  var renderer: Backend = .gpu
-  @Option(help: "Target size in pixels, WIDTHxHEIGHT.") var size: PixelSize = PixelSize(argument: "1280x720")!
+  @Option(
+    name: .shortAndLong,
+    help:
+      "Output: a .mp4/.webm/.gif/.mov/.mkv/.y4m file, a folder/ for PNG frames, - (Y4M on standard output), or a .png with --time or --sample."
+  )
+  var output: String
+  @Option(
+    help:
+      "gpu (headless EGL + OpenGL ES 3), cpu (the reference renderer), or auto: the GPU when an EGL display can be made (scene files only). Default: auto for scene files, gpu for --sample."
+  )
+  var renderer: BackendChoice?
+  @Option(
+    help:
+      "Output size WIDTHxHEIGHT: for a scene file its size times one scale, to within a pixel (the same aspect); for --sample default 1280x720."
+  )
+  var size: PixelSize?
+  @Option(help: "Frames per second instead of the scene file's (the motion keeps its pace).") var fps: Double?
+  @Option(help: "Write the one frame at this scene time (seconds) to the .png output.") var time: Double?
+  @Option(help: "Render only frames A..B of the whole video (A included, B not; B may be left out).")
+  var frames: FrameRange?
+  @Option(help: "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts).") var shard: Shard?
+  @Option(help: "Also write a PNG grid of evenly spaced frames, labelled with their times.") var contactSheet: String?
+  @Flag(help: "No progress line and no summary.") var quiet = false
+  @Flag(help: "Pad an odd size to even with the scene's background instead of refusing it (4:2:0).") var pad = false
+  @OptionGroup var encoder: EncodingArguments
 
   func validate() throws {
-    guard sample else { throw ValidationError("nothing to render: pass --sample (scene files come later)") }
+    if sample {
+      guard scene == nil else { throw ValidationError("give a scene file or --sample, not both") }
+      let videoOnly: [(String, Bool)] = [
+        ("--fps", fps != nil), ("--time", time != nil), ("--frames", frames != nil), ("--shard", shard != nil),
+        ("--contact-sheet", contactSheet != nil), ("--pad", pad), ("--format", encoder.format != nil),
+      ]
+      if let (name, _) = videoOnly.first(where: { $0.1 }) {
+        throw ValidationError("\(name) is for scene files; --sample writes one PNG")
+      }
+      guard renderer != .auto else { throw ValidationError("--sample takes --renderer gpu or cpu") }
+      return
+    }
+    guard scene != nil else {
+      throw ValidationError("nothing to render: give a scene file (layerkit render SCENE.json -o OUT) or --sample")
+    }
+    if let fps {
+      guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") }
+    }
+    guard frames == nil || shard == nil else { throw ValidationError("use --frames or --shard, not both") }
+    if let time {
+      guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a number of seconds ≥ 0") }
+      guard (output as NSString).pathExtension.lowercased() == "png" else {
+        throw ValidationError("--time writes one frame to a .png file; -o \(output) is not one")
+      }
+      let videoOnly: [(String, Bool)] = [
+        ("--fps", fps != nil), ("--frames", frames != nil), ("--shard", shard != nil),
+        ("--contact-sheet", contactSheet != nil), ("--format", encoder.format != nil),
+      ]
+      if let (name, _) = videoOnly.first(where: { $0.1 }) {
+        throw ValidationError("\(name) is for videos, not for the one frame --time writes")
+      }
+    } else if (output as NSString).pathExtension.lowercased() == "png" && encoder.format == nil {
+      throw ValidationError(
+        "-o \(output): a .png file holds one frame: give --time SECONDS, or a folder/ for every frame")
+    }
   }
 
   func run() throws {
-    do {
-      let (w, h) = (Double(size.width), Double(size.height))
-      let scene = try effects ? SampleScene.effects(width: w, height: h) : SampleScene.cards(width: w, height: h)
-      let backend: Renderer
-      switch renderer {
-      case .gpu:
-        backend = try GLRenderer()
-      case .cpu:
-        backend = ReferenceRenderer()
+    if let scene {
+      try reportingErrors("render") {
+        do {
+          try render(scene: scene)
+        } catch let error as SceneFileError where !error.path.isEmpty {
+          // The error names the value's place in the document; this names the document.
+          throw ParameterError("\(scene): \(error)")
+        }
       }
+      return
+    }
+    do {
+      let size = size ?? PixelSize(argument: "1280x720")!
+      let (w, h) = (Double(size.width), Double(size.height))
+      let tree = try effects ? SampleScene.effects(width: w, height: h) : SampleScene.cards(width: w, height: h)
+      let backend: Renderer = renderer == .cpu ? ReferenceRenderer() : try GLRenderer()
       let start = DispatchTime.now()
-      let image = try backend.render(scene, width: size.width, height: size.height)
+      let image = try backend.render(tree, width: size.width, height: size.height)
       let ms = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
       try ImageFile.writePNG(image, to: URL(fileURLWithPath: output))
       print("wrote \(output) (\(size.width)×\(size.height), \(backend.name), \(String(format: "%.1f", ms)) ms)")
     } catch {
       printError("layerkit render: \(error)")
       throw ExitCode(1)
+    }
+  }
+
+  /// The scene file's frames to the output, through the video pipeline (or one frame, --time).
+  func render(scene path: String) throws {
+    reserveLargeBuffersWithMmap()
+    // The output is checked before the scene is loaded and anything rendered.
+    let target = time == nil ? try OutputTarget(path: output, format: encoder.format) : nil
+    let loaded = try SceneFile.load(URL(fileURLWithPath: path))
+    defer { loaded.stopClips() }
+    let settings = loaded.settings
+    let scale = try self.scale(for: settings)
+    let (renderer, _) = try VideoJob.makeRenderer(self.renderer ?? .auto, command: "render", quiet: quiet)
+    var width = size?.width ?? settings.width
+    var height = size?.height ?? settings.height
+
+    if let time {
+      let start = DispatchTime.now()
+      let list = try RenderList(
+        layer: loaded.presentation(at: time), width: width, height: height, scale: scale,
+        background: settings.background)
+      let image = try renderer.render(list)
+      let ms = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+      try ImageFile.writePNG(image, to: URL(fileURLWithPath: output))
+      if !quiet {
+        printError(
+          "wrote \(output) (\(width)×\(height), t = \(time) s, \(renderer.name), \(String(format: "%.1f", ms)) ms)")
+      }
+      return
+    }
+    guard let target else { return }
+    if pad && needsEvenSize(target.format) {
+      width += width % 2
+      height += height % 2
+    }
+    let fps = self.fps ?? settings.fps
+    let count = max(1, Int((settings.duration * fps).rounded()))
+    // The scene is laid out at its own size (times the scale) from the top-left corner; --pad adds
+    // a row or column of its background.
+    let source = SceneFrameSource(
+      width: width, height: height, rate: try FrameRate(fps), frameCount: count, renderer: renderer,
+      time: { Double($0) / fps }, stop: { loaded.stopClips() }
+    ) { [width, height] t in
+      try RenderList(
+        layer: loaded.presentation(at: t), width: width, height: height, scale: scale,
+        background: settings.background)
+    }
+    var range = 0..<count
+    if let f = frames {
+      let upper = f.upper ?? count
+      guard f.lower < count, upper <= count else {
+        throw ValidationError(
+          "--frames \(f.lower)..\(f.upper.map(String.init) ?? ""): the scene has frames 0..\(count)")
+      }
+      range = f.lower..<upper
+    } else if let s = shard {
+      range = s.range(of: count)
+      guard !range.isEmpty else {
+        throw ValidationError("--shard \(s.index)/\(s.count): the scene has only \(count) frames")
+      }
+    }
+    let sheetFrames = contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
+    let pipeline = try VideoPipeline(
+      source: source, width: width, height: height, rate: source.rate, frameCount: count, target: target,
+      options: encoder.encoding, frames: range, keepFrames: Set(sheetFrames))
+    try VideoJob.run(
+      pipeline, frames: range.count, describe: "\(width)×\(height), \(source.rate) fps, \(renderer.name)",
+      output: output, quiet: quiet)
+    if let sheet = contactSheet {
+      let images = sheetFrames.compactMap { k in pipeline.keptFrames[k].map { (source.time(ofFrame: k), $0) } }
+      try ContactSheet.write(images, renderer: renderer, to: sheet)
+      if !quiet { printError("contact sheet: \(sheet)") }
+    }
+  }
+
+  /// Pixels per point: 1, or what --size asks for when it is the scene's size times one scale to
+  /// within a pixel (480×270 at 0.5 is 240x135, or 240x136 with a row of background below, an
+  /// even size for 4:2:0).
+  func scale(for settings: SceneSettings) throws -> Double {
+    guard let size else { return 1 }
+    let (w, h) = (Double(settings.width), Double(settings.height))
+    let byWidth = Double(size.width) / w
+    let byHeight = Double(size.height) / h
+    if abs(h * byWidth - Double(size.height)) <= 1 { return min(byWidth, byHeight) }
+    if abs(w * byHeight - Double(size.width)) <= 1 { return min(byWidth, byHeight) }
+    let nearest = "\(size.width)x\(Int((h * byWidth).rounded()))"
+    throw ValidationError(
+      "--size \(size.width)x\(size.height) does not keep the scene's aspect (\(settings.width)×\(settings.height)); "
+        + "give the scene's size times one scale, such as \(nearest)")
+  }
+
+  func needsEvenSize(_ format: VideoFormat) -> Bool {
+    switch format {
+    case .y4m, .mp4, .webm: (encoder.pixFmt ?? "yuv420p").contains("420")
+    default: false
     }
   }
 }

@@ -24,21 +24,25 @@ struct VideoJob {
     reserveLargeBuffersWithMmap()
     self.options = options
     self.command = command
-    switch options.renderer {
+    (renderer, gpu) = try VideoJob.makeRenderer(options.renderer, command: command, quiet: options.quiet)
+  }
+
+  /// The renderer `--renderer` names; for auto the GPU when an EGL display can be made, else the
+  /// CPU, with a note unless `quiet`. Also the GPU renderer, when there is one.
+  static func makeRenderer(_ choice: BackendChoice, command: String, quiet: Bool) throws -> (Renderer, GLRenderer?) {
+    switch choice {
     case .gpu:
-      gpu = try GLRenderer()
-      renderer = gpu!
+      let gpu = try GLRenderer()
+      return (gpu, gpu)
     case .cpu:
-      gpu = nil
-      renderer = ReferenceRenderer()
+      return (ReferenceRenderer(), nil)
     case .auto:
       do {
-        gpu = try GLRenderer()
-        renderer = gpu!
+        let gpu = try GLRenderer()
+        return (gpu, gpu)
       } catch {
-        gpu = nil
-        renderer = ReferenceRenderer()
-        if !options.quiet { printError("layerkit \(command): no GPU backend (\(error)); rendering on the CPU") }
+        if !quiet { printError("layerkit \(command): no GPU backend (\(error)); rendering on the CPU") }
+        return (ReferenceRenderer(), nil)
       }
     }
   }
@@ -217,20 +221,26 @@ struct VideoJob {
 
   /// Runs a pipeline with SIGINT/SIGTERM handling and a progress line.
   func run(_ pipeline: VideoPipeline, frames: Int, describe: String) throws {
+    try VideoJob.run(pipeline, frames: frames, describe: describe, output: options.output, quiet: options.quiet)
+  }
+
+  /// Runs a pipeline with SIGINT/SIGTERM handling, a progress line on a terminal and, unless
+  /// `quiet`, a summary line naming `output`.
+  static func run(_ pipeline: VideoPipeline, frames: Int, describe: String, output: String, quiet: Bool) throws {
     // Weak: the watcher's handler is released by libdispatch on a worker thread, later; holding
     // the pipeline there would tear the GL renderer down on that thread while the main thread
     // exits (NVIDIA's driver crashes on it; found on an H100).
     let signals = SignalWatcher { [weak pipeline] signal in pipeline?.cancel(signal: signal) }
     defer { signals.stop() }
-    let progress = ProgressLine(total: frames, enabled: !options.quiet && isatty(2) != 0)
+    let progress = ProgressLine(total: frames, enabled: !quiet && isatty(2) != 0)
     let summary = try pipeline.run { done, total in progress.update(done) }
     progress.clear()
-    if !options.quiet {
+    if !quiet {
       let size = summary.outputBytes.map { ", \(formatBytes($0))" } ?? ""
       let fps = String(format: "%.1f", summary.framesPerSecond)
       let seconds = String(format: "%.2f", summary.seconds)
       printError(
-        "wrote \(summary.frames) frames (\(describe)) in \(seconds) s, \(fps) fps, to \(options.output)\(size)")
+        "wrote \(summary.frames) frames (\(describe)) in \(seconds) s, \(fps) fps, to \(output)\(size)")
     }
   }
 

@@ -67,7 +67,7 @@ public final class VideoPipeline: @unchecked Sendable {
     self.options = options
     self.frames = range
     self.keep = keepFrames
-    (source as? TimelineRenderer)?.renderRange = range
+    source.willRender(range)
   }
 
   /// What a finished render reports.
@@ -288,6 +288,14 @@ public protocol FrameSource: AnyObject {
   func interruptible(_ register: (@escaping () -> Void) -> Void)
   /// Releases decoders and processes; called once, at the end.
   func stop()
+  /// The frames the pipeline will ask for, in order, told once before the first: a source may
+  /// start frame k + 1 while frame k is read back, but only inside them.
+  func willRender(_ frames: Range<Int>)
+}
+
+extension FrameSource {
+  /// Nothing to prepare.
+  public func willRender(_ frames: Range<Int>) {}
 }
 
 /// Renders a timeline's frames: stills decoded once, each clip item streamed by its own decoder,
@@ -320,6 +328,8 @@ public final class TimelineRenderer: FrameSource {
   /// The frames a render asks for, in order (VideoPipeline sets it): the next one is drawn
   /// ahead only inside it.
   public var renderRange: Range<Int>?
+
+  public func willRender(_ frames: Range<Int>) { renderRange = frames }
 
   /// A frame being drawn and read back by an OverlappingRenderer, or one already at hand.
   private enum Work {
