@@ -79,7 +79,15 @@ struct VideoJob {
   /// A transition from its SPEC: `fade`, `push:fromRight`, a built-in effect name, or a `.glsl`
   /// file in the gl-transitions form, each optionally followed by `:NAME=VALUE` parameters.
   func transition(_ spec: String, duration: Double, random: inout SplitMix64) throws -> TimelineTransition {
-    let timing = MediaTimingFunction(name: options.timing)
+    try Self.transition(
+      spec, duration: duration, timing: MediaTimingFunction(name: options.timing), gpu: gpu, random: &random)
+  }
+
+  /// As `transition(_:duration:random:)`, for commands without VideoOptions: a `.glsl` file is
+  /// registered with `gpu` (and refused without one).
+  static func transition(
+    _ spec: String, duration: Double, timing: MediaTimingFunction, gpu: GLRenderer?, random: inout SplitMix64
+  ) throws -> TimelineTransition {
     if spec == "random" {
       let names = TransitionEffects.all.keys.sorted()
       let name = names[Int(random.next() % UInt64(names.count))]

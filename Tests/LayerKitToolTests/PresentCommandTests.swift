@@ -1,0 +1,102 @@
+import Foundation
+import LayerKit
+import LayerKitMedia
+import XCTest
+
+/// `layerkit present A.json B.json …`: scene files presented over one another with scene
+/// transitions, run as a user runs it; frames read back from PNG folders.
+final class PresentCommandTests: XCTestCase {
+  var h: ToolHarness!
+
+  override func setUpWithError() throws { h = try ToolHarness.make("present") }
+  override func tearDownWithError() throws { h.cleanUp() }
+
+  /// A 64×36 scene at 10 fps of one colour with a card.
+  func screen(_ name: String, background: String, card: String) throws -> String {
+    let text = """
+      {"width": 64, "height": 36, "fps": 10, "duration": 1, "background": "\(background)",
+       "layers": [{"name": "card", "frame": [8, 6, 32, 20], "backgroundColor": "\(card)", "cornerRadius": 4}]}
+      """
+    let path = h.path(name)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  func frames(_ folder: String) throws -> [[UInt8]] {
+    try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }.sorted().map {
+      try ImageFile.read(URL(fileURLWithPath: folder + $0)).pixels
+    }
+  }
+
+  func testForwardPushAndPopShowEachSceneWhereTheStepsSay() throws {
+    let a = try screen("a.json", background: "#203040", card: "#E04020")
+    let b = try screen("b.json", background: "#F0F0F0", card: "#2040E0")
+    var last: [[UInt8]] = []
+    for renderer in ["cpu", "gpu"] {
+      let folder = h.path("fwd-\(renderer)") + "/"
+      let r = try h.run([
+        "present", a, b, "--transition", "sheet", "--duration", "0.5", "--hold", "0.5", "--sequence", "push,pop",
+        "--renderer", renderer, "-o", folder,
+      ])
+      XCTAssertEqual(r.status, 0, r.stderr)
+      // 0.5 hold + 0.5 push + 0.5 hold + 0.5 pop + 0.5 hold = 2.5 s at 10 fps.
+      XCTAssertTrue(r.stderr.contains("wrote 25 frames (64×36, 10/1 fps, \(renderer))"), r.stderr)
+      let f = try frames(folder)
+      XCTAssertEqual(f.count, 25)
+      // A alone, then mid-push a mix, B on top, mid-pop a mix, A again.
+      XCTAssertEqual(f[0], f[4])
+      XCTAssertNotEqual(f[7], f[0])
+      XCTAssertNotEqual(f[7], f[12])
+      XCTAssertNotEqual(f[12], f[0])
+      XCTAssertNotEqual(f[17], f[12])
+      XCTAssertEqual(f[24], f[0])
+      last = f
+    }
+    XCTAssertEqual(last.count, 25)
+  }
+
+  func testBackwardStartsOnTheTopSceneAndAnEffectSpecWorks() throws {
+    let a = try screen("a.json", background: "#203040", card: "#E04020")
+    let b = try screen("b.json", background: "#F0F0F0", card: "#2040E0")
+    let fwd = h.path("fwd") + "/"
+    let back = h.path("back") + "/"
+    for (folder, direction) in [(fwd, "forward"), (back, "backward")] {
+      let r = try h.run([
+        "present", a, b, "--transition", "push:fromRight", "--duration", "0.4", "--hold", "0.3", "--direction",
+        direction, "--renderer", "cpu", "-o", folder, "--quiet",
+      ])
+      XCTAssertEqual(r.status, 0, r.stderr)
+    }
+    let f = try frames(fwd)
+    let g = try frames(back)
+    XCTAssertEqual(f.count, 10)
+    XCTAssertEqual(g.count, 10)
+    // Backward starts where forward ends and ends where it starts.
+    XCTAssertEqual(g[0], f[9])
+    XCTAssertEqual(g[9], f[0])
+    XCTAssertNotEqual(f[0], f[9])
+  }
+
+  func testStepsThatDoNotFitAndBadFilesAreRefusedWithoutOutput() throws {
+    let a = try screen("a.json", background: "#203040", card: "#E04020")
+    let b = try screen("b.json", background: "#F0F0F0", card: "#2040E0")
+    let out = h.path("out.mp4")
+    let tooMany = try h.run(["present", a, b, "--sequence", "push,push", "-o", out])
+    XCTAssertEqual(tooMany.status, 64, tooMany.stderr)
+    XCTAssertTrue(tooMany.stderr.contains("--sequence[1]"), tooMany.stderr)
+    let word = try h.run(["present", a, b, "--sequence", "push,jump", "-o", out])
+    XCTAssertEqual(word.status, 64, word.stderr)
+    XCTAssertTrue(word.stderr.contains("'jump' is not a step"), word.stderr)
+    let bad = h.path("bad.json")
+    try Data(#"{"width": 64, "height": 36, "duration": 1, "layers": [{"opacty": 1}]}"#.utf8).write(
+      to: URL(fileURLWithPath: bad))
+    let r = try h.run(["present", a, bad, "-o", out])
+    XCTAssertEqual(r.status, 1, r.stderr)
+    XCTAssertTrue(r.stderr.contains("bad.json: layers[0]: unknown key \"opacty\""), r.stderr)
+    let effect = try h.run(["present", a, b, "--transition", "pageCurlz", "-o", out])
+    XCTAssertEqual(effect.status, 1, effect.stderr)
+    XCTAssertTrue(effect.stderr.contains("did you mean pageCurl"), effect.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    XCTAssertEqual(h.leftovers(), [])
+  }
+}

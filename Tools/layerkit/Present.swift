@@ -1,0 +1,158 @@
+import ArgumentParser
+import Foundation
+import LayerKit
+import LayerKitGL
+import LayerKitMedia
+import LayerKitScene
+
+/// `layerkit present A.json B.json … --transition sheet -o OUT`: scene files presented over one
+/// another, navigation-style, with scene transitions (ScenePresentation).
+struct Present: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Present scene files over one another with scene transitions (push forward, pop backward) as a video.",
+    discussion: """
+      The first scene file is shown, then each step: a push presents the next scene file with the \
+      transition (forward), a pop dismisses the top one with the transition it came with \
+      (backward). Forward (the default) starts with the first scene and pushes the others; \
+      backward starts with every scene stacked and pops them; --sequence gives the steps. Every \
+      scene plays at its own time from when it first shows. The video is --hold seconds before, \
+      between and after the steps, plus the transitions; its size and rate are the first scene's.
+      TRANSITION is sheet (a sheet rising over a dimmed scene), slide (navigation's push), fade, \
+      or a SPEC as the video commands take it (push:fromRight, pageCurl, ripple:scale=30, a .glsl \
+      file on the GPU), played backwards going backward.
+      Examples:
+        layerkit present examples/scenes/app-home.json examples/scenes/app-detail.json --sequence push,pop -o app.mp4
+        layerkit present a.json b.json c.json --transition slide --sequence push,push,pop,pop -o nav.mp4
+        layerkit present a.json b.json --transition pageCurl --direction backward -o curl.mp4
+      """)
+
+  @Argument(help: "Scene files (JSON, docs/SCENE_FILES.md), in the order pushes present them.") var scenes: [String]
+  @Option(help: "sheet, slide, fade, or a SPEC (push:fromRight, pageCurl, a .glsl file).") var transition = "sheet"
+  @Option(help: "forward (present) or backward (dismiss).") var direction: TransitionDirection = .forward
+  @Option(help: "The steps, comma-separated: push and pop (default: one per extra scene, in --direction).")
+  var sequence: String?
+  @Option(help: "Seconds each transition lasts (default: the transition's own, 0.35 s; sheet 0.45 s).")
+  var duration: Double?
+  @Option(help: "Seconds before, between and after the steps.") var hold: Double = 1
+  @Option(name: .shortAndLong, help: "Output: a .mp4/.webm/.gif/.mov/.mkv/.y4m file, a folder/ for PNG frames, or -.")
+  var output: String
+  @Option(help: "gpu, cpu, or auto: the GPU when an EGL display can be made.") var renderer: BackendChoice = .auto
+  @Option(help: "Render only frames A..B of the whole video (A included, B not; B may be left out).")
+  var frames: FrameRange?
+  @Option(help: "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts).") var shard: Shard?
+  @Option(help: "Also write a PNG grid of evenly spaced frames, labelled with their times.") var contactSheet: String?
+  @Flag(help: "No progress line and no summary.") var quiet = false
+  @OptionGroup var encoder: EncodingArguments
+
+  func validate() throws {
+    guard scenes.count >= 2 else { throw ValidationError("give at least two scene files to present one over another") }
+    if let duration {
+      guard duration.isFinite, duration > 0 else {
+        throw ValidationError("--duration must be a positive number of seconds")
+      }
+    }
+    guard hold.isFinite, hold >= 0 else { throw ValidationError("--hold must be a number of seconds ≥ 0") }
+    guard frames == nil || shard == nil else { throw ValidationError("use --frames or --shard, not both") }
+    _ = try steps()
+  }
+
+  /// The steps: --sequence, or one push (forward) or pop (backward) per extra scene.
+  func steps() throws -> [ScenePresentation.Step] {
+    guard let sequence else {
+      return Array(repeating: direction == .forward ? .push : .pop, count: scenes.count - 1)
+    }
+    return try sequence.split(separator: ",").map { word in
+      guard let step = ScenePresentation.Step(rawValue: word.trimmingCharacters(in: .whitespaces)) else {
+        throw ValidationError("--sequence: '\(word)' is not a step; steps are push and pop, comma-separated")
+      }
+      return step
+    }
+  }
+
+  func run() throws {
+    try reportingErrors("present") {
+      reserveLargeBuffersWithMmap()
+      let target = try OutputTarget(path: output, format: encoder.format)
+      var loaded: [LoadedScene] = []
+      for path in scenes {
+        do {
+          loaded.append(try SceneFile.load(URL(fileURLWithPath: path)))
+        } catch let error as SceneFileError {
+          throw ParameterError("\(path): \(error)")
+        }
+      }
+      defer { for scene in loaded { scene.stopClips() } }
+      let (renderer, gpu) = try VideoJob.makeRenderer(renderer, command: "present", quiet: quiet)
+      let make = try sceneTransition(gpu: gpu)
+      let presentation: ScenePresentation
+      do {
+        presentation = try ScenePresentation(
+          scenes: loaded, initialDepth: direction == .forward ? 1 : loaded.count, steps: try steps(),
+          transition: { _ in make() }, hold: hold)
+      } catch let error as SceneFileError {
+        throw ValidationError(error.description.replacingOccurrences(of: "sequence", with: "--sequence"))
+      }
+      let settings = presentation.settings
+      let fps = settings.fps
+      let count = max(1, Int((presentation.duration * fps).rounded()))
+      let source = SceneFrameSource(
+        width: settings.width, height: settings.height, rate: try FrameRate(fps), frameCount: count,
+        renderer: renderer, time: { Double($0) / fps }, stop: { for scene in loaded { scene.stopClips() } }
+      ) { t in try presentation.renderList(at: t) }
+      var range = 0..<count
+      if let f = frames {
+        let upper = f.upper ?? count
+        guard f.lower < count, upper <= count else {
+          throw ValidationError(
+            "--frames \(f.lower)..\(f.upper.map(String.init) ?? ""): the video has frames 0..\(count)")
+        }
+        range = f.lower..<upper
+      } else if let s = shard {
+        range = s.range(of: count)
+        guard !range.isEmpty else {
+          throw ValidationError("--shard \(s.index)/\(s.count): the video has \(count) frames")
+        }
+      }
+      let sheetFrames = contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
+      let pipeline = try VideoPipeline(
+        source: source, width: settings.width, height: settings.height, rate: source.rate, frameCount: count,
+        target: target, options: encoder.encoding, frames: range, keepFrames: Set(sheetFrames))
+      try VideoJob.run(
+        pipeline, frames: range.count,
+        describe: "\(settings.width)×\(settings.height), \(source.rate) fps, \(renderer.name)", output: output,
+        quiet: quiet)
+      if let sheet = contactSheet {
+        let images = sheetFrames.compactMap { k in pipeline.keptFrames[k].map { (source.time(ofFrame: k), $0) } }
+        try ContactSheet.write(images, renderer: renderer, to: sheet)
+        if !quiet { printError("contact sheet: \(sheet)") }
+      }
+      // A participant that never said it ended is named (the built-ins always end).
+      let unfinished = presentation.unfinishedParticipants
+      if !unfinished.isEmpty {
+        printError("layerkit present: never ended: \(unfinished.joined(separator: ", "))")
+      }
+    }
+  }
+
+  /// A maker of the scene transition --transition names (one object per scene that is pushed).
+  func sceneTransition(gpu: GLRenderer?) throws -> () -> SceneTransition {
+    let d = duration
+    switch transition {
+    case "sheet": return { SheetSceneTransition(duration: d ?? 0.45) }
+    case "slide": return { SlideSceneTransition(duration: d ?? SceneTransitionContext.defaultDuration) }
+    case "fade": return { FadeSceneTransition(duration: d ?? SceneTransitionContext.defaultDuration) }
+    default:
+      var random = SplitMix64(seed: 0)
+      let spec = try VideoJob.transition(
+        transition, duration: d ?? SceneTransitionContext.defaultDuration, timing: .easeInEaseOut, gpu: gpu,
+        random: &random)
+      return {
+        EffectSceneTransition(
+          filter: EffectTransitionFilter(spec.effect, parameters: spec.parameters), duration: spec.duration,
+          timing: spec.timing)
+      }
+    }
+  }
+}
+
+extension TransitionDirection: ExpressibleByArgument {}
