@@ -15,7 +15,7 @@ final class SceneCommandTests: XCTestCase {
 
   static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
-  static let examples = ["slideshow", "filters", "composition"]
+  static let examples = ["slideshow", "filters", "composition", "app-home", "app-detail"]
 
   func example(_ name: String) -> String {
     Self.repositoryRoot.appendingPathComponent("examples/scenes/\(name).json").path
@@ -63,7 +63,7 @@ final class SceneCommandTests: XCTestCase {
       XCTAssertEqual(video["codec_name"], "h264", name)
       XCTAssertEqual([video["width"], video["height"]], ["480", "270"], name)
       // Shard 3 of 40 is frames 3n/40 ..< 4n/40: n = 180 → 13..<18, 210 → 15..<21, 120 → 9..<12.
-      let frames = ["slideshow": "5", "filters": "6", "composition": "3"][name]
+      let frames = ["slideshow": "5", "filters": "6", "composition": "3", "app-home": "5", "app-detail": "5"][name]
       XCTAssertEqual(video["nb_read_frames"], frames, name)
     }
     XCTAssertEqual(h.leftovers(), [])
