@@ -99,20 +99,7 @@ struct Present: ParsableCommand {
         width: settings.width, height: settings.height, rate: try FrameRate(fps), frameCount: count,
         renderer: renderer, time: { Double($0) / fps }, stop: { for scene in loaded { scene.stopClips() } }
       ) { t in try presentation.renderList(at: t) }
-      var range = 0..<count
-      if let f = frames {
-        let upper = f.upper ?? count
-        guard f.lower < count, upper <= count else {
-          throw ValidationError(
-            "--frames \(f.lower)..\(f.upper.map(String.init) ?? ""): the video has frames 0..\(count)")
-        }
-        range = f.lower..<upper
-      } else if let s = shard {
-        range = s.range(of: count)
-        guard !range.isEmpty else {
-          throw ValidationError("--shard \(s.index)/\(s.count): the video has \(count) frames")
-        }
-      }
+      let range = try selectedFrames(frames, shard, count: count)
       let sheetFrames = contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
       let pipeline = try VideoPipeline(
         source: source, width: settings.width, height: settings.height, rate: source.rate, frameCount: count,

@@ -166,20 +166,7 @@ struct Render: ParsableCommand {
         layer: loaded.presentation(at: t), width: width, height: height, scale: scale,
         background: settings.background)
     }
-    var range = 0..<count
-    if let f = frames {
-      let upper = f.upper ?? count
-      guard f.lower < count, upper <= count else {
-        throw ValidationError(
-          "--frames \(f.lower)..\(f.upper.map(String.init) ?? ""): the scene has frames 0..\(count)")
-      }
-      range = f.lower..<upper
-    } else if let s = shard {
-      range = s.range(of: count)
-      guard !range.isEmpty else {
-        throw ValidationError("--shard \(s.index)/\(s.count): the scene has only \(count) frames")
-      }
-    }
+    let range = try selectedFrames(frames, shard, count: count, what: "the scene")
     let sheetFrames = contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
     let pipeline = try VideoPipeline(
       source: source, width: width, height: height, rate: source.rate, frameCount: count, target: target,

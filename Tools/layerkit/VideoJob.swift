@@ -181,20 +181,7 @@ struct VideoJob {
       fit: options.fit, background: background, includesEnd: includesEnd, pictureWidth: pictureWidth,
       pictureHeight: pictureHeight)
     let total = timeline.frameCount
-    var range = 0..<total
-    if let f = options.frames {
-      let upper = f.upper ?? total
-      guard f.lower < total, upper <= total else {
-        throw ValidationError(
-          "--frames \(f.lower)..\(f.upper.map(String.init) ?? ""): the video has frames 0..\(total)")
-      }
-      range = f.lower..<upper
-    } else if let s = options.shard {
-      range = s.range(of: total)
-      guard !range.isEmpty else {
-        throw ValidationError("--shard \(s.index)/\(s.count): the video has only \(total) frames")
-      }
-    }
+    let range = try selectedFrames(options.frames, options.shard, count: total)
     var encoding = options.encoder.encoding
     if let music = options.audio, target.format.needsFFmpeg {
       try AudioMix.checkTrack(music)

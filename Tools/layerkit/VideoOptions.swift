@@ -73,6 +73,28 @@ enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
   case gpu, cpu, auto
 }
 
+/// The frames `--frames` or `--shard` select of a video of `count` frames (all without either).
+/// - Parameter what: how messages name the video ("the video", "the scene").
+func selectedFrames(_ frames: FrameRange?, _ shard: Shard?, count: Int, what: String = "the video") throws
+  -> Range<Int>
+{
+  if let f = frames {
+    let upper = f.upper ?? count
+    guard f.lower < count, upper <= count else {
+      throw ValidationError("--frames \(f.lower)..\(f.upper.map(String.init) ?? ""): \(what) has frames 0..\(count)")
+    }
+    return f.lower..<upper
+  }
+  if let s = shard {
+    let range = s.range(of: count)
+    guard !range.isEmpty else {
+      throw ValidationError("--shard \(s.index)/\(s.count): \(what) has only \(count) frames")
+    }
+    return range
+  }
+  return 0..<count
+}
+
 /// `A..B`, `A..` : frames A (included) to B (excluded).
 struct FrameRange: ExpressibleByArgument {
   var lower: Int

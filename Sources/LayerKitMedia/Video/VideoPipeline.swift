@@ -356,7 +356,12 @@ public final class TimelineRenderer: FrameSource {
     if case .started = current, renderer is OverlappingRenderer, renderRange?.contains(k + 1) ?? false,
       heldStill(k + 1) == nil || heldStill(k + 1) != heldStill(k)
     {
-      ahead = (k + 1, try work(k + 1))
+      do {
+        ahead = (k + 1, try work(k + 1))
+      } catch {
+        if case .started(let frame) = current { _ = try? (renderer as? OverlappingRenderer)?.finish(frame) }
+        throw error
+      }
     }
     let image: Image
     switch current {
