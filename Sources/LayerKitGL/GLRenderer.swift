@@ -10,7 +10,8 @@
 // What it does not do: look at Layers, evaluate animations, filter textures in hardware (all
 // sampling is the manual bilinear of RenderMath, for parity with the CPU reference), or share GL
 // objects between renderers. Use one renderer from one thread at a time; it makes its context
-// current at the start of each render and releases it at the end.
+// current at the start of each render and releases it at the end (or, with keepsContextCurrent,
+// keeps it current on the one thread that renders).
 
 import Foundation
 import LayerKitRender
@@ -62,6 +63,19 @@ public final class GLRenderer: OverlappingRenderer {
       throw RenderError.backend(error)
     }
     return try Image(width: list.width, height: list.height, pixels: pixels)
+  }
+
+  /// Keeps the context current on the rendering thread between renders instead of making it
+  /// current at the start of each and releasing it at the end: one thread then renders every
+  /// frame (the video commands' render thread) without two eglMakeCurrent calls a frame. A render
+  /// from another thread fails with `GLError.contextCreation` while it is set. Setting it to false
+  /// releases the context from the calling thread. Off by default.
+  public var keepsContextCurrent: Bool {
+    get { backend.context.staysCurrent }
+    set {
+      backend.context.staysCurrent = newValue
+      if !newValue { backend.context.detach() }
+    }
   }
 
   // MARK: - Overlapped frames

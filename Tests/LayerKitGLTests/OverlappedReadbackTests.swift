@@ -98,3 +98,59 @@ final class OverlappedReadbackTests: XCTestCase {
     plain.stop()
   }
 }
+
+/// GLRenderer.keepsContextCurrent: the same frames, one thread only while it is set, any thread
+/// again once it is cleared; two renderers on one thread take turns.
+final class ContextCurrencyTests: XCTestCase {
+  private func list(_ hue: Double) throws -> RenderList {
+    let l = Layer(frame: Rect(x: 0, y: 0, width: 40, height: 30))
+    l.contents = try SampleScene.testImage(width: 40, height: 30, hue: hue)
+    l.cornerRadius = 6
+    return try RenderList(layer: l, width: 40, height: 30)
+  }
+
+  /// Renders `list` on a new thread, returning its error if any.
+  private func renderOnAnotherThread(_ gpu: GLRenderer, _ list: RenderList) -> Error? {
+    // The renderer goes to the other thread and back, never used by two at once.
+    final class Box: @unchecked Sendable {
+      let gpu: GLRenderer
+      var error: Error?
+      init(_ gpu: GLRenderer) { self.gpu = gpu }
+    }
+    let box = Box(gpu)
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      do { _ = try box.gpu.render(list) } catch { box.error = error }
+      done.signal()
+    }
+    thread.start()
+    done.wait()
+    return box.error
+  }
+
+  func testAContextKeptCurrentRendersTheSameFramesOnOneThread() throws {
+    let sticky = try GLRenderer()
+    let plain = try GLRenderer()
+    sticky.keepsContextCurrent = true
+    let other = try GLRenderer()
+    other.keepsContextCurrent = true
+    for hue in [0.1, 0.4, 0.8] {
+      let l = try list(hue)
+      // Two sticky renderers on this thread take turns with a plain one.
+      XCTAssertEqual(try sticky.render(l).pixels, try plain.render(l).pixels)
+      XCTAssertEqual(try other.render(l).pixels, try plain.render(l).pixels)
+    }
+    // Another thread cannot take a context kept current on this one (current here again after its
+    // render: the plain renderer's made another context current, then released it): a clear error.
+    _ = try sticky.render(list(0.5))
+    let error = renderOnAnotherThread(sticky, try list(0.2))
+    guard case .backend(let e as GLError)? = error as? RenderError, case .contextCreation(let why) = e else {
+      return XCTFail("expected a context error, got \(String(describing: error))")
+    }
+    XCTAssertTrue(why.contains("current on another thread"), why)
+    // Released here, it renders anywhere again.
+    sticky.keepsContextCurrent = false
+    XCTAssertNil(renderOnAnotherThread(sticky, try list(0.2)))
+    XCTAssertEqual(try sticky.render(list(0.3)).pixels, try plain.render(list(0.3)).pixels)
+  }
+}

@@ -102,6 +102,7 @@ struct Bench: ParsableCommand {
     var backends: [Renderer] = []
     if renderer != "cpu" {
       let gpu = try GLRenderer()
+      gpu.keepsContextCurrent = true  // every frame renders on this thread, as in the video commands
       print("gpu: \(gpu.info.renderer)")
       backends.append(gpu)
     }

@@ -65,6 +65,8 @@ struct Suite {
 
   func run() throws -> SuiteReport {
     let gpu: GLRenderer? = renderers.contains("gpu") ? try GLRenderer() : nil
+    // Every frame renders on this thread, as in the video commands.
+    gpu?.keepsContextCurrent = true
     let cpu: ReferenceRenderer? = renderers.contains("cpu") ? ReferenceRenderer() : nil
     var machine: [String: String] = [
       "cpus": "\(ProcessInfo.processInfo.activeProcessorCount)",

@@ -30,15 +30,21 @@ struct VideoJob {
   /// The renderer `--renderer` names; for auto the GPU when an EGL display can be made, else the
   /// CPU, with a note unless `quiet`. Also the GPU renderer, when there is one.
   static func makeRenderer(_ choice: BackendChoice, command: String, quiet: Bool) throws -> (Renderer, GLRenderer?) {
+    /// The commands render every frame on the main thread: the context stays current there.
+    func makeGPU() throws -> GLRenderer {
+      let gpu = try GLRenderer()
+      gpu.keepsContextCurrent = true
+      return gpu
+    }
     switch choice {
     case .gpu:
-      let gpu = try GLRenderer()
+      let gpu = try makeGPU()
       return (gpu, gpu)
     case .cpu:
       return (ReferenceRenderer(), nil)
     case .auto:
       do {
-        let gpu = try GLRenderer()
+        let gpu = try makeGPU()
         return (gpu, gpu)
       } catch {
         if !quiet { printError("layerkit \(command): no GPU backend (\(error)); rendering on the CPU") }

@@ -117,18 +117,35 @@ final class GLContext {
     eglDestroyContext(display, context)
   }
 
-  /// Makes this context current on the calling thread.
+  /// Whether `releaseCurrent` leaves the context current (GLRenderer.keepsContextCurrent): renders
+  /// on one thread then skip two eglMakeCurrent calls (and the flush of the release) each.
+  var staysCurrent = false
+
+  /// Makes this context current on the calling thread (nothing to do when it is already).
   func makeCurrent() throws(GLError) {
+    if eglGetCurrentContext() == context { return }
     // The bound API is per thread; OpenGL ES is the default, but say so for threads that changed it.
     eglBindAPI(EGLenum(EGL_OPENGL_ES_API))
     guard eglMakeCurrent(connection.display, surface, surface, context) == EGLBoolean(EGL_TRUE) else {
-      throw .contextCreation("eglMakeCurrent failed (\(eglErrorName()))")
+      let error = eglErrorName()
+      throw .contextCreation(
+        "eglMakeCurrent failed (\(error))"
+          + (staysCurrent && error == "EGL_BAD_ACCESS"
+            ? ": the context is current on another thread (a renderer that keeps its context current renders on one thread)"
+            : ""))
     }
   }
 
-  /// Detaches the context from the calling thread, so the next render may run on another one.
+  /// Detaches the context from the calling thread, so the next render may run on another one;
+  /// unless it stays current.
   func releaseCurrent() {
+    guard !staysCurrent else { return }
     eglMakeCurrent(connection.display, nil, nil, nil)
+  }
+
+  /// Detaches the context from the calling thread whether or not it stays current.
+  func detach() {
+    if eglGetCurrentContext() == context { eglMakeCurrent(connection.display, nil, nil, nil) }
   }
 
   private static func glString(_ name: Int32) -> String {
