@@ -83,6 +83,35 @@ final class PresentCommandTests: XCTestCase {
     XCTAssertNotEqual(f[0], f[9])
   }
 
+  func testAMusicTrackUnderAPresentationAndASceneRender() throws {
+    let a = try screen("a.json", background: "#203040", card: "#E04020")
+    let b = try screen("b.json", background: "#F0F0F0", card: "#2040E0")
+    let music = h.path("music.wav")
+    let m = try ToolHarness.run(
+      ToolHarness.which("ffmpeg"), ["-v", "error", "-f", "lavfi", "-i", "sine=f=330:d=5", music])
+    XCTAssertEqual(m.status, 0, m.stderr)
+    let out = h.path("p.mp4")
+    let r = try h.run([
+      "present", a, b, "--hold", "0.4", "--duration", "0.4", "--audio", music, "--audio-fade", "0.3", "--renderer",
+      "cpu", "-o", out, "--quiet",
+    ])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    // 0.4 + 0.4 + 0.4 s: the music trimmed to the video.
+    let audio = try XCTUnwrap(try h.probe(out).first { $0["codec_type"] == "audio" })
+    XCTAssertEqual(Double(audio["duration"] ?? "") ?? 0, 1.2, accuracy: 0.06)
+    let scene = h.path("s.mp4")
+    let s = try h.run(["render", a, "--audio", music, "--renderer", "cpu", "-o", scene, "--quiet"])
+    XCTAssertEqual(s.status, 0, s.stderr)
+    let sound = try XCTUnwrap(try h.probe(scene).first { $0["codec_type"] == "audio" })
+    XCTAssertEqual(Double(sound["duration"] ?? "") ?? 0, 1, accuracy: 0.06)
+    // A track without sound is refused before anything is rendered; --audio with --time too.
+    let mute = try h.run(["render", a, "--audio", a, "--renderer", "cpu", "-o", h.path("n.mp4")])
+    XCTAssertEqual(mute.status, 1, mute.stderr)
+    let still = try h.run(["render", a, "--audio", music, "--time", "0.5", "-o", h.path("still.png")])
+    XCTAssertEqual(still.status, 64, still.stderr)
+    XCTAssertEqual(h.leftovers(), [])
+  }
+
   func testStepsThatDoNotFitAndBadFilesAreRefusedWithoutOutput() throws {
     let a = try screen("a.json", background: "#203040", card: "#E04020")
     let b = try screen("b.json", background: "#F0F0F0", card: "#2040E0")

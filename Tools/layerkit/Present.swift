@@ -42,6 +42,8 @@ struct Present: ParsableCommand {
   @Option(help: "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts).") var shard: Shard?
   @Option(help: "Also write a PNG grid of evenly spaced frames, labelled with their times.") var contactSheet: String?
   @Flag(help: "No progress line and no summary.") var quiet = false
+  @Option(help: "A music track laid under the video (trimmed to its length; MP4, WebM, MOV, MKV).") var audio: String?
+  @Option(help: "Seconds of fade-out at the end of --audio.") var audioFade: Double = 0
   @OptionGroup var encoder: EncodingArguments
 
   func validate() throws {
@@ -52,6 +54,9 @@ struct Present: ParsableCommand {
       }
     }
     guard hold.isFinite, hold >= 0 else { throw ValidationError("--hold must be a number of seconds ≥ 0") }
+    guard audioFade.isFinite, audioFade >= 0 else {
+      throw ValidationError("--audio-fade must be a number of seconds ≥ 0")
+    }
     guard frames == nil || shard == nil else { throw ValidationError("use --frames or --shard, not both") }
     _ = try steps()
   }
@@ -100,10 +105,13 @@ struct Present: ParsableCommand {
         renderer: renderer, time: { Double($0) / fps }, stop: { for scene in loaded { scene.stopClips() } }
       ) { t in try presentation.renderList(at: t) }
       let range = try selectedFrames(frames, shard, count: count)
+      var encoding = encoder.encoding
+      encoding.audio = try VideoJob.music(
+        audio, fadeOut: audioFade, target: target, frames: range, of: count, fps: fps)
       let sheetFrames = contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
       let pipeline = try VideoPipeline(
         source: source, width: settings.width, height: settings.height, rate: source.rate, frameCount: count,
-        target: target, options: encoder.encoding, frames: range, keepFrames: Set(sheetFrames))
+        target: target, options: encoding, frames: range, keepFrames: Set(sheetFrames))
       try VideoJob.run(
         pipeline, frames: range.count,
         describe: "\(settings.width)×\(settings.height), \(source.rate) fps, \(renderer.name)", output: output,

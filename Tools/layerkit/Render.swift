@@ -53,6 +53,8 @@ struct Render: ParsableCommand {
   @Option(help: "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts).") var shard: Shard?
   @Option(help: "Also write a PNG grid of evenly spaced frames, labelled with their times.") var contactSheet: String?
   @Flag(help: "No progress line and no summary.") var quiet = false
+  @Option(help: "A music track laid under the video (trimmed to its length; MP4, WebM, MOV, MKV).") var audio: String?
+  @Option(help: "Seconds of fade-out at the end of --audio.") var audioFade: Double = 0
   @Flag(help: "Pad an odd size to even with the scene's background instead of refusing it (4:2:0).") var pad = false
   @OptionGroup var encoder: EncodingArguments
 
@@ -62,12 +64,16 @@ struct Render: ParsableCommand {
       let videoOnly: [(String, Bool)] = [
         ("--fps", fps != nil), ("--time", time != nil), ("--frames", frames != nil), ("--shard", shard != nil),
         ("--contact-sheet", contactSheet != nil), ("--pad", pad), ("--format", encoder.format != nil),
+        ("--audio", audio != nil),
       ]
       if let (name, _) = videoOnly.first(where: { $0.1 }) {
         throw ValidationError("\(name) is for scene files; --sample writes one PNG")
       }
       guard renderer != .auto else { throw ValidationError("--sample takes --renderer gpu or cpu") }
       return
+    }
+    guard audioFade.isFinite, audioFade >= 0 else {
+      throw ValidationError("--audio-fade must be a number of seconds ≥ 0")
     }
     guard scene != nil else {
       throw ValidationError("nothing to render: give a scene file (layerkit render SCENE.json -o OUT) or --sample")
@@ -83,7 +89,7 @@ struct Render: ParsableCommand {
       }
       let videoOnly: [(String, Bool)] = [
         ("--fps", fps != nil), ("--frames", frames != nil), ("--shard", shard != nil),
-        ("--contact-sheet", contactSheet != nil), ("--format", encoder.format != nil),
+        ("--contact-sheet", contactSheet != nil), ("--format", encoder.format != nil), ("--audio", audio != nil),
       ]
       if let (name, _) = videoOnly.first(where: { $0.1 }) {
         throw ValidationError("\(name) is for videos, not for the one frame --time writes")
@@ -167,10 +173,12 @@ struct Render: ParsableCommand {
         background: settings.background)
     }
     let range = try selectedFrames(frames, shard, count: count, what: "the scene")
+    var encoding = encoder.encoding
+    encoding.audio = try VideoJob.music(audio, fadeOut: audioFade, target: target, frames: range, of: count, fps: fps)
     let sheetFrames = contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
     let pipeline = try VideoPipeline(
       source: source, width: width, height: height, rate: source.rate, frameCount: count, target: target,
-      options: encoder.encoding, frames: range, keepFrames: Set(sheetFrames))
+      options: encoding, frames: range, keepFrames: Set(sheetFrames))
     try VideoJob.run(
       pipeline, frames: range.count, describe: "\(width)×\(height), \(source.rate) fps, \(renderer.name)",
       output: output, quiet: quiet)

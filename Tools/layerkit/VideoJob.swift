@@ -27,6 +27,32 @@ struct VideoJob {
     (renderer, gpu) = try VideoJob.makeRenderer(options.renderer, command: command, quiet: options.quiet)
   }
 
+  /// The sound the encoder lays under `frames` of a video of `total` frames: `mix(seconds)` of
+  /// the stretch rendered (nil: the whole video). GIF, Y4M and PNG frames carry none; of a sharded
+  /// MKV render the first part carries the whole video's, which `layerkit join` lays under the
+  /// joined video.
+  static func audio(
+    for target: OutputTarget, frames: Range<Int>, of total: Int, time: (Int) -> Double,
+    _ mix: (ClosedRange<Double>?) -> AudioMix?
+  ) -> AudioMix? {
+    guard target.format.needsFFmpeg && target.format != .gif else { return nil }
+    let partial = frames != 0..<total
+    if target.format == .mkv && partial { return frames.lowerBound == 0 ? mix(nil) : nil }
+    return mix(partial ? time(frames.lowerBound)...time(frames.upperBound) : nil)
+  }
+
+  /// A music track under a scene video of `count` frames at `fps` (render, present): checked
+  /// before anything is rendered, where the output carries sound.
+  static func music(
+    _ path: String?, fadeOut: Double, target: OutputTarget, frames: Range<Int>, of count: Int, fps: Double
+  ) throws -> AudioMix? {
+    guard let path, target.format.needsFFmpeg, target.format != .gif else { return nil }
+    try AudioMix.checkTrack(path)
+    return audio(for: target, frames: frames, of: count, time: { Double($0) / fps }) {
+      AudioMix.music(path, duration: Double(count) / fps, fadeOut: fadeOut, range: $0)
+    }
+  }
+
   /// The renderer `--renderer` names; for auto the GPU when an EGL display can be made, else the
   /// CPU, with a note unless `quiet`. Also the GPU renderer, when there is one.
   static func makeRenderer(_ choice: BackendChoice, command: String, quiet: Bool) throws -> (Renderer, GLRenderer?) {
@@ -192,19 +218,9 @@ struct VideoJob {
     if let music = options.audio, target.format.needsFFmpeg {
       try AudioMix.checkTrack(music)
     }
-    // GIF, Y4M and PNG frames carry no sound.
-    if !options.noAudio && target.format.needsFFmpeg && target.format != .gif {
-      let partial = range != 0..<total
-      let seconds = timeline.time(ofFrame: range.lowerBound)...timeline.time(ofFrame: range.upperBound)
-      if target.format == .mkv && partial {
-        // A part of a sharded render: the first part carries the whole timeline's audio, which
-        // `layerkit join` lays under the joined video.
-        if range.lowerBound == 0 {
-          encoding.audio = AudioMix.make(for: timeline, music: options.audio, musicFadeOut: options.audioFade)
-        }
-      } else {
-        encoding.audio = AudioMix.make(
-          for: timeline, music: options.audio, musicFadeOut: options.audioFade, range: partial ? seconds : nil)
+    if !options.noAudio {
+      encoding.audio = Self.audio(for: target, frames: range, of: total, time: timeline.time(ofFrame:)) {
+        AudioMix.make(for: timeline, music: options.audio, musicFadeOut: options.audioFade, range: $0)
       }
     }
     let sheetFrames = options.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []

@@ -49,7 +49,6 @@ public struct AudioMix: Sendable, Equatable {
     var inputs: [[String]] = []
     var graph: [String] = []
     var labels: [String] = []
-    let format = "aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo"
     if clipAudio {
       for (i, item) in timeline.items.enumerated() {
         guard case .clip(let info) = item.source, info.hasAudio else { continue }
@@ -68,17 +67,48 @@ public struct AudioMix: Sendable, Equatable {
         labels.append("[c\(i)]")
       }
     }
-    if let music {
-      let index = inputs.count + 1
-      inputs.append(["-i", music])
-      var chain = ["[\(index):a:0]\(format)", "atrim=duration=\(FFmpeg.seconds(total))"]
-      if musicFadeOut > 0 {
-        let fade = min(musicFadeOut, total)
-        chain.append("afade=t=out:st=\(FFmpeg.seconds(total - fade)):d=\(FFmpeg.seconds(fade))")
-      }
-      graph.append(chain.joined(separator: ",") + "[music]")
-      labels.append("[music]")
+    if let music { addMusic(music, total: total, fadeOut: musicFadeOut, &inputs, &graph, &labels) }
+    return mix(inputs, graph, labels, total: total, range: range)
+  }
+
+  /// A music track alone under a video of `duration` seconds (a scene file's): trimmed to it,
+  /// silence where the track is shorter.
+  /// - Parameters:
+  ///   - fadeOut: seconds of fade-out at the end of the music.
+  ///   - range: the stretch of the video (seconds) that is being rendered; the whole video by
+  ///     default.
+  public static func music(
+    _ path: String, duration: Double, fadeOut: Double = 0, range: ClosedRange<Double>? = nil
+  ) -> AudioMix {
+    var (inputs, graph, labels): ([[String]], [String], [String]) = ([], [], [])
+    addMusic(path, total: duration, fadeOut: fadeOut, &inputs, &graph, &labels)
+    return mix(inputs, graph, labels, total: duration, range: range)!
+  }
+
+  private static let format = "aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo"
+
+  /// The music's input and chain, trimmed to `total`, faded out over its last `fadeOut` seconds.
+  private static func addMusic(
+    _ music: String, total: Double, fadeOut: Double, _ inputs: inout [[String]], _ graph: inout [String],
+    _ labels: inout [String]
+  ) {
+    let index = inputs.count + 1
+    inputs.append(["-i", music])
+    var chain = ["[\(index):a:0]\(format)", "atrim=duration=\(FFmpeg.seconds(total))"]
+    if fadeOut > 0 {
+      let fade = min(fadeOut, total)
+      chain.append("afade=t=out:st=\(FFmpeg.seconds(total - fade)):d=\(FFmpeg.seconds(fade))")
     }
+    graph.append(chain.joined(separator: ",") + "[music]")
+    labels.append("[music]")
+  }
+
+  /// The labelled streams mixed over silence the length of the video (or nil when there are
+  /// none), cut to `range`.
+  private static func mix(
+    _ inputs: [[String]], _ graph: [String], _ labels: [String], total: Double, range: ClosedRange<Double>?
+  ) -> AudioMix? {
+    var graph = graph
     guard !labels.isEmpty else { return nil }
     // Silence the length of the video first, so the mix lasts exactly as long as the pictures.
     graph.append("anullsrc=r=48000:cl=stereo,atrim=duration=\(FFmpeg.seconds(total))[silence]")
