@@ -31,10 +31,8 @@ public final class SceneFrameSource: FrameSource {
   private let list: (Double) throws -> RenderList
   private let timeOfFrame: (Int) -> Double
   private let onStop: () -> Void
-  /// The frames a render asks for, in order: the next one is drawn ahead only inside them.
-  private var renderRange: Range<Int>?
-  /// Frame k + 1, started while frame k was read back.
-  private var ahead: (index: Int, frame: PendingFrame)?
+  /// Draws frame k + 1 while frame k is read back, on the GPU.
+  private let lookahead: FrameLookahead
 
   /// A source over any provider of RenderLists by time.
   /// - Parameters:
@@ -59,6 +57,7 @@ public final class SceneFrameSource: FrameSource {
     self.list = list
     let (n, d) = (Double(rate.numerator), Double(rate.denominator))
     timeOfFrame = time ?? { Double($0) * d / n }
+    lookahead = FrameLookahead(renderer: renderer)
     onStop = stop
   }
 
@@ -99,34 +98,15 @@ public final class SceneFrameSource: FrameSource {
   public func renderList(frame index: Int) throws -> RenderList { try list(timeOfFrame(index)) }
 
   public func frame(_ k: Int) throws -> Image {
-    guard let overlapping = renderer as? OverlappingRenderer else { return try renderer.render(renderList(frame: k)) }
-    let current: PendingFrame
-    if let ahead, ahead.index == k {
-      current = ahead.frame
-    } else {
-      // Asked out of order: the frame drawn ahead is dropped.
-      if let ahead { _ = try? overlapping.finish(ahead.frame) }
-      current = try overlapping.start(renderList(frame: k))
-    }
-    ahead = nil
-    if renderRange?.contains(k + 1) ?? false {
-      do {
-        ahead = (k + 1, try overlapping.start(renderList(frame: k + 1)))
-      } catch {
-        _ = try? overlapping.finish(current)  // no frame is left waiting in the renderer
-        throw error
-      }
-    }
-    return try overlapping.finish(current)
+    try lookahead.frame(k) { .list(try renderList(frame: $0)) }
   }
 
-  public func willRender(_ frames: Range<Int>) { renderRange = frames }
+  public func willRender(_ frames: Range<Int>) { lookahead.range = frames }
 
   public func interruptible(_ register: (@escaping () -> Void) -> Void) {}
 
   public func stop() {
-    if let ahead, let overlapping = renderer as? OverlappingRenderer { _ = try? overlapping.finish(ahead.frame) }
-    ahead = nil
+    lookahead.drop()
     onStop()
   }
 }

@@ -89,10 +89,15 @@ final class OverlappedReadbackTests: XCTestCase {
     let plain = TimelineRenderer(timeline: timeline, renderer: Plain(try GLRenderer()))
     // The whole video, then a shard that ends inside a transition (nothing is drawn past it).
     for range in [0..<timeline.frameCount, 5..<13] {
-      overlapped.renderRange = range
+      overlapped.willRender(range)
       for k in range {
         XCTAssertEqual(try overlapped.frame(k).pixels, try plain.frame(k).pixels, "frame \(k)")
       }
+    }
+    // Asked out of order (a still timeline allows it): the frame drawn ahead is dropped.
+    overlapped.willRender(0..<timeline.frameCount)
+    for k in [7, 8, 2, 3, 19] {
+      XCTAssertEqual(try overlapped.frame(k).pixels, try plain.frame(k).pixels, "frame \(k), out of order")
     }
     overlapped.stop()
     plain.stop()

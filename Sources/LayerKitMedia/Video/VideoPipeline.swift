@@ -325,48 +325,15 @@ public final class TimelineRenderer: FrameSource {
     for d in decoders.values { register { [weak d] in d?.interrupt() } }
   }
 
-  /// The frames a render asks for, in order (VideoPipeline sets it): the next one is drawn
-  /// ahead only inside it.
-  public var renderRange: Range<Int>?
+  /// Draws frame k + 1 while frame k is read back, on the GPU.
+  private lazy var lookahead = FrameLookahead(renderer: renderer)
 
-  public func willRender(_ frames: Range<Int>) { renderRange = frames }
-
-  /// A frame being drawn and read back by an OverlappingRenderer, or one already at hand.
-  private enum Work {
-    case done(Image)
-    case started(PendingFrame)
-  }
-
-  /// The next frame, started by the call before while this one was read back.
-  private var ahead: (index: Int, work: Work)?
+  public func willRender(_ frames: Range<Int>) { lookahead.range = frames }
 
   public func frame(_ k: Int) throws -> Image {
-    let current: Work
-    if let ahead, ahead.index == k {
-      current = ahead.work
-    } else {
-      if case .started(let frame)? = ahead?.work, let overlapping = renderer as? OverlappingRenderer {
-        _ = try? overlapping.finish(frame)  // asked out of order: the frame drawn ahead is dropped
-      }
-      current = try work(k)
-    }
-    ahead = nil
-    // With an OverlappingRenderer, frame k + 1 is drawn while frame k is read back, unless it is
-    // a still held on from frame k (which reuses frame k's pixels, not yet at hand).
-    if case .started = current, renderer is OverlappingRenderer, renderRange?.contains(k + 1) ?? false,
-      heldStill(k + 1) == nil || heldStill(k + 1) != heldStill(k)
-    {
-      do {
-        ahead = (k + 1, try work(k + 1))
-      } catch {
-        if case .started(let frame) = current { _ = try? (renderer as? OverlappingRenderer)?.finish(frame) }
-        throw error
-      }
-    }
-    let image: Image
-    switch current {
-    case .done(let done): image = done
-    case .started(let frame): image = try (renderer as! OverlappingRenderer).finish(frame)
+    // Not ahead: a still held on from frame k, which reuses frame k's pixels, not yet at hand.
+    let image = try lookahead.frame(k, drawAhead: { heldStill($0) == nil || heldStill($0) != heldStill(k) }) {
+      try work($0)
     }
     lastStill = heldStill(k).map { ($0, image) }
     // Stills and decoders of items that are over are let go, and their processes stopped.
@@ -387,9 +354,9 @@ public final class TimelineRenderer: FrameSource {
   }
 
   /// Frame k: reused when it is a still held on (the same list on the same backend gives the same
-  /// pixels), else its list built and rendered, or started on an OverlappingRenderer.
-  private func work(_ k: Int) throws -> Work {
-    if let held = lastStill, held.item == heldStill(k) { return .done(held.image) }
+  /// pixels), else its list.
+  private func work(_ k: Int) throws -> FrameWork {
+    if let held = lastStill, held.item == heldStill(k) { return .image(held.image) }
     let list = try timeline.renderList(frame: k) { i, local in
       switch timeline.items[i].source {
       case .image(let still): return try stillImage(item: i, still)
@@ -400,8 +367,7 @@ public final class TimelineRenderer: FrameSource {
         return try decoder.frame(at: timeline.items[i].inPoint + local)
       }
     }
-    if let overlapping = renderer as? OverlappingRenderer { return .started(try overlapping.start(list)) }
-    return .done(try renderer.render(list))
+    return .list(list)
   }
 
   /// Item i's still, decoded on first use (sharing the pixels, and so the GPU texture, of
@@ -414,10 +380,7 @@ public final class TimelineRenderer: FrameSource {
   }
 
   public func stop() {
-    if case .started(let frame)? = ahead?.work, let overlapping = renderer as? OverlappingRenderer {
-      _ = try? overlapping.finish(frame)
-    }
-    ahead = nil
+    lookahead.drop()
     stills.removeAll()
     lastStill = nil
     for d in decoders.values { d.stop() }
