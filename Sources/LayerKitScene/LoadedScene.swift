@@ -183,3 +183,32 @@ public final class LoadedScene {
     walk(tree)
   }
 }
+
+extension LoadedScene {
+  /// The transition effects the scene runs (built-in effect names, `fade`…`reveal` for Core
+  /// Animation types): those of its layers' transition animations, in groups too, and of the
+  /// timeline's added animations and layers. What `--renderer auto` decides by.
+  public var transitionEffects: Set<String> {
+    var found = Set<String>()
+    func visit(_ animation: Animation) {
+      if let t = animation as? Transition { found.insert(t.filter?.effect ?? t.type.rawValue) }
+      if let g = animation as? AnimationGroup { g.animations.forEach(visit) }
+    }
+    func visit(_ layer: Layer) {
+      for key in layer.animationKeys { layer.animation(forKey: key).map(visit) }
+      layer.mask.map(visit)
+      layer.sublayers.forEach(visit)
+    }
+    visit(root)
+    for entry in timeline {
+      for change in entry.changes {
+        switch change {
+        case .addAnimation(_, let animation, _): visit(animation)
+        case .addSublayer(_, .new(let layer), _), .setMask(_, .new(let layer)?): visit(layer)
+        default: break
+        }
+      }
+    }
+    return found
+  }
+}

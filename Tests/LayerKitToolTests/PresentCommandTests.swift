@@ -112,6 +112,37 @@ final class PresentCommandTests: XCTestCase {
     XCTAssertEqual(h.leftovers(), [])
   }
 
+  func testAutoTakesTheCPUOnLlvmpipeUnlessAFilterTransitionRuns() throws {
+    let info = try h.run(["info"])
+    let software = info.stdout.contains("llvmpipe") || info.stdout.contains("softpipe")
+    let a = try screen("a.json", background: "#203040", card: "#E04020")
+    let b = try screen("b.json", background: "#F0F0F0", card: "#2040E0")
+    let cases: [([String], String)] = [
+      (["present", a, b, "--transition", "sheet"], software ? "cpu" : "gpu"),
+      (["present", a, b, "--transition", "push:fromRight"], software ? "cpu" : "gpu"),
+      (["present", a, b, "--transition", "pageCurl"], "gpu"),
+      (["render", a], software ? "cpu" : "gpu"),
+    ]
+    for (command, expected) in cases {
+      let r = try h.run(command + ["--frames", "0..1", "-o", h.path("auto.y4m"), "--overwrite"])
+      XCTAssertEqual(r.status, 0, r.stderr)
+      XCTAssertTrue(r.stderr.contains(", \(expected)) in"), "\(command): \(r.stderr)")
+    }
+    // A scene whose own timeline runs a filter transition takes the GPU.
+    let curl = h.path("curl.json")
+    try Data(
+      """
+      {"width": 64, "height": 36, "fps": 10, "duration": 1,
+       "layers": [{"name": "card", "frame": [8, 6, 32, 20], "backgroundColor": "#E04020"}],
+       "timeline": [{"time": 0.2, "changes": [{"layer": "card", "addAnimation": {"kind": "group", "animations":
+         [{"kind": "transition", "filter": {"effect": "ripple"}}]}}]}]}
+      """.utf8
+    ).write(to: URL(fileURLWithPath: curl))
+    let r = try h.run(["render", curl, "--frames", "0..1", "-o", h.path("auto.y4m"), "--overwrite"])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    XCTAssertTrue(r.stderr.contains(", gpu) in"), r.stderr)
+  }
+
   func testStepsThatDoNotFitAndBadFilesAreRefusedWithoutOutput() throws {
     let a = try screen("a.json", background: "#203040", card: "#E04020")
     let b = try screen("b.json", background: "#F0F0F0", card: "#2040E0")

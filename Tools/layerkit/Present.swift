@@ -3,6 +3,7 @@ import Foundation
 import LayerKit
 import LayerKitGL
 import LayerKitMedia
+import LayerKitReference
 import LayerKitScene
 
 /// `layerkit present A.json B.json … --transition sheet -o OUT`: scene files presented over one
@@ -36,7 +37,11 @@ struct Present: ParsableCommand {
   @Option(help: "Seconds before, between and after the steps.") var hold: Double = 1
   @Option(name: .shortAndLong, help: "Output: a .mp4/.webm/.gif/.mov/.mkv/.y4m file, a folder/ for PNG frames, or -.")
   var output: String
-  @Option(help: "gpu, cpu, or auto: the GPU when an EGL display can be made.") var renderer: BackendChoice = .auto
+  @Option(
+    help:
+      "gpu, cpu, or auto: the GPU, but the CPU on a software rasterizer when every transition the scenes and --transition run is fade/dissolve/moveIn/push/reveal (or there are none)."
+  )
+  var renderer: BackendChoice = .auto
   @Option(help: "Render only frames A..B of the whole video (A included, B not; B may be left out).")
   var frames: FrameRange?
   @Option(help: "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts).") var shard: Shard?
@@ -87,8 +92,12 @@ struct Present: ParsableCommand {
         }
       }
       defer { for scene in loaded { scene.stopClips() } }
-      let (renderer, gpu) = try VideoJob.makeRenderer(renderer, command: "present", quiet: quiet)
-      let make = try sceneTransition(gpu: gpu)
+      var (renderer, gpu) = try VideoJob.makeRenderer(self.renderer, command: "present", quiet: quiet)
+      let (make, effect) = try sceneTransition(gpu: gpu)
+      let effects = loaded.reduce(into: Set(effect.map { [$0] } ?? [])) { $0.formUnion($1.transitionEffects) }
+      if self.renderer == .auto, let gpu, VideoJob.cpuIsFaster(than: gpu, effects: effects) {
+        renderer = ReferenceRenderer()
+      }
       let presentation: ScenePresentation
       do {
         presentation = try ScenePresentation(
@@ -129,23 +138,25 @@ struct Present: ParsableCommand {
     }
   }
 
-  /// A maker of the scene transition --transition names (one object per scene that is pushed).
-  func sceneTransition(gpu: GLRenderer?) throws -> () -> SceneTransition {
+  /// A maker of the scene transition --transition names (one object per scene that is pushed), and
+  /// the transition effect it runs, if any.
+  func sceneTransition(gpu: GLRenderer?) throws -> (() -> SceneTransition, String?) {
     let d = duration
     switch transition {
-    case "sheet": return { SheetSceneTransition(duration: d ?? 0.45) }
-    case "slide": return { SlideSceneTransition(duration: d ?? SceneTransitionContext.defaultDuration) }
-    case "fade": return { FadeSceneTransition(duration: d ?? SceneTransitionContext.defaultDuration) }
+    case "sheet": return ({ SheetSceneTransition(duration: d ?? 0.45) }, nil)
+    case "slide": return ({ SlideSceneTransition(duration: d ?? SceneTransitionContext.defaultDuration) }, nil)
+    case "fade": return ({ FadeSceneTransition(duration: d ?? SceneTransitionContext.defaultDuration) }, nil)
     default:
       var random = SplitMix64(seed: 0)
       let spec = try VideoJob.transition(
         transition, duration: d ?? SceneTransitionContext.defaultDuration, timing: .easeInEaseOut, gpu: gpu,
         random: &random)
-      return {
+      let make = {
         EffectSceneTransition(
           filter: EffectTransitionFilter(spec.effect, parameters: spec.parameters), duration: spec.duration,
-          timing: spec.timing)
+          timing: spec.timing) as SceneTransition
       }
+      return (make, spec.effect)
     }
   }
 }

@@ -38,7 +38,7 @@ struct Render: ParsableCommand {
   var output: String
   @Option(
     help:
-      "gpu (headless EGL + OpenGL ES 3), cpu (the reference renderer), or auto: the GPU when an EGL display can be made (scene files only). Default: auto for scene files, gpu for --sample."
+      "gpu (headless EGL + OpenGL ES 3), cpu (the reference renderer), or auto (scene files only): the GPU, but the CPU on a software rasterizer for scenes whose transitions are all fade/dissolve/moveIn/push/reveal. Default: auto for scene files, gpu for --sample."
   )
   var renderer: BackendChoice?
   @Option(
@@ -137,7 +137,10 @@ struct Render: ParsableCommand {
     defer { loaded.stopClips() }
     let settings = loaded.settings
     let scale = try self.scale(for: settings)
-    let (renderer, _) = try VideoJob.makeRenderer(self.renderer ?? .auto, command: "render", quiet: quiet)
+    var (renderer, gpu) = try VideoJob.makeRenderer(self.renderer ?? .auto, command: "render", quiet: quiet)
+    if self.renderer ?? .auto == .auto, let gpu, VideoJob.cpuIsFaster(than: gpu, effects: loaded.transitionEffects) {
+      renderer = ReferenceRenderer()
+    }
     var width = size?.width ?? settings.width
     var height = size?.height ?? settings.height
 
