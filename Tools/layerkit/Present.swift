@@ -39,7 +39,7 @@ struct Present: ParsableCommand {
   var output: String
   @Option(
     help:
-      "gpu, cpu, or auto: the GPU, but the CPU on a software rasterizer when every transition the scenes and --transition run is fade/dissolve/moveIn/push/reveal (or there are none)."
+      "gpu, cpu, or auto: the GPU, but the CPU on a software rasterizer when the scenes and --transition run transitions and every one is fade/dissolve/moveIn/push/reveal."
   )
   var renderer: BackendChoice = .auto
   @Option(help: "Render only frames A..B of the whole video (A included, B not; B may be left out).")

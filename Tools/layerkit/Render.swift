@@ -38,7 +38,7 @@ struct Render: ParsableCommand {
   var output: String
   @Option(
     help:
-      "gpu (headless EGL + OpenGL ES 3), cpu (the reference renderer), or auto (scene files only): the GPU, but the CPU on a software rasterizer for scenes whose transitions are all fade/dissolve/moveIn/push/reveal. Default: auto for scene files, gpu for --sample."
+      "gpu (headless EGL + OpenGL ES 3), cpu (the reference renderer), or auto (scene files only): the GPU, but the CPU on a software rasterizer for scenes that run transitions, every one fade/dissolve/moveIn/push/reveal. Default: auto for scene files, gpu for --sample."
   )
   var renderer: BackendChoice?
   @Option(
