@@ -17,17 +17,7 @@ struct Compare: ParsableCommand {
   @Argument(help: "The expected image (PNG or JPEG).") var expected: String
   @Argument(help: "The actual image (PNG or JPEG).") var actual: String
   @Option(help: "Write a diff image (PNG) here.") var diff: String?
-  @Option(help: "Largest channel difference a pixel may have and still count as equal.")
-  var maxDelta: Int = Tolerance.parity.maxChannelDelta
-  @Option(help: "Largest fraction (0…1) of pixels allowed beyond --max-delta.")
-  var maxFraction: Double = Tolerance.parity.maxDifferingFraction
-  @Option(help: "Smallest PSNR in dB.") var minPsnr: Double = Tolerance.parity.minPSNR
-
-  func validate() throws {
-    guard (0...255).contains(maxDelta) else { throw ValidationError("--max-delta must be in 0…255") }
-    guard (0...1).contains(maxFraction) else { throw ValidationError("--max-fraction must be in 0…1") }
-    guard !minPsnr.isNaN else { throw ValidationError("--min-psnr must be a number") }
-  }
+  @OptionGroup var limits: ToleranceOptions
 
   func run() throws {
     let a: LayerKit.Image
@@ -47,12 +37,13 @@ struct Compare: ParsableCommand {
       print("result: outside tolerance")
       throw ExitCode(1)
     }
-    let tolerance = Tolerance(maxChannelDelta: maxDelta, maxDifferingFraction: maxFraction, minPSNR: minPsnr)
-    let fraction = comparison.differingFraction(over: maxDelta)
-    let count = comparison.differingPixels(over: maxDelta)
+    let tolerance = limits.tolerance
+    let fraction = comparison.differingFraction(over: limits.maxDelta)
+    let count = comparison.differingPixels(over: limits.maxDelta)
     print("max channel delta: \(comparison.maxChannelDelta)")
     print(
-      "pixels beyond \(maxDelta): \(String(format: "%.4f", fraction * 100))% (\(count) of \(a.width * a.height))")
+      "pixels beyond \(limits.maxDelta): \(String(format: "%.4f", fraction * 100))% (\(count) of \(a.width * a.height))"
+    )
     print("psnr: \(comparison.psnr.isInfinite ? "inf" : String(format: "%.2f", comparison.psnr)) dB")
     if let diff {
       do {

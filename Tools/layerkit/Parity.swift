@@ -33,20 +33,13 @@ struct Parity: ParsableCommand {
   @Option(help: "Comma-separated scene times in seconds (default: 5 frames spread over the duration, ends included).")
   var times: TimeList?
   @Option(help: "Compare every Nth frame of the video instead (frames 0, N, 2N, …).") var every: Int?
-  @Option(help: "Largest channel difference a pixel may have and still count as equal.")
-  var maxDelta: Int = Tolerance.parity.maxChannelDelta
-  @Option(help: "Largest fraction (0…1) of pixels allowed beyond --max-delta.")
-  var maxFraction: Double = Tolerance.parity.maxDifferingFraction
-  @Option(help: "Smallest PSNR in dB.") var minPsnr: Double = Tolerance.parity.minPSNR
+  @OptionGroup var limits: ToleranceOptions
   @Option(help: "Where images of failing frames go (default: a new temporary folder, named when used).")
   var artifacts: String?
 
   func validate() throws {
     guard times == nil || every == nil else { throw ValidationError("use --times or --every, not both") }
     if let every { guard every > 0 else { throw ValidationError("--every must be a positive number of frames") } }
-    guard (0...255).contains(maxDelta) else { throw ValidationError("--max-delta must be in 0…255") }
-    guard (0...1).contains(maxFraction) else { throw ValidationError("--max-fraction must be in 0…1") }
-    guard !minPsnr.isNaN else { throw ValidationError("--min-psnr must be a number") }
   }
 
   func run() throws {
@@ -70,7 +63,7 @@ struct Parity: ParsableCommand {
     defer { loaded.stopClips() }
     let gpu = try GLRenderer()
     let cpu = ReferenceRenderer()
-    let tolerance = Tolerance(maxChannelDelta: maxDelta, maxDifferingFraction: maxFraction, minPSNR: minPsnr)
+    let tolerance = limits.tolerance
     let name = URL(fileURLWithPath: scene).deletingPathExtension().lastPathComponent
     var folder: URL?
     var failures = 0
@@ -87,8 +80,9 @@ struct Parity: ParsableCommand {
       let comparison = try ImageComparison(expected: expected, actual: actual)
       let passed = comparison.passes(tolerance)
       var line = String(
-        format: "t=%.3f s  max |Δ| %3d  beyond %d: %.4f%%  PSNR %@  %@", t, comparison.maxChannelDelta, maxDelta,
-        comparison.differingFraction(over: maxDelta) * 100, Self.decibels(comparison.psnr), passed ? "pass" : "FAIL")
+        format: "t=%.3f s  max |Δ| %3d  beyond %d: %.4f%%  PSNR %@  %@", t, comparison.maxChannelDelta, limits.maxDelta,
+        comparison.differingFraction(over: limits.maxDelta) * 100, Self.decibels(comparison.psnr),
+        passed ? "pass" : "FAIL")
       if !passed {
         failures += 1
         let directory = try folder ?? makeArtifactsFolder(name)
@@ -110,9 +104,10 @@ struct Parity: ParsableCommand {
       String(
         format: "%@: %d of %d frames within tolerance (|Δ| ≤ %d on ≥ %.2f%% of pixels, PSNR ≥ %@); worst t=%.3f s: "
           + "max |Δ| %d, beyond %d: %.4f%%, PSNR %@; lowest PSNR %@ at t=%.3f s; %d×%d, gpu (%@) %.2f s, cpu %.2f s",
-        failures == 0 ? "passed" : "FAILED", times.count - failures, times.count, maxDelta, (1 - maxFraction) * 100,
-        Self.decibels(minPsnr), w.time, w.comparison.maxChannelDelta, maxDelta,
-        w.comparison.differingFraction(over: maxDelta) * 100, Self.decibels(w.comparison.psnr),
+        failures == 0 ? "passed" : "FAILED", times.count - failures, times.count, limits.maxDelta,
+        (1 - limits.maxFraction) * 100,
+        Self.decibels(limits.minPsnr), w.time, w.comparison.maxChannelDelta, limits.maxDelta,
+        w.comparison.differingFraction(over: limits.maxDelta) * 100, Self.decibels(w.comparison.psnr),
         Self.decibels(l.psnr), l.time,
         loaded.settings.width, loaded.settings.height, gpu.info.renderer, seconds.gpu, seconds.cpu))
     return failures > 0
@@ -143,8 +138,8 @@ struct Parity: ParsableCommand {
   /// The worse of two frames: a failing one, else the larger share of pixels beyond the delta
   /// (the contract's first rule), else the larger largest difference, else the lower PSNR.
   func worse(_ a: ImageComparison, than b: ImageComparison, _ tolerance: Tolerance) -> Bool {
-    let keyA = (a.passes(tolerance) ? 0 : 1, a.differingPixels(over: maxDelta), a.maxChannelDelta, -a.psnr)
-    let keyB = (b.passes(tolerance) ? 0 : 1, b.differingPixels(over: maxDelta), b.maxChannelDelta, -b.psnr)
+    let keyA = (a.passes(tolerance) ? 0 : 1, a.differingPixels(over: limits.maxDelta), a.maxChannelDelta, -a.psnr)
+    let keyB = (b.passes(tolerance) ? 0 : 1, b.differingPixels(over: limits.maxDelta), b.maxChannelDelta, -b.psnr)
     return keyA > keyB
   }
 

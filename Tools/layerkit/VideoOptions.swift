@@ -162,3 +162,20 @@ struct ColorArgument: ExpressibleByArgument {
   }
   var opaque: BackgroundColor { BackgroundColor(red: red, green: green, blue: blue) }
 }
+
+/// The tolerance options of `compare` and `parity`, the parity contract by default.
+struct ToleranceOptions: ParsableArguments {
+  @Option(help: "Largest channel difference a pixel may have and still count as equal.")
+  var maxDelta: Int = Tolerance.parity.maxChannelDelta
+  @Option(help: "Largest fraction (0…1) of pixels allowed beyond --max-delta.")
+  var maxFraction: Double = Tolerance.parity.maxDifferingFraction
+  @Option(help: "Smallest PSNR in dB.") var minPsnr: Double = Tolerance.parity.minPSNR
+
+  func validate() throws {
+    guard (0...255).contains(maxDelta) else { throw ValidationError("--max-delta must be in 0…255") }
+    guard (0...1).contains(maxFraction) else { throw ValidationError("--max-fraction must be in 0…1") }
+    guard !minPsnr.isNaN else { throw ValidationError("--min-psnr must be a number") }
+  }
+
+  var tolerance: Tolerance { Tolerance(maxChannelDelta: maxDelta, maxDifferingFraction: maxFraction, minPSNR: minPsnr) }
+}
