@@ -212,3 +212,15 @@ extension LoadedScene {
     return found
   }
 }
+
+extension LoadedScene {
+  /// The sounds of the scene's video media: each clip with sound heard from its `start` in scene
+  /// time (before that it shows its first frame in silence), for its length or, with `loop`, to
+  /// the end, as its pictures play.
+  public var sounds: [AudioMix.PlacedSound] {
+    media.compactMap { m in
+      guard case .video(let start, let loop) = m.kind, let info = m.clip, info.hasAudio else { return nil }
+      return AudioMix.PlacedSound(path: info.path, start: start, loop: loop, length: info.duration)
+    }
+  }
+}

@@ -109,6 +109,25 @@ final class TimelineTests: XCTestCase {
     XCTAssertNil(AudioMix.make(for: t, clipAudio: false))
   }
 
+  func testPlacedSoundsStartWhereTheSceneSaysAndLoopToTheEnd() throws {
+    let sounds = [
+      AudioMix.PlacedSound(path: "a.mp4", start: 0.5, loop: false, length: 2),
+      AudioMix.PlacedSound(path: "b.mp4", start: -1, loop: true, length: 1.5),
+      AudioMix.PlacedSound(path: "late.mp4", start: 9, loop: false, length: 1),
+    ]
+    let mix = try XCTUnwrap(AudioMix.placed(sounds, music: "m.wav", duration: 4, fadeOut: 1))
+    // The clip that starts after the video ends is not an input at all.
+    XCTAssertEqual(mix.inputs, [["-i", "a.mp4"], ["-stream_loop", "-1", "-i", "b.mp4"], ["-i", "m.wav"]])
+    XCTAssertTrue(mix.filterGraph.contains("atrim=duration=2.000000,adelay=delays=24000S:all=1[p0]"), mix.filterGraph)
+    // Started a second before the video: from its second 1, looped to the end.
+    XCTAssertTrue(
+      mix.filterGraph.contains("atrim=start=1.000000,asetpts=PTS-STARTPTS,atrim=duration=4.000000[p1]"), mix.filterGraph
+    )
+    XCTAssertTrue(mix.filterGraph.contains("afade=t=out:st=3.000000:d=1.000000[music]"), mix.filterGraph)
+    XCTAssertTrue(mix.filterGraph.hasSuffix("amix=inputs=4:duration=first:dropout_transition=0:normalize=0[aout]"))
+    XCTAssertNil(AudioMix.placed([], duration: 4))
+  }
+
   func testOutputTargetsFromPaths() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lk-target-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -104,6 +104,24 @@ final class PresentCommandTests: XCTestCase {
     XCTAssertEqual(s.status, 0, s.stderr)
     let sound = try XCTUnwrap(try h.probe(scene).first { $0["codec_type"] == "audio" })
     XCTAssertEqual(Double(sound["duration"] ?? "") ?? 0, 1, accuracy: 0.06)
+    // A scene's clip is heard where the scene plays it: from 0.3 s, its 0.5 s; --no-audio drops it.
+    _ = try h.clip("c.mp4", width: 32, height: 18, fps: 10, seconds: 0.5)
+    let withClip = h.path("clip.json")
+    try Data(
+      """
+      {"width": 64, "height": 36, "fps": 10, "duration": 1.2, "media": {"c": {"video": "c.mp4", "start": 0.3}},
+       "layers": [{"frame": [0, 0, 64, 36], "contents": "c"}]}
+      """.utf8
+    ).write(to: URL(fileURLWithPath: withClip))
+    let heard = h.path("heard.mp4")
+    let c = try h.run(["render", withClip, "--renderer", "cpu", "-o", heard, "--quiet"])
+    XCTAssertEqual(c.status, 0, c.stderr)
+    let clipSound = try XCTUnwrap(try h.probe(heard).first { $0["codec_type"] == "audio" })
+    XCTAssertEqual(Double(clipSound["duration"] ?? "") ?? 0, 1.2, accuracy: 0.06)
+    let silent = h.path("silent.mp4")
+    XCTAssertEqual(
+      try h.run(["render", withClip, "--no-audio", "--renderer", "cpu", "-o", silent, "--quiet"]).status, 0)
+    XCTAssertNil(try h.probe(silent).first { $0["codec_type"] == "audio" })
     // A track without sound is refused before anything is rendered; --audio with --time too.
     let mute = try h.run(["render", a, "--audio", a, "--renderer", "cpu", "-o", h.path("n.mp4")])
     XCTAssertEqual(mute.status, 1, mute.stderr)

@@ -115,8 +115,8 @@ struct Present: ParsableCommand {
       ) { t in try presentation.renderList(at: t) }
       let range = try selectedFrames(frames, shard, count: count)
       var encoding = encoder.encoding
-      encoding.audio = try VideoJob.music(
-        audio, fadeOut: audioFade, target: target, frames: range, of: count, fps: fps)
+      encoding.audio = try VideoJob.sceneAudio(
+        [], music: audio, fadeOut: audioFade, target: target, frames: range, of: count, fps: fps)
       let sheetFrames = contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
       let pipeline = try VideoPipeline(
         source: source, width: settings.width, height: settings.height, rate: source.rate, frameCount: count,

@@ -55,6 +55,7 @@ struct Render: ParsableCommand {
   @Flag(help: "No progress line and no summary.") var quiet = false
   @Option(help: "A music track laid under the video (trimmed to its length; MP4, WebM, MOV, MKV).") var audio: String?
   @Option(help: "Seconds of fade-out at the end of --audio.") var audioFade: Double = 0
+  @Flag(help: "No audio: drop the scene's clips' sound.") var noAudio = false
   @Flag(help: "Pad an odd size to even with the scene's background instead of refusing it (4:2:0).") var pad = false
   @OptionGroup var encoder: EncodingArguments
 
@@ -75,6 +76,7 @@ struct Render: ParsableCommand {
     guard audioFade.isFinite, audioFade >= 0 else {
       throw ValidationError("--audio-fade must be a number of seconds ≥ 0")
     }
+    if noAudio && audio != nil { throw ValidationError("use --audio or --no-audio, not both") }
     guard scene != nil else {
       throw ValidationError("nothing to render: give a scene file (layerkit render SCENE.json -o OUT) or --sample")
     }
@@ -177,7 +179,9 @@ struct Render: ParsableCommand {
     }
     let range = try selectedFrames(frames, shard, count: count, what: "the scene")
     var encoding = encoder.encoding
-    encoding.audio = try VideoJob.music(audio, fadeOut: audioFade, target: target, frames: range, of: count, fps: fps)
+    encoding.audio = try VideoJob.sceneAudio(
+      noAudio ? [] : loaded.sounds, music: audio, fadeOut: audioFade, target: target, frames: range, of: count,
+      fps: fps)
     let sheetFrames = contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
     let pipeline = try VideoPipeline(
       source: source, width: width, height: height, rate: source.rate, frameCount: count, target: target,

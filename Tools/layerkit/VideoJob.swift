@@ -41,15 +41,17 @@ struct VideoJob {
     return mix(partial ? time(frames.lowerBound)...time(frames.upperBound) : nil)
   }
 
-  /// A music track under a scene video of `count` frames at `fps` (render, present): checked
-  /// before anything is rendered, where the output carries sound.
-  static func music(
-    _ path: String?, fadeOut: Double, target: OutputTarget, frames: Range<Int>, of count: Int, fps: Double
+  /// The sound of a scene video of `count` frames at `fps` (render, present): clips' sounds where
+  /// the scene plays them and a music track under everything (checked before anything is
+  /// rendered), where the output carries sound.
+  static func sceneAudio(
+    _ sounds: [AudioMix.PlacedSound], music: String?, fadeOut: Double, target: OutputTarget, frames: Range<Int>,
+    of count: Int, fps: Double
   ) throws -> AudioMix? {
-    guard let path, target.format.needsFFmpeg, target.format != .gif else { return nil }
-    try AudioMix.checkTrack(path)
+    guard target.format.needsFFmpeg, target.format != .gif else { return nil }
+    if let music { try AudioMix.checkTrack(music) }
     return audio(for: target, frames: frames, of: count, time: { Double($0) / fps }) {
-      AudioMix.music(path, duration: Double(count) / fps, fadeOut: fadeOut, range: $0)
+      AudioMix.placed(sounds, music: music, duration: Double(count) / fps, fadeOut: fadeOut, range: $0)
     }
   }
 

@@ -71,18 +71,50 @@ public struct AudioMix: Sendable, Equatable {
     return mix(inputs, graph, labels, total: total, range: range)
   }
 
-  /// A music track alone under a video of `duration` seconds (a scene file's): trimmed to it,
-  /// silence where the track is shorter.
+  /// A clip's sound in a video that is not a timeline (a scene file's): from `start` seconds into
+  /// the video, the clip's own length, or with `loop` over and over to the end.
+  public struct PlacedSound: Sendable, Equatable {
+    public var path: String
+    public var start: Double
+    public var loop: Bool
+    /// The clip's length in seconds.
+    public var length: Double
+
+    public init(path: String, start: Double, loop: Bool, length: Double) {
+      self.path = path
+      self.start = start
+      self.loop = loop
+      self.length = length
+    }
+  }
+
+  /// The sound of a video of `duration` seconds (a scene file's): clips' sounds placed at their
+  /// times and a music track under everything, trimmed to the video, silence elsewhere; nil when
+  /// there is nothing to hear.
   /// - Parameters:
   ///   - fadeOut: seconds of fade-out at the end of the music.
   ///   - range: the stretch of the video (seconds) that is being rendered; the whole video by
   ///     default.
-  public static func music(
-    _ path: String, duration: Double, fadeOut: Double = 0, range: ClosedRange<Double>? = nil
-  ) -> AudioMix {
+  public static func placed(
+    _ sounds: [PlacedSound], music: String? = nil, duration: Double, fadeOut: Double = 0,
+    range: ClosedRange<Double>? = nil
+  ) -> AudioMix? {
     var (inputs, graph, labels): ([[String]], [String], [String]) = ([], [], [])
-    addMusic(path, total: duration, fadeOut: fadeOut, &inputs, &graph, &labels)
-    return mix(inputs, graph, labels, total: duration, range: range)!
+    for (i, sound) in sounds.enumerated() where sound.start < duration {
+      let index = inputs.count + 1
+      inputs.append((sound.loop ? ["-stream_loop", "-1"] : []) + ["-i", sound.path])
+      let plays = sound.loop ? duration - max(sound.start, 0) : min(sound.length, duration - max(sound.start, 0))
+      // A clip that started before the video: its sound from where the video comes in.
+      var chain = ["[\(index):a:0]\(format)"]
+      if sound.start < 0 { chain.append("atrim=start=\(FFmpeg.seconds(-sound.start)),asetpts=PTS-STARTPTS") }
+      chain.append("atrim=duration=\(FFmpeg.seconds(plays))")
+      let delay = Int((max(sound.start, 0) * 48000).rounded())
+      if delay > 0 { chain.append("adelay=delays=\(delay)S:all=1") }
+      graph.append(chain.joined(separator: ",") + "[p\(i)]")
+      labels.append("[p\(i)]")
+    }
+    if let music { addMusic(music, total: duration, fadeOut: fadeOut, &inputs, &graph, &labels) }
+    return mix(inputs, graph, labels, total: duration, range: range)
   }
 
   private static let format = "aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo"
