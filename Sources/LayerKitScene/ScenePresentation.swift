@@ -120,7 +120,7 @@ public final class ScenePresentation {
     navigator = SceneNavigator(container: container, root: screens[0])
     shownSince[0] = 0
     for i in 1..<initialDepth {
-      navigator.push(screens[i], transition: CutSceneTransition())
+      navigator.push(screens[i], transition: transitions[i], animated: false)
       shownSince[i] = 0
     }
   }

@@ -240,10 +240,12 @@ public final class SceneNavigator {
 
   public var top: Layer { stack[stack.count - 1].root }
 
-  /// Presents `root` over the top scene with `transition`, forward.
+  /// Presents `root` over the top scene with `transition`, forward; with `animated` false at once
+  /// (the transition is kept for the pop).
   @discardableResult
-  public func push(_ root: Layer, transition: SceneTransition) -> SceneTransitionRun {
-    let run = SceneTransitionRun(transition, direction: .forward, back: top, fore: root, container: container)
+  public func push(_ root: Layer, transition: SceneTransition, animated: Bool = true) -> SceneTransitionRun {
+    let run = SceneTransitionRun(
+      animated ? transition : CutSceneTransition(), direction: .forward, back: top, fore: root, container: container)
     stack.append((root, transition))
     runs.append(run)
     return run
