@@ -129,8 +129,14 @@ public final class ScenePresentation {
   public var unfinishedParticipants: [String] { navigator.unfinishedParticipants }
 
   /// The frame at output time `time` (never earlier than the last one asked for).
-  /// - Throws: `SceneFileError` from a scene's timeline, `RenderError` from building the list.
+  /// - Throws: `SceneFileError` from a scene's timeline or for a time earlier than the last one,
+  ///   `RenderError` from building the list.
   public func renderList(at time: Double) throws -> RenderList {
+    // One clock drives the stack and the scenes' local times: it only moves forward.
+    guard time.isFinite, time >= clock.time else {
+      throw SceneFileError.invalidValue(
+        path: "time", found: "\(time) s after \(clock.time) s", expected: "times in increasing order")
+    }
     // Steps due by `time`, each at its own time, after the frame just before it was presented
     // (a transition's "before" image is what the container showed then).
     while taken < steps.count, stepTimes[taken] <= time {

@@ -54,6 +54,8 @@ final class ScenePresentationTests: XCTestCase {
     let end = try pixels(p.renderList(at: 2.5))
     XCTAssertTrue(try end == pixels(alone.renderList(at: 2.5)))
     XCTAssertEqual(p.unfinishedParticipants, [])
+    // The clock only moves forward: an earlier time is an error, not a wrong frame.
+    XCTAssertNotNil(sceneError { try p.renderList(at: 1.0) })
   }
 
   func testStartingStackedAndDismissing() throws {
