@@ -173,8 +173,10 @@ open class BasicAnimation: PropertyAnimation {
   }
 }
 
-/// A basic animation whose progress follows a damped spring (CASpringAnimation). Its duration is
-/// the spring's `settlingDuration` unless set; the timing function is ignored.
+/// A basic animation whose progress follows a damped spring (CASpringAnimation); the timing
+/// function is ignored. As in Core Animation its duration is independent of the spring's
+/// `settlingDuration`: left at 0 it is the transaction's (0.25 s by default), which usually cuts
+/// the spring short; set `duration = try settlingDuration` for the whole motion.
 open class SpringAnimation: BasicAnimation {
   public var mass: Double = 1
   public var stiffness: Double = 100
