@@ -42,13 +42,7 @@ struct Present: ParsableCommand {
       "gpu, cpu, or auto: the GPU, but the CPU on a software rasterizer when the scenes and --transition run transitions and every one is fade/dissolve/moveIn/push/reveal."
   )
   var renderer: BackendChoice = .auto
-  @Option(help: "Render only frames A..B of the whole video (A included, B not; B may be left out).")
-  var frames: FrameRange?
-  @Option(help: "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts).") var shard: Shard?
-  @Option(help: "Also write a PNG grid of evenly spaced frames, labelled with their times.") var contactSheet: String?
-  @Flag(help: "No progress line and no summary.") var quiet = false
-  @Option(help: "A music track laid under the video (trimmed to its length; MP4, WebM, MOV, MKV).") var audio: String?
-  @Option(help: "Seconds of fade-out at the end of --audio.") var audioFade: Double = 0
+  @OptionGroup var video: SceneVideoOptions
   @OptionGroup var encoder: EncodingArguments
 
   func validate() throws {
@@ -59,10 +53,6 @@ struct Present: ParsableCommand {
       }
     }
     guard hold.isFinite, hold >= 0 else { throw ValidationError("--hold must be a number of seconds ≥ 0") }
-    guard audioFade.isFinite, audioFade >= 0 else {
-      throw ValidationError("--audio-fade must be a number of seconds ≥ 0")
-    }
-    guard frames == nil || shard == nil else { throw ValidationError("use --frames or --shard, not both") }
     _ = try steps()
   }
 
@@ -92,7 +82,7 @@ struct Present: ParsableCommand {
         }
       }
       defer { for scene in loaded { scene.stopClips() } }
-      var (renderer, gpu) = try VideoJob.makeRenderer(self.renderer, command: "present", quiet: quiet)
+      var (renderer, gpu) = try VideoJob.makeRenderer(self.renderer, command: "present", quiet: video.quiet)
       let (make, effect) = try sceneTransition(gpu: gpu)
       let effects = loaded.reduce(into: Set(effect.map { [$0] } ?? [])) { $0.formUnion($1.transitionEffects) }
       if self.renderer == .auto, let gpu, VideoJob.cpuIsFaster(than: gpu, effects: effects) {
@@ -113,23 +103,11 @@ struct Present: ParsableCommand {
         width: settings.width, height: settings.height, rate: try FrameRate(fps), frameCount: count,
         renderer: renderer, time: { Double($0) / fps }, stop: { for scene in loaded { scene.stopClips() } }
       ) { t in try presentation.renderList(at: t) }
-      let range = try selectedFrames(frames, shard, count: count)
+      let range = try selectedFrames(video.frames, video.shard, count: count)
       var encoding = encoder.encoding
       encoding.audio = try VideoJob.sceneAudio(
-        [], music: audio, fadeOut: audioFade, target: target, frames: range, of: count, fps: fps)
-      let sheetFrames = contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
-      let pipeline = try VideoPipeline(
-        source: source, width: settings.width, height: settings.height, rate: source.rate, frameCount: count,
-        target: target, options: encoding, frames: range, keepFrames: Set(sheetFrames))
-      try VideoJob.run(
-        pipeline, frames: range.count,
-        describe: "\(settings.width)×\(settings.height), \(source.rate) fps, \(renderer.name)", output: output,
-        quiet: quiet)
-      if let sheet = contactSheet {
-        let images = sheetFrames.compactMap { k in pipeline.keptFrames[k].map { (source.time(ofFrame: k), $0) } }
-        try ContactSheet.write(images, renderer: renderer, to: sheet)
-        if !quiet { printError("contact sheet: \(sheet)") }
-      }
+        [], music: video.audio, fadeOut: video.audioFade, target: target, frames: range, of: count, fps: fps)
+      try VideoJob.renderScene(source, frames: range, target: target, encoding: encoding, video: video, output: output)
       // A participant that never said it ended is named (the built-ins always end).
       let unfinished = presentation.unfinishedParticipants
       if !unfinished.isEmpty {

@@ -48,13 +48,7 @@ struct Render: ParsableCommand {
   var size: PixelSize?
   @Option(help: "Frames per second instead of the scene file's (the motion keeps its pace).") var fps: Double?
   @Option(help: "Write the one frame at this scene time (seconds) to the .png output.") var time: Double?
-  @Option(help: "Render only frames A..B of the whole video (A included, B not; B may be left out).")
-  var frames: FrameRange?
-  @Option(help: "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts).") var shard: Shard?
-  @Option(help: "Also write a PNG grid of evenly spaced frames, labelled with their times.") var contactSheet: String?
-  @Flag(help: "No progress line and no summary.") var quiet = false
-  @Option(help: "A music track laid under the video (trimmed to its length; MP4, WebM, MOV, MKV).") var audio: String?
-  @Option(help: "Seconds of fade-out at the end of --audio.") var audioFade: Double = 0
+  @OptionGroup var video: SceneVideoOptions
   @Flag(help: "No audio: drop the scene's clips' sound.") var noAudio = false
   @Flag(help: "Pad an odd size to even with the scene's background instead of refusing it (4:2:0).") var pad = false
   @OptionGroup var encoder: EncodingArguments
@@ -63,9 +57,9 @@ struct Render: ParsableCommand {
     if sample {
       guard scene == nil else { throw ValidationError("give a scene file or --sample, not both") }
       let videoOnly: [(String, Bool)] = [
-        ("--fps", fps != nil), ("--time", time != nil), ("--frames", frames != nil), ("--shard", shard != nil),
-        ("--contact-sheet", contactSheet != nil), ("--pad", pad), ("--format", encoder.format != nil),
-        ("--audio", audio != nil),
+        ("--fps", fps != nil), ("--time", time != nil), ("--frames", video.frames != nil),
+        ("--shard", video.shard != nil), ("--contact-sheet", video.contactSheet != nil), ("--pad", pad),
+        ("--format", encoder.format != nil), ("--audio", video.audio != nil),
       ]
       if let (name, _) = videoOnly.first(where: { $0.1 }) {
         throw ValidationError("\(name) is for scene files; --sample writes one PNG")
@@ -73,25 +67,22 @@ struct Render: ParsableCommand {
       guard renderer != .auto else { throw ValidationError("--sample takes --renderer gpu or cpu") }
       return
     }
-    guard audioFade.isFinite, audioFade >= 0 else {
-      throw ValidationError("--audio-fade must be a number of seconds ≥ 0")
-    }
-    if noAudio && audio != nil { throw ValidationError("use --audio or --no-audio, not both") }
+    if noAudio && video.audio != nil { throw ValidationError("use --audio or --no-audio, not both") }
     guard scene != nil else {
       throw ValidationError("nothing to render: give a scene file (layerkit render SCENE.json -o OUT) or --sample")
     }
     if let fps {
       guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") }
     }
-    guard frames == nil || shard == nil else { throw ValidationError("use --frames or --shard, not both") }
     if let time {
       guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a number of seconds ≥ 0") }
       guard (output as NSString).pathExtension.lowercased() == "png" else {
         throw ValidationError("--time writes one frame to a .png file; -o \(output) is not one")
       }
       let videoOnly: [(String, Bool)] = [
-        ("--fps", fps != nil), ("--frames", frames != nil), ("--shard", shard != nil),
-        ("--contact-sheet", contactSheet != nil), ("--format", encoder.format != nil), ("--audio", audio != nil),
+        ("--fps", fps != nil), ("--frames", video.frames != nil), ("--shard", video.shard != nil),
+        ("--contact-sheet", video.contactSheet != nil), ("--format", encoder.format != nil),
+        ("--audio", video.audio != nil),
       ]
       if let (name, _) = videoOnly.first(where: { $0.1 }) {
         throw ValidationError("\(name) is for videos, not for the one frame --time writes")
@@ -139,7 +130,7 @@ struct Render: ParsableCommand {
     defer { loaded.stopClips() }
     let settings = loaded.settings
     let scale = try self.scale(for: settings)
-    var (renderer, gpu) = try VideoJob.makeRenderer(self.renderer ?? .auto, command: "render", quiet: quiet)
+    var (renderer, gpu) = try VideoJob.makeRenderer(self.renderer ?? .auto, command: "render", quiet: video.quiet)
     if self.renderer ?? .auto == .auto, let gpu, VideoJob.cpuIsFaster(than: gpu, effects: loaded.transitionEffects) {
       renderer = ReferenceRenderer()
     }
@@ -154,7 +145,7 @@ struct Render: ParsableCommand {
       let image = try renderer.render(list)
       let ms = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
       try ImageFile.writePNG(image, to: URL(fileURLWithPath: output))
-      if !quiet {
+      if !video.quiet {
         printError(
           "wrote \(output) (\(width)×\(height), t = \(time) s, \(renderer.name), \(String(format: "%.1f", ms)) ms)")
       }
@@ -177,23 +168,12 @@ struct Render: ParsableCommand {
         layer: loaded.presentation(at: t), width: width, height: height, scale: scale,
         background: settings.background)
     }
-    let range = try selectedFrames(frames, shard, count: count, what: "the scene")
+    let range = try selectedFrames(video.frames, video.shard, count: count, what: "the scene")
     var encoding = encoder.encoding
     encoding.audio = try VideoJob.sceneAudio(
-      noAudio ? [] : loaded.sounds, music: audio, fadeOut: audioFade, target: target, frames: range, of: count,
-      fps: fps)
-    let sheetFrames = contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
-    let pipeline = try VideoPipeline(
-      source: source, width: width, height: height, rate: source.rate, frameCount: count, target: target,
-      options: encoding, frames: range, keepFrames: Set(sheetFrames))
-    try VideoJob.run(
-      pipeline, frames: range.count, describe: "\(width)×\(height), \(source.rate) fps, \(renderer.name)",
-      output: output, quiet: quiet)
-    if let sheet = contactSheet {
-      let images = sheetFrames.compactMap { k in pipeline.keptFrames[k].map { (source.time(ofFrame: k), $0) } }
-      try ContactSheet.write(images, renderer: renderer, to: sheet)
-      if !quiet { printError("contact sheet: \(sheet)") }
-    }
+      noAudio ? [] : loaded.sounds, music: video.audio, fadeOut: video.audioFade, target: target, frames: range,
+      of: count, fps: fps)
+    try VideoJob.renderScene(source, frames: range, target: target, encoding: encoding, video: video, output: output)
   }
 
   /// Pixels per point: 1, or what --size asks for when it is the scene's size times one scale to

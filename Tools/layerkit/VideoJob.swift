@@ -6,6 +6,7 @@ import LayerKit
 import LayerKitGL
 import LayerKitMedia
 import LayerKitReference
+import LayerKitScene
 
 #if canImport(Glibc)
   import Glibc
@@ -52,6 +53,27 @@ struct VideoJob {
     if let music { try AudioMix.checkTrack(music) }
     return audio(for: target, frames: frames, of: count, time: { Double($0) / fps }) {
       AudioMix.placed(sounds, music: music, duration: Double(count) / fps, fadeOut: fadeOut, range: $0)
+    }
+  }
+
+  /// Renders `frames` of a scene video (render SCENE, present) through the pipeline with the
+  /// video commands' progress, signals and summary, then the contact sheet `video` asks for.
+  static func renderScene(
+    _ source: SceneFrameSource, frames range: Range<Int>, target: OutputTarget, encoding: EncodingOptions,
+    video: SceneVideoOptions, output: String
+  ) throws {
+    let sheetFrames = video.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
+    let pipeline = try VideoPipeline(
+      source: source, width: source.width, height: source.height, rate: source.rate, frameCount: source.frameCount,
+      target: target, options: encoding, frames: range, keepFrames: Set(sheetFrames))
+    try run(
+      pipeline, frames: range.count,
+      describe: "\(source.width)×\(source.height), \(source.rate) fps, \(source.renderer.name)", output: output,
+      quiet: video.quiet)
+    if let sheet = video.contactSheet {
+      let images = sheetFrames.compactMap { k in pipeline.keptFrames[k].map { (source.time(ofFrame: k), $0) } }
+      try ContactSheet.write(images, renderer: source.renderer, to: sheet)
+      if !video.quiet { printError("contact sheet: \(sheet)") }
     }
   }
 

@@ -179,3 +179,22 @@ struct ToleranceOptions: ParsableArguments {
 
   var tolerance: Tolerance { Tolerance(maxChannelDelta: maxDelta, maxDifferingFraction: maxFraction, minPSNR: minPsnr) }
 }
+
+/// The video options of the scene commands (render SCENE, present): a range of frames, a contact
+/// sheet, quiet, and a music track.
+struct SceneVideoOptions: ParsableArguments {
+  @Option(help: "Render only frames A..B of the whole video (A included, B not; B may be left out).")
+  var frames: FrameRange?
+  @Option(help: "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts).") var shard: Shard?
+  @Option(help: "Also write a PNG grid of evenly spaced frames, labelled with their times.") var contactSheet: String?
+  @Flag(help: "No progress line and no summary.") var quiet = false
+  @Option(help: "A music track laid under the video (trimmed to its length; MP4, WebM, MOV, MKV).") var audio: String?
+  @Option(help: "Seconds of fade-out at the end of --audio.") var audioFade: Double = 0
+
+  func validate() throws {
+    guard audioFade.isFinite, audioFade >= 0 else {
+      throw ValidationError("--audio-fade must be a number of seconds ≥ 0")
+    }
+    guard frames == nil || shard == nil else { throw ValidationError("use --frames or --shard, not both") }
+  }
+}
