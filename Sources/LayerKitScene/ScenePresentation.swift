@@ -154,18 +154,19 @@ public final class ScenePresentation {
       }
       taken += 1
     }
-    try present(at: time)
     // Each screen draws its scene's background (opaque under a sliding scene), the list none.
-    return try RenderList(layer: clock.presentation(), width: settings.width, height: settings.height)
+    return try RenderList(layer: present(at: time), width: settings.width, height: settings.height)
   }
 
-  /// Moves the clock to `time` and shows every visible scene's frame there.
-  private func present(at time: Double) throws {
+  /// Moves the clock to `time`, shows every visible scene's frame there, and presents the stack
+  /// (which a transition starting then takes as its "before" image).
+  @discardableResult
+  private func present(at time: Double) throws -> Layer {
     clock.advance(to: time)
     for (i, screen) in screens.enumerated() where screen.superlayer === container {
       try updateScreen(i, at: time)
     }
-    _ = clock.presentation()
+    return clock.presentation()
   }
 
   private func updateScreen(_ i: Int, at time: Double) throws {

@@ -42,7 +42,7 @@ struct Present: ParsableCommand {
       "gpu, cpu, or auto: the GPU, but the CPU on a software rasterizer when the scenes and --transition run transitions and every one is fade/dissolve/moveIn/push/reveal."
   )
   var renderer: BackendChoice = .auto
-  @OptionGroup var video: SceneVideoOptions
+  @OptionGroup var video: VideoRunOptions
   @OptionGroup var encoder: EncodingArguments
 
   func validate() throws {

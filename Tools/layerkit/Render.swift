@@ -48,7 +48,7 @@ struct Render: ParsableCommand {
   var size: PixelSize?
   @Option(help: "Frames per second instead of the scene file's (the motion keeps its pace).") var fps: Double?
   @Option(help: "Write the one frame at this scene time (seconds) to the .png output.") var time: Double?
-  @OptionGroup var video: SceneVideoOptions
+  @OptionGroup var video: VideoRunOptions
   @Flag(help: "No audio: drop the scene's clips' sound.") var noAudio = false
   @Flag(help: "Pad an odd size to even with the scene's background instead of refusing it (4:2:0).") var pad = false
   @OptionGroup var encoder: EncodingArguments

@@ -25,7 +25,7 @@ struct VideoJob {
     reserveLargeBuffersWithMmap()
     self.options = options
     self.command = command
-    (renderer, gpu) = try VideoJob.makeRenderer(options.renderer, command: command, quiet: options.quiet)
+    (renderer, gpu) = try VideoJob.makeRenderer(options.renderer, command: command, quiet: options.run.quiet)
   }
 
   /// The sound the encoder lays under `frames` of a video of `total` frames: `mix(seconds)` of
@@ -60,7 +60,7 @@ struct VideoJob {
   /// video commands' progress, signals and summary, then the contact sheet `video` asks for.
   static func renderScene(
     _ source: SceneFrameSource, frames range: Range<Int>, target: OutputTarget, encoding: EncodingOptions,
-    video: SceneVideoOptions, output: String
+    video: VideoRunOptions, output: String
   ) throws {
     let sheetFrames = video.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
     let pipeline = try VideoPipeline(
@@ -244,32 +244,32 @@ struct VideoJob {
       fit: options.fit, background: background, includesEnd: includesEnd, pictureWidth: pictureWidth,
       pictureHeight: pictureHeight)
     let total = timeline.frameCount
-    let range = try selectedFrames(options.frames, options.shard, count: total)
+    let range = try selectedFrames(options.run.frames, options.run.shard, count: total)
     var encoding = options.encoder.encoding
-    if let music = options.audio, target.format.needsFFmpeg {
+    if let music = options.run.audio, target.format.needsFFmpeg {
       try AudioMix.checkTrack(music)
     }
     if !options.noAudio {
       encoding.audio = Self.audio(for: target, frames: range, of: total, time: timeline.time(ofFrame:)) {
-        AudioMix.make(for: timeline, music: options.audio, musicFadeOut: options.audioFade, range: $0)
+        AudioMix.make(for: timeline, music: options.run.audio, musicFadeOut: options.run.audioFade, range: $0)
       }
     }
-    let sheetFrames = options.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
+    let sheetFrames = options.run.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
     let renderer = self.renderer(for: transitions)
     let pipeline = try VideoPipeline(
       timeline: timeline, renderer: renderer, target: target, options: encoding, frames: range,
       keepFrames: Set(sheetFrames))
     try run(pipeline, frames: range.count, describe: "\(width)×\(height), \(timeline.rate) fps, \(renderer.name)")
-    if let sheet = options.contactSheet {
+    if let sheet = options.run.contactSheet {
       let images = sheetFrames.compactMap { k in pipeline.keptFrames[k].map { (timeline.time(ofFrame: k), $0) } }
       try ContactSheet.write(images, renderer: renderer, to: sheet)
-      if !options.quiet { printError("contact sheet: \(sheet)") }
+      if !options.run.quiet { printError("contact sheet: \(sheet)") }
     }
   }
 
   /// Runs a pipeline with SIGINT/SIGTERM handling and a progress line.
   func run(_ pipeline: VideoPipeline, frames: Int, describe: String) throws {
-    try VideoJob.run(pipeline, frames: frames, describe: describe, output: options.output, quiet: options.quiet)
+    try VideoJob.run(pipeline, frames: frames, describe: describe, output: options.output, quiet: options.run.quiet)
   }
 
   /// Runs a pipeline with SIGINT/SIGTERM handling, a progress line on a terminal and, unless

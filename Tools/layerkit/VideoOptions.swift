@@ -19,26 +19,16 @@ struct VideoOptions: ParsableArguments {
   var renderer: BackendChoice = .auto
   @Option(help: "Pacing of every transition: linear, easeIn, easeOut, easeInEaseOut or default.")
   var timing: MediaTimingFunction.Name = .linear
-  @Option(help: "Render only frames A..B of the whole video (A included, B not; B may be left out).")
-  var frames: FrameRange?
-  @Option(help: "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts).") var shard: Shard?
-  @Option(help: "Also write a PNG grid of evenly spaced frames, labelled with their times.") var contactSheet: String?
-  @Flag(help: "No progress line and no summary.") var quiet = false
+  @OptionGroup var run: VideoRunOptions
   @OptionGroup var encoder: EncodingArguments
   @Flag(help: "Pad an odd size to even with the background instead of refusing it (4:2:0).") var pad = false
-  @Option(help: "A music track laid under the whole video (trimmed to its length).") var audio: String?
-  @Option(help: "Seconds of fade-out at the end of --audio.") var audioFade: Double = 0
   @Flag(help: "No audio: drop the clips' sound.") var noAudio = false
 
   func validate() throws {
     if let fps {
       guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") }
     }
-    guard audioFade.isFinite, audioFade >= 0 else {
-      throw ValidationError("--audio-fade must be a number of seconds ≥ 0")
-    }
-    guard frames == nil || shard == nil else { throw ValidationError("use --frames or --shard, not both") }
-    if noAudio && audio != nil { throw ValidationError("use --audio or --no-audio, not both") }
+    if noAudio && run.audio != nil { throw ValidationError("use --audio or --no-audio, not both") }
   }
 
 }
@@ -180,9 +170,9 @@ struct ToleranceOptions: ParsableArguments {
   var tolerance: Tolerance { Tolerance(maxChannelDelta: maxDelta, maxDifferingFraction: maxFraction, minPSNR: minPsnr) }
 }
 
-/// The video options of the scene commands (render SCENE, present): a range of frames, a contact
-/// sheet, quiet, and a music track.
-struct SceneVideoOptions: ParsableArguments {
+/// What every video command takes about the run: a range of frames, a contact sheet, quiet, and
+/// a music track.
+struct VideoRunOptions: ParsableArguments {
   @Option(help: "Render only frames A..B of the whole video (A included, B not; B may be left out).")
   var frames: FrameRange?
   @Option(help: "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts).") var shard: Shard?
