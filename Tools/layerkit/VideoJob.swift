@@ -103,12 +103,10 @@ struct VideoJob {
     }
   }
 
-  /// The effects the CPU backend runs a row at a time (ReferenceRenderer's row kernels).
-  static let cpuRowKernels: Set<String> = ["fade", "dissolve", "moveIn", "push", "reveal"]
-
   /// The renderer of a video with `transitions`. `--renderer auto` on a software rasterizer
-  /// (Mesa's llvmpipe, softpipe) takes the CPU when every transition has a CPU row kernel: there
-  /// the CPU renders such videos faster end to end (`layerkit-bench --suite`: fade and push, 720p
+  /// (Mesa's llvmpipe, softpipe) takes the CPU when every transition has a shortcut in the
+  /// catalogue (`TransitionEffect.shortcut`: a crossfade or a slide, which the CPU runs a row at a
+  /// time): there the CPU renders such videos faster end to end (`layerkit-bench --suite`: fade and push, 720p
   /// and 1080p, Y4M and MP4), while llvmpipe wins on everything else; on a hardware GPU, the GPU.
   func renderer(for transitions: [TimelineTransition]) -> Renderer {
     guard options.renderer == .auto, let gpu, transitions.allSatisfy(\.builtIn),
@@ -119,12 +117,12 @@ struct VideoJob {
 
   /// Whether the CPU renders work whose transitions run `effects` (built-in names) faster than
   /// `gpu`, as `layerkit-bench --suite` recommends: on a software rasterizer when there are
-  /// transitions and every one has a CPU row kernel; the GPU for filter transitions and for layer
+  /// transitions and every one has a shortcut; the GPU for filter transitions and for layer
   /// scenes without transitions (the 50- and 500-layer rows).
   static func cpuIsFaster(than gpu: GLRenderer, effects: some Collection<String>) -> Bool {
     let name = gpu.info.renderer.lowercased()
     guard ["llvmpipe", "softpipe", "swrast"].contains(where: { name.contains($0) }) else { return false }
-    return !effects.isEmpty && effects.allSatisfy { cpuRowKernels.contains($0) }
+    return !effects.isEmpty && effects.allSatisfy { TransitionEffects.all[$0]?.shortcut != nil }
   }
 
   /// Reads every input (stills decoded, clips probed).

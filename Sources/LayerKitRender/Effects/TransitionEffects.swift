@@ -19,14 +19,19 @@ public struct TransitionEffect: Sendable {
   /// alone is not exact there). Without it the formula runs at every progress, extrapolating
   /// beyond [0, 1] (Core Animation's four types).
   public let exactEnds: Bool
+  /// What the effect's formula reduces to, so that a backend (or a video sink) may run it
+  /// without evaluating the formula per pixel; nil for the others.
+  public let shortcut: TransitionShortcut?
 
   public init(
-    name: String, file: String, parameters: [(name: String, default: TransitionValue?)], exactEnds: Bool = true
+    name: String, file: String, parameters: [(name: String, default: TransitionValue?)], exactEnds: Bool = true,
+    shortcut: TransitionShortcut? = nil
   ) {
     self.name = name
     self.file = file
     self.parameters = parameters
     self.exactEnds = exactEnds
+    self.shortcut = shortcut
   }
 
   /// The parameters' uniform types, in declaration order: a default's type, `sampler2D` without one.
@@ -39,6 +44,24 @@ public struct TransitionEffect: Sendable {
     parameters.map {
       TransitionUniform(name: $0.name, type: $0.default?.uniformType ?? .sampler2D, default: $0.default, line: 0)
     }
+  }
+}
+
+/// A simple form an effect's formula takes at every progress inside (0, 1).
+public enum TransitionShortcut: Sendable, Equatable {
+  /// `mix(from, to, progress)` texel by texel at the pixel's own uv.
+  case crossfade
+  /// One image read at uv shifted by the `direction` parameter × progress, the other at its own
+  /// uv (moveIn, reveal) or shifted too (push): each row reads whole rows of texels.
+  case slide(Slide)
+
+  public enum Slide: Sendable, Equatable {
+    /// The new content, shifted by −d × (1 − p), over the old.
+    case moveIn
+    /// The new content shifted by −d × (1 − p), the old by d × p.
+    case push
+    /// The old content, shifted by d × p, over the new.
+    case reveal
   }
 }
 
@@ -59,20 +82,23 @@ public enum TransitionEffects {
   // MARK: Core Animation's types (direction: where the new content comes from, uv units, y up)
 
   /// fade.glsl: the new content crossfades over the old.
-  public static let fade = TransitionEffect(name: "fade", file: "fade.glsl", parameters: [], exactEnds: false)
+  public static let fade = TransitionEffect(
+    name: "fade", file: "fade.glsl", parameters: [], exactEnds: false, shortcut: .crossfade)
   /// move_in.glsl: the new content slides in over the old from `direction`.
   public static let moveIn = TransitionEffect(
-    name: "moveIn", file: "move_in.glsl", parameters: direction, exactEnds: false)
+    name: "moveIn", file: "move_in.glsl", parameters: direction, exactEnds: false, shortcut: .slide(.moveIn))
   /// push.glsl: the new content pushes the old out.
-  public static let push = TransitionEffect(name: "push", file: "push.glsl", parameters: direction, exactEnds: false)
+  public static let push = TransitionEffect(
+    name: "push", file: "push.glsl", parameters: direction, exactEnds: false, shortcut: .slide(.push))
   /// reveal.glsl: the old content slides out, uncovering the new.
   public static let reveal = TransitionEffect(
-    name: "reveal", file: "reveal.glsl", parameters: direction, exactEnds: false)
+    name: "reveal", file: "reveal.glsl", parameters: direction, exactEnds: false, shortcut: .slide(.reveal))
 
   // MARK: Core Image's transition filters, with Core Image's parameter names and defaults
 
   /// dissolve.glsl: CIDissolveTransition, a crossfade.
-  public static let dissolve = TransitionEffect(name: "dissolve", file: "dissolve.glsl", parameters: [])
+  public static let dissolve = TransitionEffect(
+    name: "dissolve", file: "dissolve.glsl", parameters: [], shortcut: .crossfade)
 
   /// swipe.glsl: CISwipeTransition, a soft band tinted towards `color`.
   public static let swipe = TransitionEffect(
