@@ -81,12 +81,12 @@ let package = Package(
       path: "Tools/layerkit-bench"
     ),
 
-    .testTarget(name: "LayerKitTests", dependencies: ["LayerKit"]),
+    .testTarget(name: "LayerKitTests", dependencies: ["LayerKit", "LayerKitTesting"]),
     .testTarget(
       name: "LayerKitReferenceTests",
-      dependencies: ["LayerKit", "LayerKitReference", "LayerKitMedia", "LayerKitSamples"]),
+      dependencies: ["LayerKit", "LayerKitReference", "LayerKitMedia", "LayerKitSamples", "LayerKitTesting"]),
     .testTarget(
-      name: "LayerKitMediaTests", dependencies: ["LayerKit", "LayerKitMedia"],
+      name: "LayerKitMediaTests", dependencies: ["LayerKit", "LayerKitMedia", "LayerKitTesting"],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LayerKitGLTests",
@@ -95,8 +95,11 @@ let package = Package(
       ],
       resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "LayerKitSceneTests", dependencies: ["LayerKit", "LayerKitScene", "LayerKitReference", "LayerKitMedia"]),
-    .testTarget(name: "LayerKitToolTests", dependencies: ["LayerKitMedia", "LayerKit", "LayerKitSamples", "layerkit"]),
+      name: "LayerKitSceneTests",
+      dependencies: ["LayerKit", "LayerKitScene", "LayerKitReference", "LayerKitMedia", "LayerKitTesting"]),
+    .testTarget(
+      name: "LayerKitToolTests",
+      dependencies: ["LayerKitMedia", "LayerKit", "LayerKitSamples", "LayerKitTesting", "layerkit"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -105,19 +105,33 @@ public struct ParityChecker {
 
   /// Writes the expected and actual images (and the diff, given a third suffix) as NAME.SUFFIX.png.
   private func write(_ report: ParityReport, suffixes: [String], to directory: URL) throws -> [URL] {
-    do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    } catch {
-      throw MediaError.writeFailed(path: directory.path, reason: "\(error)")
-    }
-    let safe = String(report.name.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
-    var images = [report.expected, report.actual]
-    if suffixes.count > 2 { images.append(report.comparison.diffImage()) }
-    return try zip(suffixes, images).map { suffix, image in
-      let url = directory.appendingPathComponent("\(safe).\(suffix).png")
-      try ImageFile.writePNG(image, to: url)
-      return url
-    }
+    try writeComparisonImages(
+      name: report.name, expected: report.expected, actual: report.actual,
+      diff: suffixes.count > 2 ? report.comparison.diffImage() : nil, suffixes: suffixes, to: directory)
+  }
+}
+
+/// Writes `expected`, `actual` and, when given, `diff` as NAME.SUFFIX.png in `directory` (made if
+/// missing), one suffix per image in that order; NAME is `name` with every character other than a
+/// letter, a digit or `-` replaced by `_`. What both `ParityChecker` and
+/// `XCTAssertImagesIdentical` write on failure.
+/// - Returns: the files written, in the order of `suffixes`.
+/// - Throws: `MediaError.writeFailed` when the folder cannot be made, or the PNG writer's error.
+func writeComparisonImages(
+  name: String, expected: Image, actual: Image, diff: Image?, suffixes: [String], to directory: URL
+) throws -> [URL] {
+  do {
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  } catch {
+    throw MediaError.writeFailed(path: directory.path, reason: "\(error)")
+  }
+  let safe = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
+  var images = [expected, actual]
+  if let diff { images.append(diff) }
+  return try zip(suffixes, images).map { suffix, image in
+    let url = directory.appendingPathComponent("\(safe).\(suffix).png")
+    try ImageFile.writePNG(image, to: url)
+    return url
   }
 }
 

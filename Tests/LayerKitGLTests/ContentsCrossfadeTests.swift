@@ -7,6 +7,7 @@
 import LayerKit
 import LayerKitGL
 import LayerKitReference
+import LayerKitTesting
 import XCTest
 
 final class ContentsCrossfadeTests: XCTestCase {
@@ -45,8 +46,8 @@ final class ContentsCrossfadeTests: XCTestCase {
         let reference = try RenderList(layer: layer(baked), width: 64, height: 48)
         let expected = try cpu.render(reference)
         let label = "from \(from == nil ? "nil" : "a") to \(to == nil ? "nil" : "b") at \(weight)"
-        XCTAssertEqual(try cpu.render(list).pixels, expected.pixels, "CPU, \(label)")
-        XCTAssertEqual(try gpu.render(list).pixels, try gpu.render(reference).pixels, "GPU, \(label)")
+        XCTAssertIdentical(try cpu.render(list), expected, "CPU, \(label)")
+        XCTAssertIdentical(try gpu.render(list), try gpu.render(reference), "GPU, \(label)")
       }
     }
   }

@@ -8,19 +8,11 @@
 import Foundation
 import LayerKit
 import LayerKitGL
+import LayerKitTesting
 import XCTest
 
 final class GLEffectsTests: XCTestCase {
   // MARK: - Helpers
-
-  private func makeRenderer(file: StaticString = #filePath, line: UInt = #line) -> GLRenderer? {
-    do {
-      return try GLRenderer()
-    } catch {
-      XCTFail("GLRenderer() failed: \(error)", file: file, line: line)
-      return nil
-    }
-  }
 
   private static let red = SIMD4<Float>(1, 0, 0, 1)
 
@@ -208,7 +200,7 @@ final class GLEffectsTests: XCTestCase {
       ])
     // The main target still holds the image; group 4 holds the copy alone (checked through a
     // filter so that it is read back by a later op).
-    XCTAssertEqual(try renderer.render(fromMain).pixels, source.pixels)
+    XCTAssertIdentical(try renderer.render(fromMain), source)
   }
 
   // MARK: - Filters
@@ -293,7 +285,7 @@ final class GLEffectsTests: XCTestCase {
           ])
         let image = try renderer.render(list)
         if name == "identity" {
-          XCTAssertEqual(image.pixels, source.pixels, "identity, opaque: \(opaque)")
+          XCTAssertIdentical(image, source, "identity, opaque: \(opaque)")
         } else {
           assertPixels(image) { x, y in
             let c = source.pixel(x: x, y: y)
@@ -413,8 +405,8 @@ final class GLEffectsTests: XCTestCase {
       let withMask = RenderList(width: 12, height: 10, images: [source], ops: maskOps + [.draw(masked)])
       let a = try renderer.render(plain)
       XCTAssertNotEqual(a.pixels, [UInt8](repeating: 0, count: a.pixels.count))
-      XCTAssertEqual(
-        a.pixels, try renderer.render(withMask).pixels,
+      XCTAssertIdentical(
+        a, try renderer.render(withMask),
         "\(draw.paint) border \(draw.shape.borderWidth) clips \(draw.clips.count)")
     }
   }
@@ -661,7 +653,7 @@ final class GLEffectsTests: XCTestCase {
     let first = try renderer.render(list)
     let pooled = renderer.pooledTargetCount
     for _ in 0..<20 {
-      XCTAssertEqual(try renderer.render(list).pixels, first.pixels)
+      XCTAssertIdentical(try renderer.render(list), first)
       XCTAssertEqual(renderer.pooledTargetCount, pooled)
     }
     // Main, blur output, backdrop copy in the pool; group 1, drawn once, kept between renders.

@@ -8,19 +8,11 @@
 import Foundation
 import LayerKit
 import LayerKitGL
+import LayerKitTesting
 import XCTest
 
 final class GLRendererTests: XCTestCase {
   // MARK: - Helpers
-
-  private func makeRenderer(file: StaticString = #filePath, line: UInt = #line) -> GLRenderer? {
-    do {
-      return try GLRenderer()
-    } catch {
-      XCTFail("GLRenderer() failed: \(error)", file: file, line: line)
-      return nil
-    }
-  }
 
   private func fixture(_ name: String) throws -> URL {
     let base = try XCTUnwrap(Bundle.module.resourceURL, "test resources missing")
@@ -169,7 +161,7 @@ final class GLRendererTests: XCTestCase {
         .image(0), TextureTransform(scale: [1 / Float(width), 1 / Float(height)], offset: .zero)))
     let list = RenderList(width: width, height: height, images: [source], ops: [.draw(draw)])
     let image = try renderer.render(list)
-    XCTAssertEqual(image.pixels, source.pixels)
+    XCTAssertIdentical(image, source)
   }
 
   func testRotatedDrawStaysInsideItsPixelBounds() throws {
@@ -310,7 +302,7 @@ final class GLRendererTests: XCTestCase {
           opacity: 0.7)))
     let first = try renderer.render(list)
     let second = try renderer.render(list)
-    XCTAssertEqual(first.pixels, second.pixels)
+    XCTAssertIdentical(first, second)
     XCTAssertNotEqual(first.pixels, [UInt8](repeating: 0, count: first.pixels.count))
   }
 

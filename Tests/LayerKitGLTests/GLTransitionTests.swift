@@ -13,19 +13,11 @@ import Foundation
 import LayerKit
 import LayerKitGL
 import LayerKitReference
+import LayerKitTesting
 import XCTest
 
 final class GLTransitionTests: XCTestCase {
   // MARK: - Helpers
-
-  private func makeRenderer(file: StaticString = #filePath, line: UInt = #line) -> GLRenderer? {
-    do {
-      return try GLRenderer()
-    } catch {
-      XCTFail("GLRenderer() failed: \(error)", file: file, line: line)
-      return nil
-    }
-  }
 
   private func fixture(_ name: String) throws -> URL {
     let base = try XCTUnwrap(Bundle.module.resourceURL, "test resources missing")
@@ -102,12 +94,7 @@ final class GLTransitionTests: XCTestCase {
     for (progress, surface) in [(Float(0), SurfaceID(0)), (1, 1)] {
       let want = try renderer.render(try list([quad(Self.bounds, .surface(surface))]))
       let got = try renderer.render(try transitionList(effect, progress: progress, parameters: parameters))
-      let diff = zip(got.pixels, want.pixels).enumerated().first { $0.element.0 != $0.element.1 }
-      XCTAssertNil(
-        diff.map {
-          "byte \($0.offset) (pixel \($0.offset / 4 % Self.target.width), \($0.offset / 4 / Self.target.width)): \($0.element.0) ≠ \($0.element.1)"
-        },
-        "\(label) at progress \(progress)", file: file, line: line)
+      XCTAssertIdentical(got, want, "\(label) at progress \(progress)", file: file, line: line)
     }
   }
 
@@ -232,7 +219,7 @@ final class GLTransitionTests: XCTestCase {
     let c = try renderer.render(try transitionList("allTypes", progress: 0.5))
     XCTAssertNotEqual(a.pixels, b.pixels)
     // A pass's parameters do not leak into the next pass.
-    XCTAssertEqual(a.pixels, c.pixels)
+    XCTAssertIdentical(a, c)
   }
 
   func testBrokenFixtureNamesItsFileAndLine() throws {
@@ -376,7 +363,7 @@ final class GLTransitionTests: XCTestCase {
     // The bools are uniforms like any: flip off runs backwards, plain off drops the blue.
     let to = try renderer.render(try list([quad(Self.bounds, .surface(1))]))
     let backwards = try renderer.render(try transitionList("comments", progress: 0, parameters: ["flip": .bool(false)]))
-    XCTAssertEqual(backwards.pixels, to.pixels)
+    XCTAssertIdentical(backwards, to)
     let plainOff = try renderer.render(
       try transitionList("comments", progress: 0.5, parameters: ["plain": .bool(false)]))
     assertPixels(plainOff, background: background, "comment_defaults.glsl plain off") { _, _ in [102, 51, 0, 255] }

@@ -6,6 +6,7 @@ import LayerKit
 import LayerKitGL
 import LayerKitMedia
 import LayerKitSamples
+import LayerKitTesting
 import XCTest
 
 final class OverlappedReadbackTests: XCTestCase {
@@ -34,14 +35,14 @@ final class OverlappedReadbackTests: XCTestCase {
         let (j, frame) = pending.removeFirst()
         let image = try gpu.finish(frame)
         XCTAssertEqual(image.width, lists[j].width)
-        XCTAssertEqual(image.pixels, try reference.render(lists[j]).pixels, "frame \(j)")
+        XCTAssertIdentical(image, try reference.render(lists[j]), "frame \(j)")
       }
     }
     for (j, frame) in pending {
-      XCTAssertEqual(try gpu.finish(frame).pixels, try reference.render(lists[j]).pixels, "frame \(j)")
+      XCTAssertIdentical(try gpu.finish(frame), try reference.render(lists[j]), "frame \(j)")
     }
     // render() between overlapped frames is unaffected.
-    XCTAssertEqual(try gpu.render(lists[2]).pixels, try reference.render(lists[2]).pixels)
+    XCTAssertIdentical(try gpu.render(lists[2]), try reference.render(lists[2]))
   }
 
   func testFramesFinishInOrderAndNoMoreThanTheRingHolds() throws {
@@ -91,13 +92,13 @@ final class OverlappedReadbackTests: XCTestCase {
     for range in [0..<timeline.frameCount, 5..<13] {
       overlapped.willRender(range)
       for k in range {
-        XCTAssertEqual(try overlapped.frame(k).pixels, try plain.frame(k).pixels, "frame \(k)")
+        XCTAssertIdentical(try overlapped.frame(k), try plain.frame(k), "frame \(k)")
       }
     }
     // Asked out of order (a still timeline allows it): the frame drawn ahead is dropped.
     overlapped.willRender(0..<timeline.frameCount)
     for k in [7, 8, 2, 3, 19] {
-      XCTAssertEqual(try overlapped.frame(k).pixels, try plain.frame(k).pixels, "frame \(k), out of order")
+      XCTAssertIdentical(try overlapped.frame(k), try plain.frame(k), "frame \(k), out of order")
     }
     overlapped.stop()
     plain.stop()
@@ -142,8 +143,8 @@ final class ContextCurrencyTests: XCTestCase {
     for hue in [0.1, 0.4, 0.8] {
       let l = try list(hue)
       // Two sticky renderers on this thread take turns with a plain one.
-      XCTAssertEqual(try sticky.render(l).pixels, try plain.render(l).pixels)
-      XCTAssertEqual(try other.render(l).pixels, try plain.render(l).pixels)
+      XCTAssertIdentical(try sticky.render(l), try plain.render(l))
+      XCTAssertIdentical(try other.render(l), try plain.render(l))
     }
     // Another thread cannot take a context kept current on this one (current here again after its
     // render: the plain renderer's made another context current, then released it): a clear error.
@@ -156,6 +157,6 @@ final class ContextCurrencyTests: XCTestCase {
     // Released here, it renders anywhere again.
     sticky.keepsContextCurrent = false
     XCTAssertNil(renderOnAnotherThread(sticky, try list(0.2)))
-    XCTAssertEqual(try sticky.render(list(0.3)).pixels, try plain.render(list(0.3)).pixels)
+    XCTAssertIdentical(try sticky.render(list(0.3)), try plain.render(list(0.3)))
   }
 }

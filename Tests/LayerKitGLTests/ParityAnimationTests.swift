@@ -77,7 +77,7 @@ final class ParityAnimationTests: ParityTestCase {
     let scene = try animatedScene()
     let a = try checker.gpu.render(RenderList(layer: scene.presentation(at: 0.9), width: 128, height: 96))
     let b = try checker.gpu.render(RenderList(layer: scene.presentation(at: 0.9), width: 128, height: 96))
-    XCTAssertEqual(a.pixels, b.pixels)
+    XCTAssertIdentical(a, b)
     let c = try checker.gpu.render(RenderList(layer: scene.presentation(at: 0.5), width: 128, height: 96))
     XCTAssertNotEqual(a.pixels, c.pixels)  // the scene does move
   }

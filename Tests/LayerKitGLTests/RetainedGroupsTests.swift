@@ -8,6 +8,7 @@ import LayerKit
 import LayerKitGL
 import LayerKitReference
 import LayerKitSamples
+import LayerKitTesting
 import XCTest
 
 final class RetainedGroupsTests: XCTestCase {
@@ -32,7 +33,7 @@ final class RetainedGroupsTests: XCTestCase {
     for (i, list) in lists.enumerated() {
       let alone = try fresh().render(list)
       let reused = try shared.render(list)
-      XCTAssertEqual(reused.pixels, alone.pixels, "frame \(i) on \(shared.name)")
+      XCTAssertIdentical(reused, alone, "frame \(i) on \(shared.name)")
     }
   }
 
@@ -122,8 +123,8 @@ final class RetainedGroupsTests: XCTestCase {
             pixelBounds: all, mapping: .identity, shape: Shape(rect: RoundedRect(bounds: [0, 0, 96, 64])),
             paint: .color(.zero))), at: 0)
       for renderer in [cpu, gpu] as [Renderer] {
-        XCTAssertEqual(
-          try renderer.render(direct).pixels, try renderer.render(long).pixels, "\(effect) on \(renderer.name)")
+        XCTAssertIdentical(
+          try renderer.render(direct), try renderer.render(long), "\(effect) on \(renderer.name)")
       }
     }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import LayerKit
+import LayerKitTesting
 import XCTest
 
 @testable import LayerKitMedia

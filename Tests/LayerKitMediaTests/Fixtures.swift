@@ -61,19 +61,6 @@ enum Fixture {
   }
 }
 
-/// A small, seeded generator (SplitMix64), so fuzz runs are reproducible.
-struct SeededRandom: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// Asserts that `body` throws exactly `expected`.
 func assertThrows<T>(
   _ expected: MediaError, file: StaticString = #filePath, line: UInt = #line,
@@ -85,15 +72,4 @@ func assertThrows<T>(
   } catch {
     XCTAssertEqual(error, expected, file: file, line: line)
   }
-}
-
-/// The first differing pixel of two images, for readable failures.
-func firstDifference(_ a: Image, _ b: Image) -> String? {
-  guard a.width == b.width, a.height == b.height else { return "sizes \(a) vs \(b)" }
-  for y in 0..<a.height {
-    for x in 0..<a.width where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) {
-      return "at (\(x), \(y)): \(a.pixel(x: x, y: y)) vs \(b.pixel(x: x, y: y))"
-    }
-  }
-  return nil
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LayerKit
+import LayerKitTesting
 import XCTest
 
 @testable import LayerKitMedia
@@ -16,7 +17,7 @@ final class PNGDecodeTests: XCTestCase {
       let image = try ImageFile.read(Fixture.url(variant + ".png"))
       XCTAssertEqual(image.width, Fixture.width, variant, file: file, line: line)
       XCTAssertEqual(image.height, Fixture.height, variant, file: file, line: line)
-      XCTAssertNil(firstDifference(image, expected), variant, file: file, line: line)
+      XCTAssertIdentical(image, expected, variant, file: file, line: line)
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LayerKit
+import LayerKitTesting
 import XCTest
 
 @testable import LayerKitMedia
@@ -188,13 +189,13 @@ final class ClipDecoderTests: XCTestCase {
     XCTAssertNotEqual(frames[20].pixels, frames[21].pixels)
     for start in [0, 7, 12, 13, 30, 49] {
       let seeking = ClipDecoder(info, lastFrame: 49)
-      XCTAssertEqual(try seeking.frame(index: start).pixels, frames[start].pixels, "seek to \(start)")
-      if start + 1 < 50 { XCTAssertEqual(try seeking.frame(index: start + 1).pixels, frames[start + 1].pixels) }
+      XCTAssertIdentical(try seeking.frame(index: start), frames[start], "seek to \(start)")
+      if start + 1 < 50 { XCTAssertIdentical(try seeking.frame(index: start + 1), frames[start + 1]) }
     }
     // Past the end the last frame holds; times map to frames at the clip's rate.
-    XCTAssertEqual(try inOrder.frame(index: 60).pixels, frames[49].pixels)
+    XCTAssertIdentical(try inOrder.frame(index: 60), frames[49])
     let timed = ClipDecoder(info, lastFrame: 49)
-    XCTAssertEqual(try timed.frame(at: 0.4).pixels, frames[10].pixels)
-    XCTAssertEqual(try timed.frame(at: 0.439).pixels, frames[10].pixels)
+    XCTAssertIdentical(try timed.frame(at: 0.4), frames[10])
+    XCTAssertIdentical(try timed.frame(at: 0.439), frames[10])
   }
 }

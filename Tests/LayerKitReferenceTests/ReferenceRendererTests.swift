@@ -1,6 +1,7 @@
 import LayerKit
 import LayerKitReference
 import LayerKitSamples
+import LayerKitTesting
 import XCTest
 
 /// Exact tests of the CPU backend on scenes small enough to compute by hand. Each pixel value is
@@ -234,7 +235,7 @@ final class ReferenceRendererTests: XCTestCase {
     root.addSublayer(card)
     let one = try ReferenceRenderer(threadCount: 1).render(root, width: 64, height: 64)
     let many = try ReferenceRenderer(threadCount: 4).render(root, width: 64, height: 64)
-    XCTAssertEqual(one.pixels, many.pixels)
+    XCTAssertIdentical(one, many)
   }
 
   func testMalformedListIsRejected() {
@@ -317,12 +318,12 @@ final class InteriorFillTests: XCTestCase {
             pixelBounds: pixels, mapping: translation(t.x, t.y), shape: Shape(rect: RoundedRect(bounds: bounds)),
             paint: .color(color * color.w), opacity: opacity)))
       let list = RenderList(width: 61, height: 37, clearColor: [0, 0, 0.1, 0.2], ops: ops)
-      XCTAssertEqual(try fast.render(list).pixels, try general.render(list).pixels, "after \(bounds) at \(t)")
+      XCTAssertIdentical(try fast.render(list), try general.render(list), "after \(bounds) at \(t)")
     }
     // And whole layer trees (the sample scenes draw full-target backgrounds and panels).
     for root in [try SampleScene.cards(width: 320, height: 180), try SampleScene.effects(width: 320, height: 180)] {
       let list = try RenderList(layer: root, width: 320, height: 180)
-      XCTAssertEqual(try fast.render(list).pixels, try general.render(list).pixels)
+      XCTAssertIdentical(try fast.render(list), try general.render(list))
     }
   }
 }

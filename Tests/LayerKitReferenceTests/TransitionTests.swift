@@ -1,5 +1,6 @@
 import LayerKit
 import LayerKitSamples
+import LayerKitTesting
 import XCTest
 
 @testable import LayerKitReference
@@ -31,8 +32,8 @@ final class TransitionTests: XCTestCase {
       let directions: [SIMD2<Float>?] =
         type == .fade ? [nil] : TransitionSubtype.allCases.map { TransitionEffects.direction($0) }
       for d in directions {
-        XCTAssertEqual(try frame(type.rawValue, d, 0).pixels, from.pixels, "\(type) \(String(describing: d)) at 0")
-        XCTAssertEqual(try frame(type.rawValue, d, 1).pixels, to.pixels, "\(type) \(String(describing: d)) at 1")
+        XCTAssertIdentical(try frame(type.rawValue, d, 0), from, "\(type) \(String(describing: d)) at 0")
+        XCTAssertIdentical(try frame(type.rawValue, d, 1), to, "\(type) \(String(describing: d)) at 1")
       }
     }
   }
@@ -127,8 +128,8 @@ final class TransitionFastPathTests: XCTestCase {
           for p in [-0.3, 0, 1e-7, 0.25, 0.5, 0.61803, 1, 1.2] {
             let list = try RenderList(
               transitionFrom: a, to: b, width: w, height: h, effect: effect, parameters: parameters, progress: p)
-            XCTAssertEqual(
-              try fast.render(list).pixels, try general.render(list).pixels, "\(effect) \(parameters) \(w)×\(h) at \(p)"
+            XCTAssertIdentical(
+              try fast.render(list), try general.render(list), "\(effect) \(parameters) \(w)×\(h) at \(p)"
             )
           }
         }
@@ -154,7 +155,7 @@ final class TransitionFastPathTests: XCTestCase {
       for effect in ["fade", "dissolve"] {
         for p in [0.5, 0.37] {
           let list = try RenderList(transitionFrom: a, to: b, width: w, height: h, effect: effect, progress: p)
-          XCTAssertEqual(try fast.render(list).pixels, try general.render(list).pixels, "\(effect) \(w)×\(h) at \(p)")
+          XCTAssertIdentical(try fast.render(list), try general.render(list), "\(effect) \(w)×\(h) at \(p)")
         }
       }
     }

@@ -3,6 +3,7 @@ import LayerKit
 import LayerKitMedia
 import LayerKitReference
 import LayerKitScene
+import LayerKitTesting
 import XCTest
 
 /// Video clips in scene files ("media": {"NAME": {"video": PATH, "start": s, "loop": b}}), decoded
@@ -61,7 +62,7 @@ final class SceneClipTests: XCTestCase {
     // Scene time t shows clip frame (t − 0.5) × 10: before the start the first frame, after the
     // end (1.5 s) the last; asked backwards (a rewind) and far ahead (a seek) too.
     for (t, j) in [(0.0, 0), (0.5, 0), (0.8, 3), (1.2, 7), (0.7, 2), (1.45, 9), (2.9, 9), (0.6, 1), (2.0, 9)] {
-      XCTAssertEqual(try render(s, at: t).pixels, frames[j].pixels, "time \(t) → clip frame \(j)")
+      XCTAssertIdentical(try render(s, at: t), frames[j], "time \(t) → clip frame \(j)")
     }
   }
 
@@ -70,15 +71,15 @@ final class SceneClipTests: XCTestCase {
     let looping = try clipScene(start: 0, loop: true)
     defer { looping.stopClips() }
     for (t, j) in [(0.3, 3), (1.3, 3), (2.55, 5), (0.95, 9)] {
-      XCTAssertEqual(try render(looping, at: t).pixels, frames[j].pixels, "looping, time \(t) → clip frame \(j)")
+      XCTAssertIdentical(try render(looping, at: t), frames[j], "looping, time \(t) → clip frame \(j)")
     }
     // A fresh scene whose first frame is after the clip's end: the decoder starts at the last frame.
     let late = try clipScene(start: 0, loop: false)
     defer { late.stopClips() }
-    XCTAssertEqual(try render(late, at: 2.5).pixels, frames[9].pixels)
+    XCTAssertIdentical(try render(late, at: 2.5), frames[9])
     // Stopped decoders start again when a frame needs them.
     late.stopClips()
-    XCTAssertEqual(try render(late, at: 0.4).pixels, frames[4].pixels)
+    XCTAssertIdentical(try render(late, at: 0.4), frames[4])
   }
 
   func testAMissingOrUnreadableClipIsAnErrorNamingItsPath() throws {
@@ -118,9 +119,9 @@ final class SceneClipTests: XCTestCase {
     defer { check.stopClips() }
     for (i, name) in names.enumerated() {
       let written = try ImageFile.read(URL(fileURLWithPath: out + name))
-      XCTAssertEqual(written.pixels, try render(check, at: Double(3 + i) / 10).pixels, name)
+      XCTAssertIdentical(written, try render(check, at: Double(3 + i) / 10), name)
     }
-    XCTAssertEqual(pipeline.keptFrames[5]?.pixels, try render(check, at: 0.5).pixels)
+    XCTAssertIdentical(try XCTUnwrap(pipeline.keptFrames[5]), try render(check, at: 0.5))
   }
 
   func testTheFrameSourceTakesAnyTimeToListProviderAndOtherRatesAndScales() throws {
@@ -139,7 +140,7 @@ final class SceneClipTests: XCTestCase {
     XCTAssertEqual([frame.width, frame.height], [80, 40])
     let direct = try renderer.render(
       RenderList(layer: s.presentation(at: 0.15), width: 80, height: 40, scale: 2, background: s.settings.background))
-    XCTAssertEqual(frame.pixels, direct.pixels)
+    XCTAssertIdentical(frame, direct)
     // Any provider: here a plain colour by time, at the default k / rate.
     var asked: [Double] = []
     let plain = SceneFrameSource(

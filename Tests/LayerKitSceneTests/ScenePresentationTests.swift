@@ -6,6 +6,7 @@ import Foundation
 import LayerKit
 import LayerKitReference
 import LayerKitScene
+import LayerKitTesting
 import XCTest
 
 final class ScenePresentationTests: XCTestCase {
@@ -27,7 +28,7 @@ final class ScenePresentationTests: XCTestCase {
       """)
   }
 
-  private func pixels(_ list: RenderList) throws -> [UInt8] { try renderer.render(list).pixels }
+  private func image(_ list: RenderList) throws -> Image { try renderer.render(list) }
 
   func testAStepsTimingAndASceneAloneRendersAsItDoesByItself() throws {
     let a = try screen("#203040", "#FF8000")
@@ -42,17 +43,17 @@ final class ScenePresentationTests: XCTestCase {
     // Before the first step: scene A as it renders by itself, its implicit animation and its
     // transition (at 0.5) included.
     for t in [0.0, 0.3, 0.5] {
-      XCTAssertTrue(try pixels(p.renderList(at: t)) == pixels(alone.renderList(at: t)), "t = \(t)")
+      XCTAssertIdentical(try image(p.renderList(at: t)), try image(alone.renderList(at: t)), "t = \(t)")
     }
     // Mid-push the two differ from both scenes alone; once pushed, scene B is on top, under it
     // nothing of A shows but dimmed; after the pop, A again (at its own time).
-    let mid = try pixels(p.renderList(at: 0.85))
-    XCTAssertTrue(try mid != pixels(alone.renderList(at: 0.85)))
-    let pushed = try pixels(p.renderList(at: 1.3))
+    let mid = try image(p.renderList(at: 0.85))
+    XCTAssertTrue(try mid.pixels != image(alone.renderList(at: 0.85)).pixels)
+    let pushed = try image(p.renderList(at: 1.3))
     let bAlone = try screen("#F0F0F0", "#0000FF")
-    XCTAssertTrue(try pushed == pixels(bAlone.renderList(at: 1.3 - 0.6)))
-    let end = try pixels(p.renderList(at: 2.5))
-    XCTAssertTrue(try end == pixels(alone.renderList(at: 2.5)))
+    XCTAssertIdentical(pushed, try image(bAlone.renderList(at: 1.3 - 0.6)))
+    let end = try image(p.renderList(at: 2.5))
+    XCTAssertIdentical(end, try image(alone.renderList(at: 2.5)))
     XCTAssertEqual(p.unfinishedParticipants, [])
     // The clock only moves forward: an earlier time is an error, not a wrong frame.
     XCTAssertNotNil(sceneError { try p.renderList(at: 1.0) })
@@ -67,9 +68,9 @@ final class ScenePresentationTests: XCTestCase {
       hold: 0.2)
     XCTAssertEqual(p.duration, 0.8, accuracy: 1e-12)
     let bAlone = try screen("#F0F0F0", "#0000FF")
-    XCTAssertTrue(try pixels(p.renderList(at: 0.1)) == pixels(bAlone.renderList(at: 0.1)))
+    XCTAssertIdentical(try image(p.renderList(at: 0.1)), try image(bAlone.renderList(at: 0.1)))
     let aAlone = try screen("#203040", "#FF8000")
-    XCTAssertTrue(try pixels(p.renderList(at: 0.7)) == pixels(aAlone.renderList(at: 0.7)))
+    XCTAssertIdentical(try image(p.renderList(at: 0.7)), try image(aAlone.renderList(at: 0.7)))
   }
 
   func testStepsThatDoNotFitTheScenesAreErrors() throws {

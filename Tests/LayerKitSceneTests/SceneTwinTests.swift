@@ -2,6 +2,7 @@ import Foundation
 import LayerKit
 import LayerKitMedia
 import LayerKitScene
+import LayerKitTesting
 import XCTest
 
 /// A scene read from a file and the same scene built in Swift render the same bytes, and a tree
@@ -211,7 +212,7 @@ final class SceneTwinTests: XCTestCase {
   func assertSame(_ expected: [Image], _ actual: [Image], file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertEqual(expected.count, actual.count, file: file, line: line)
     for (i, (e, a)) in zip(expected, actual).enumerated() {
-      XCTAssertEqual(e.pixels, a.pixels, "frame at t = \(Self.times[i]) differs", file: file, line: line)
+      XCTAssertIdentical(a, e, "frame at t = \(Self.times[i]) differs", file: file, line: line)
     }
     // The scene moves: the frames are not all the same.
     XCTAssertTrue(Set(expected.map(\.pixels)).count > expected.count / 2, file: file, line: line)
@@ -226,8 +227,8 @@ final class SceneTwinTests: XCTestCase {
     let swiftFrames = try swiftFrames(a: a, b: b)
     assertSame(swiftFrames, fileFrames)
     // Asked for again, out of order, the file gives the same frames (the player rewinds).
-    XCTAssertEqual(try render(loaded, at: 1.2).pixels, fileFrames[4].pixels)
-    XCTAssertEqual(try render(loaded, at: 0.3).pixels, fileFrames[1].pixels)
+    XCTAssertIdentical(try render(loaded, at: 1.2), fileFrames[4])
+    XCTAssertIdentical(try render(loaded, at: 0.3), fileFrames[1])
   }
 
   func testASwiftTreeWrittenAndReadBackRendersTheSameFrames() throws {
@@ -286,7 +287,7 @@ final class SceneTwinTests: XCTestCase {
     try written.write(to: folder.appendingPathComponent("again.json"))
     let again = try SceneFile.load(folder.appendingPathComponent("again.json"))
     for t in Self.times {
-      XCTAssertEqual(try render(again, at: t).pixels, try render(loaded, at: t).pixels, "t = \(t)")
+      XCTAssertIdentical(try render(again, at: t), try render(loaded, at: t), "t = \(t)")
     }
     XCTAssertEqual(try again.encoded(), written)
     // The badge's animation, waiting for the timeline to add the badge, is written with it.

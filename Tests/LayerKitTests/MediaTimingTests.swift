@@ -1,4 +1,5 @@
 import LayerKit
+import LayerKitTesting
 import XCTest
 
 /// Core Animation's timing model (CAMediaTiming). Each table row quotes the rule it pins; the
@@ -474,22 +475,4 @@ final class MediaTimingTests: XCTestCase {
     change(&copy)
     return copy
   }
-}
-
-/// SplitMix64, seeded, so the sweep is the same every run.
-private struct SeededRandom {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  mutating func double(in range: ClosedRange<Double>) -> Double {
-    range.lowerBound + Double(next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
-  }
-  mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-  mutating func bool() -> Bool { next() & 1 == 1 }
 }

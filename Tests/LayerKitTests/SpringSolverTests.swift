@@ -1,4 +1,5 @@
 import Foundation
+import LayerKitTesting
 import XCTest
 
 @testable import LayerKit
@@ -131,7 +132,7 @@ final class SpringSolverTests: XCTestCase {
   }
 
   func testSettlingDurationOnRandomSprings() throws {
-    var rng = SpringTestGenerator(seed: 42)
+    var rng = SeededRandom(seed: 42)
     for _ in 0..<60 {
       let s = try SpringSolver(
         mass: .random(in: 0.1...5, using: &rng), stiffness: .random(in: 5...800, using: &rng),
@@ -223,18 +224,5 @@ final class SpringSolverTests: XCTestCase {
     }
     XCTAssertEqual(
       SpringError.negative(field: "damping", value: -1).description, "spring damping must not be negative (is -1.0)")
-  }
-}
-
-/// SplitMix64: a small seeded generator so the random springs are the same on every run.
-private struct SpringTestGenerator: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LayerKit
 import LayerKitMedia
+import LayerKitTesting
 import XCTest
 
 /// `layerkit present A.json B.json …`: scene files presented over one another with scene
@@ -22,16 +23,16 @@ final class PresentCommandTests: XCTestCase {
     return path
   }
 
-  func frames(_ folder: String) throws -> [[UInt8]] {
+  func frames(_ folder: String) throws -> [Image] {
     try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }.sorted().map {
-      try ImageFile.read(URL(fileURLWithPath: folder + $0)).pixels
+      try ImageFile.read(URL(fileURLWithPath: folder + $0))
     }
   }
 
   func testForwardPushAndPopShowEachSceneWhereTheStepsSay() throws {
     let a = try screen("a.json", background: "#203040", card: "#E04020")
     let b = try screen("b.json", background: "#F0F0F0", card: "#2040E0")
-    var byBackend: [String: [[UInt8]]] = [:]
+    var byBackend: [String: [Image]] = [:]
     for renderer in ["cpu", "gpu"] {
       let folder = h.path("fwd-\(renderer)") + "/"
       let r = try h.run([
@@ -44,18 +45,18 @@ final class PresentCommandTests: XCTestCase {
       let f = try frames(folder)
       XCTAssertEqual(f.count, 25)
       // A alone, then mid-push a mix, B on top, mid-pop a mix, A again.
-      XCTAssertTrue(f[0] == f[4], "f[0] ≠ f[4]")
-      XCTAssertTrue(f[7] != f[0], "f[7] = f[0]")
-      XCTAssertTrue(f[7] != f[12], "f[7] = f[12]")
-      XCTAssertTrue(f[12] != f[0], "f[12] = f[0]")
-      XCTAssertTrue(f[17] != f[12], "f[17] = f[12]")
-      XCTAssertTrue(f[24] == f[0], "f[24] ≠ f[0]")
+      XCTAssertIdentical(f[0], f[4], "f[0] ≠ f[4]")
+      XCTAssertTrue(f[7].pixels != f[0].pixels, "f[7] = f[0]")
+      XCTAssertTrue(f[7].pixels != f[12].pixels, "f[7] = f[12]")
+      XCTAssertTrue(f[12].pixels != f[0].pixels, "f[12] = f[0]")
+      XCTAssertTrue(f[17].pixels != f[12].pixels, "f[17] = f[12]")
+      XCTAssertIdentical(f[24], f[0], "f[24] ≠ f[0]")
       byBackend[renderer] = f
     }
     // The GPU's frames are the CPU's within the parity contract.
     for k in 0..<25 {
-      let cpu = try Image(width: 64, height: 36, pixels: byBackend["cpu"]![k])
-      let gpu = try Image(width: 64, height: 36, pixels: byBackend["gpu"]![k])
+      let cpu = try Image(width: 64, height: 36, pixels: byBackend["cpu"]![k].pixels)
+      let gpu = try Image(width: 64, height: 36, pixels: byBackend["gpu"]![k].pixels)
       let comparison = try ImageComparison(expected: cpu, actual: gpu)
       XCTAssertTrue(comparison.passes(.parity), "frame \(k): \(comparison.summary(.parity))")
     }
@@ -79,11 +80,11 @@ final class PresentCommandTests: XCTestCase {
     XCTAssertEqual(g.count, 10)
     // Backward starts where forward ends and ends where it starts, animated in between (the
     // frame at 0.5 s is the forward one at 0.5 s played backwards: 0.3 + 0.4 − 0.2).
-    XCTAssertTrue(g[0] == f[9], "g[0] ≠ f[9]")
-    XCTAssertTrue(g[9] == f[0], "g[9] ≠ f[0]")
-    XCTAssertTrue(f[0] != f[9], "f[0] = f[9]")
-    XCTAssertTrue(g[5] != g[0], "g[5] = g[0]")
-    XCTAssertTrue(g[5] != g[9], "g[5] = g[9]")
+    XCTAssertIdentical(g[0], f[9], "g[0] ≠ f[9]")
+    XCTAssertIdentical(g[9], f[0], "g[9] ≠ f[0]")
+    XCTAssertTrue(f[0].pixels != f[9].pixels, "f[0] = f[9]")
+    XCTAssertTrue(g[5].pixels != g[0].pixels, "g[5] = g[0]")
+    XCTAssertTrue(g[5].pixels != g[9].pixels, "g[5] = g[9]")
   }
 
   func testAMusicTrackUnderAPresentationAndASceneRender() throws {
