@@ -13,6 +13,50 @@ public struct ClipInfo: Sendable, Equatable {
   /// Seconds of video.
   public var duration: Double
   public var hasAudio: Bool
+  /// The video stream's pixel format as ffmpeg names it (`yuv420p`, `yuva420p`, `bgra`, …); empty
+  /// when unknown.
+  public var pixelFormat: String = ""
+  /// The stream's Y'CbCr matrix as tagged (`bt709`, `bt470bg`, `smpte170m`, …); nil when untagged.
+  public var colorSpace: String?
+  /// `tv` (limited) or `pc` (full); nil when untagged.
+  public var colorRange: String?
+
+  public init(
+    path: String, width: Int, height: Int, frameRate: Double, duration: Double, hasAudio: Bool,
+    pixelFormat: String = "", colorSpace: String? = nil, colorRange: String? = nil
+  ) {
+    self.path = path
+    self.width = width
+    self.height = height
+    self.frameRate = frameRate
+    self.duration = duration
+    self.hasAudio = hasAudio
+    self.pixelFormat = pixelFormat
+    self.colorSpace = colorSpace
+    self.colorRange = colorRange
+  }
+
+  /// Whether every decoded frame is opaque: the pixel format has no alpha.
+  public var isOpaque: Bool {
+    let f = pixelFormat
+    if f.isEmpty || f.hasPrefix("yuva") || f.hasPrefix("pal") { return false }
+    return f.hasPrefix("yuv") || f.hasPrefix("nv") || f.hasPrefix("gray") || f.hasPrefix("rgb24")
+      || f.hasPrefix("bgr24") || (f.hasPrefix("gbrp") && !f.hasPrefix("gbrap"))
+  }
+
+  /// The matrix its Y'CbCr is decoded with: the tagged one, or for an untagged stream BT.709 when
+  /// it is HD (wider than 1024 or taller than 576 pixels) and BT.601 otherwise, as players guess
+  /// (ffmpeg alone would take BT.601 for every untagged stream, tinting HD video).
+  public var decodingMatrix: String {
+    if let colorSpace, colorSpace != "unknown" { return colorSpace }
+    return width > 1024 || height > 576 ? "bt709" : "bt601"
+  }
+
+  /// Whether the decoded planes are already what LayerKit writes: 8-bit 4:2:0 Y'CbCr, BT.709,
+  /// limited range, no alpha; such frames can go to a Y'CbCr output as decoded.
+  public var isBT709Video: Bool {
+    pixelFormat == "yuv420p" && decodingMatrix == "bt709" && (colorRange ?? "tv") != "pc"
+  }
 
   /// Reads a clip's description with ffprobe.
   /// - Throws: `.programNotFound` without ffprobe, `.unreadableClip` when ffprobe cannot read it or
@@ -62,7 +106,13 @@ public struct ClipInfo: Sendable, Equatable {
     }
     if Int(abs(rotation).rounded()) % 180 == 90 { swap(&width, &height) }
     let hasAudio = streams.contains { ($0["codec_type"] as? String) == "audio" }
-    return ClipInfo(path: path, width: width, height: height, frameRate: rate, duration: duration, hasAudio: hasAudio)
+    func tag(_ key: String) -> String? {
+      guard let value = video[key] as? String, value != "unknown", !value.isEmpty else { return nil }
+      return value
+    }
+    return ClipInfo(
+      path: path, width: width, height: height, frameRate: rate, duration: duration, hasAudio: hasAudio,
+      pixelFormat: tag("pix_fmt") ?? "", colorSpace: tag("color_space"), colorRange: tag("color_range"))
   }
 
   /// "30000/1001" → 29.97…
@@ -78,23 +128,42 @@ public struct ClipInfo: Sendable, Equatable {
   public var frameCount: Int { max(1, Int((duration * frameRate).rounded())) }
 }
 
-/// Streams a clip's frames, in order, from the ffmpeg program: decoded straight to RGBA through a
-/// pipe (never to files), starting at the frame asked for first (ffmpeg seeks to the keyframe
-/// before it and decodes from there, so a late in-point costs no more than an early one), and
-/// ending at `lastFrame`. A thread of its own reads ahead into a small bounded queue, so decoding
-/// runs while the frame before is rendered.
+/// Streams a clip's frames, in order, from the ffmpeg program: decoded straight to RGBA — or, for
+/// a Y'CbCr output that takes them as they are, to planes of the output's layout — through a pipe
+/// (never to files), starting at the frame asked for first (ffmpeg seeks to the keyframe before
+/// it and decodes from there, so a late in-point costs no more than an early one), and ending at
+/// `lastFrame`. A thread of its own reads ahead into a small bounded queue, so decoding runs
+/// while the frame before is rendered.
 ///
 /// Frames are numbered at the clip's own rate (frame j is shown from j / frameRate); asking for
 /// frames out of order restarts the decoder. Past the clip's end the last frame is held.
 public final class ClipDecoder: @unchecked Sendable {
   public let info: ClipInfo
+  /// What the decoder delivers.
+  public enum Output: Sendable, Equatable {
+    /// Premultiplied RGBA at the clip's size.
+    case rgba
+    /// Y'CbCr planes of `layout`, BT.709 limited range: the clip's own planes when it is such
+    /// video at that size (`ClipInfo.isBT709Video`), else converted or scaled by ffmpeg.
+    case planes(YUVFrameLayout)
+  }
+
+  /// A decoded frame.
+  public enum Frame: Sendable {
+    case image(Image)
+    case planes(YUVPlanes)
+  }
+
+  public let output: Output
   private let lastFrame: Int
   private var process: ChildProcess?
-  private var queue: BoundedQueue<Result<Image, VideoError>>?
+  private var queue: BoundedQueue<Result<Frame, VideoError>>?
   private let queueLock = NSLock()
   /// The index of the next frame the queue will deliver.
   private var nextIndex = 0
-  private var current: (index: Int, image: Image)?
+  private var current: (index: Int, frame: Frame)?
+  /// The current frame's planes as RGBA, made when first asked for.
+  private var currentImage: Image?
   private var ended = false
 
   /// Whether the clip's RGBA is stored premultiplied (LayerKit's own lossless parts) rather than
@@ -105,35 +174,57 @@ public final class ClipDecoder: @unchecked Sendable {
   ///   - info: the clip, probed.
   ///   - lastFrame: the last frame index that will be asked for (decoding stops there).
   ///   - storedPremultiplied: true for LayerKit's FFV1 parts, whose bytes are read as stored.
-  public init(_ info: ClipInfo, lastFrame: Int, storedPremultiplied: Bool = false) {
+  ///   - output: RGBA (the default), or planes of a layout.
+  public init(_ info: ClipInfo, lastFrame: Int, storedPremultiplied: Bool = false, output: Output = .rgba) {
     self.info = info
     self.lastFrame = lastFrame
     self.storedPremultiplied = storedPremultiplied
+    self.output = output
   }
 
   deinit { stop() }
 
-  /// The frame shown at `time` seconds into the clip (clamped to the clip).
+  /// The frame shown at `time` seconds into the clip (clamped to the clip), as RGBA.
   public func frame(at time: Double) throws -> Image {
-    // A hair of slack so t = j / rate computed in floating point lands on frame j.
-    let index = max(0, Int((time * info.frameRate + 1e-6).rounded(.down)))
-    return try frame(index: index)
+    try frame(index: index(at: time))
   }
 
-  /// Frame `index` at the clip's rate; the last frame when the clip ends before it.
+  /// The frame shown at `time` seconds into the clip, as decoded.
+  public func decoded(at time: Double) throws -> Frame {
+    try decoded(index: index(at: time))
+  }
+
+  private func index(at time: Double) -> Int {
+    // A hair of slack so t = j / rate computed in floating point lands on frame j.
+    max(0, Int((time * info.frameRate + 1e-6).rounded(.down)))
+  }
+
+  /// Frame `index` at the clip's rate as RGBA (planes converted: `YUVPlanes.image()`).
   public func frame(index: Int) throws -> Image {
-    if let current, current.index == index { return current.image }
+    switch try decoded(index: index) {
+    case .image(let image): return image
+    case .planes(let planes):
+      if let currentImage { return currentImage }
+      let image = planes.image()
+      currentImage = image
+      return image
+    }
+  }
+
+  /// Frame `index` at the clip's rate, as decoded; the last frame when the clip ends before it.
+  public func decoded(index: Int) throws -> Frame {
+    if let current, current.index == index { return current.frame }
     let behind = current.map { index < $0.index } ?? false
     // Far ahead (a cut inside the clip): seeking is cheaper than decoding every frame between.
     let farAhead = !ended && index - nextIndex > Int(info.frameRate * 2) + 8
     if behind || farAhead || (process == nil && !ended) { restart(at: index) }
     while true {
-      if let current, current.index >= index { return current.image }
+      if let current, current.index >= index { return current.frame }
       if ended {
         guard let current else {
           throw VideoError.unreadableClip(path: info.path, reason: "ffmpeg decoded no frame at or after frame \(index)")
         }
-        return current.image  // the clip ended before `index`: its last frame holds
+        return current.frame  // the clip ended before `index`: its last frame holds
       }
       guard let next = queue?.pop() else {
         ended = true
@@ -141,6 +232,7 @@ public final class ClipDecoder: @unchecked Sendable {
         continue
       }
       current = (nextIndex, try next.get())
+      currentImage = nil
       nextIndex += 1
     }
   }
@@ -152,6 +244,7 @@ public final class ClipDecoder: @unchecked Sendable {
     process?.terminate(grace: 0.5)
     process = nil
     current = nil
+    currentImage = nil
     ended = false
     queueLock.lock()
     queue = nil
@@ -176,6 +269,32 @@ public final class ClipDecoder: @unchecked Sendable {
     }
   }
 
+  /// ffmpeg's output options: the pixel format, and a scale filter where the size or the matrix
+  /// needs one.
+  var outputArguments: [String] {
+    switch output {
+    case .rgba:
+      // An untagged HD stream is BT.709 (`ClipInfo.decodingMatrix`), which ffmpeg's scaler
+      // would take for BT.601.
+      let untaggedHD = info.colorSpace == nil && info.decodingMatrix == "bt709" && info.pixelFormat.hasPrefix("yuv")
+      return (untaggedHD ? ["-vf", "scale=in_color_matrix=bt709"] : []) + ["-f", "rawvideo", "-pix_fmt", "rgba"]
+    case .planes(let layout):
+      var filters: [String] = []
+      if layout.width != info.width || layout.height != info.height {
+        // Shrinking: the mean over each output pixel's footprint; growing: bilinear.
+        let shrinks = layout.width <= info.width && layout.height <= info.height
+        filters.append("scale=\(layout.width):\(layout.height):flags=\(shrinks ? "area" : "bilinear")")
+      }
+      if !info.isBT709Video {
+        filters.append(
+          "scale=in_color_matrix=\(info.decodingMatrix == "bt709" ? "bt709" : "bt601"):out_color_matrix=bt709:out_range=tv"
+        )
+      }
+      let format = layout.chroma == .yuv420 ? "yuv420p" : "yuv444p"
+      return (filters.isEmpty ? [] : ["-vf", filters.joined(separator: ",")]) + ["-f", "rawvideo", "-pix_fmt", format]
+    }
+  }
+
   private func restart(at index: Int) {
     stop()
     nextIndex = index
@@ -188,8 +307,9 @@ public final class ClipDecoder: @unchecked Sendable {
     // passthrough: every decoded frame once, as it comes (rawvideo would default to constant
     // rate, which duplicates the first frame after a seek).
     args += ["-i", info.path, "-map", "0:v:0", "-an", "-sn", "-fps_mode", "passthrough", "-frames:v", String(count)]
-    args += ["-f", "rawvideo", "-pix_fmt", "rgba", "-"]
-    let q = BoundedQueue<Result<Image, VideoError>>(capacity: 3)
+    args += outputArguments
+    args.append("-")
+    let q = BoundedQueue<Result<Frame, VideoError>>(capacity: 3)
     queueLock.lock()
     queue = q
     queueLock.unlock()
@@ -197,31 +317,38 @@ public final class ClipDecoder: @unchecked Sendable {
     let height = info.height
     let path = info.path
     let premultiply = !storedPremultiplied
+    let output = self.output
     do {
       let p = try FFmpeg.start(try FFmpeg.ffmpeg(), args, stdin: false, stdout: .pipe)
       process = p
       let thread = Thread {
-        let size = width * height * 4
-        while true {
+        var got: Result<Bool, VideoError> = .success(false)
+        reading: while true {
           // Read straight into the frame's storage: no zero-fill of a buffer about to be overwritten.
-          var got: Result<Bool, VideoError> = .success(false)
-          var pixels = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            got = Result { () throws(VideoError) -> Bool in try p.readExactly(UnsafeMutableRawBufferPointer(buffer)) }
-            count = buffer.count
+          let read = { (buffer: UnsafeMutableRawBufferPointer) in
+            got = Result { () throws(VideoError) -> Bool in try p.readExactly(buffer) }
           }
-          if case .failure(let error) = got {
-            q.push(.failure(error))
-            break
+          let frame: Frame
+          switch output {
+          case .rgba:
+            var pixels = FrameMemory.bytes(count: width * height * 4) { read(UnsafeMutableRawBufferPointer($0)) }
+            guard case .success(true) = got else { break reading }
+            // ffmpeg's rgba is straight alpha; LayerKit's images are premultiplied.
+            if premultiply { Premultiply.inPlace(&pixels) }
+            guard let image = try? Image(width: width, height: height, pixels: pixels) else {
+              q.push(.failure(.unreadableClip(path: path, reason: "a frame of \(width)×\(height) is too large")))
+              break reading
+            }
+            frame = .image(image)
+          case .planes(let layout):
+            // Into recycled memory (FrameBuffer): a stream of frames reuses a few buffers.
+            let planes = YUVPlanes(layout: layout, initialize: read)
+            guard case .success(true) = got else { break reading }
+            frame = .planes(planes)
           }
-          if case .success(false) = got { break }
-          // ffmpeg's rgba is straight alpha; LayerKit's images are premultiplied.
-          if premultiply { Premultiply.inPlace(&pixels) }
-          guard let image = try? Image(width: width, height: height, pixels: pixels) else {
-            q.push(.failure(.unreadableClip(path: path, reason: "a frame of \(width)×\(height) is too large")))
-            break
-          }
-          if !q.push(.success(image)) { break }
+          if !q.push(.success(frame)) { break reading }
         }
+        if case .failure(let error) = got { q.push(.failure(error)) }
         q.close()
       }
       thread.name = "decode \(path)"

@@ -31,10 +31,14 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
   private let temporary: TemporaryFile?
   private let background: BackgroundColor
   private let displayPath: String
+  private let width: Int
+  private let height: Int
 
   init(target: OutputTarget, width: Int, height: Int, rate: FrameRate, options: EncodingOptions) throws {
     background = options.background
     displayPath = target.displayPath
+    self.width = width
+    self.height = height
     let format = target.format
     var output: [String] = []
     var filters: [String] = []
@@ -142,20 +146,23 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     }
   }
 
-  func prepare(_ image: Image, index: Int) throws -> PreparedFrame {
+  func prepare(_ frame: VideoFrame, index: Int) throws -> PreparedFrame {
     switch input {
-    case .yuv(let chroma): try YUVConversion.convert(image, background: background.tuple, chroma: chroma)
-    case .rgbaOpaque: composited(image, over: background)
-    case .rgbaStraight: Premultiply.straightened(image.pixels)
-    case .rgbaPremultiplied: image.pixels
+    case .yuv(let chroma):
+      return [try frame.planes(YUVFrameLayout(width: width, height: height, chroma: chroma), background: background.tuple)]
+    case .rgbaOpaque: return [.bytes(composited(frame.image(), over: background))]
+    case .rgbaStraight: return [.bytes(Premultiply.straightened(frame.image().pixels))]
+    case .rgbaPremultiplied: return [.bytes(frame.image().pixels)]
     }
   }
 
   func write(_ frame: PreparedFrame, index: Int) throws {
-    let result = frame.withUnsafeBytes { buffer in
-      Result { () throws(VideoError) in try process.write(buffer) }
+    for chunk in frame {
+      let result = chunk.withUnsafeBytes { buffer in
+        Result { () throws(VideoError) in try process.write(buffer) }
+      }
+      try result.get()
     }
-    try result.get()
   }
 
   func finish() throws {

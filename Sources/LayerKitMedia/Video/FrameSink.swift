@@ -37,15 +37,107 @@ public struct EncodingOptions: Sendable {
   public init() {}
 }
 
-/// A stage's output for one frame: what the sink writes.
-typealias PreparedFrame = [UInt8]
+/// A stage's output for one frame: what the sink writes, in order (chunks, so that planes passed
+/// through are written as they are, not copied behind a header).
+typealias PreparedFrame = [FrameChunk]
+
+/// Bytes a sink writes: an array, or planes passed through.
+enum FrameChunk: Sendable {
+  case bytes([UInt8])
+  case planes(YUVPlanes)
+
+  func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    switch self {
+    case .bytes(let bytes): try bytes.withUnsafeBytes(body)
+    case .planes(let planes): try planes.withUnsafeBytes(body)
+    }
+  }
+}
+
+/// A frame as the pipeline carries it from its source to the sink.
+public enum VideoFrame: Sendable {
+  /// Rendered pixels (premultiplied RGBA), converted or compressed by the sink.
+  case image(Image)
+  /// Y'CbCr planes in the sink's layout (`FrameSource.willWrite(planes:)`), written as they are.
+  case planes(YUVPlanes)
+  /// Two frames' planes mixed byte by byte by the sink's workers at `progress` (0 is the first):
+  /// a crossfade computed in the output's format (`YUVPlanes.crossfade`).
+  case crossfade(YUVPlanes, YUVPlanes, progress: Double)
+
+  /// Equal for the same frame repeated (a still held on); nil for a mix, made anew each time.
+  var id: UInt64? {
+    switch self {
+    case .image(let image): image.id
+    case .planes(let planes): planes.id
+    case .crossfade: nil
+    }
+  }
+
+  /// The frame as RGBA (for a contact sheet, or a sink that takes no planes).
+  public func image() -> Image {
+    switch self {
+    case .image(let image): return image
+    case .planes(let planes): return planes.image()
+    case .crossfade(let a, _, _):
+      let layout = a.layout
+      let bytes = FrameMemory.bytes(count: layout.byteCount) { buffer in
+        if case .crossfade(let a, let b, let t) = self {
+          YUVPlanes.crossfade(a, b, progress: t, into: UnsafeMutableRawBufferPointer(buffer))
+        }
+      }
+      return ((try? YUVPlanes(layout: layout, bytes: bytes))?.image()) ?? .zero
+    }
+  }
+
+  /// Writes the frame's planes into `buffer` (`layout.byteCount` bytes), converting an image
+  /// over `background`. False when the frame's planes are of another layout.
+  func writePlanes(
+    _ layout: YUVFrameLayout, background: YUVConversion.Background, into buffer: UnsafeMutableRawBufferPointer
+  ) throws(MediaError) -> Bool {
+    switch self {
+    case .image(let image):
+      try YUVConversion.convert(image, background: background, chroma: layout.chroma, into: buffer)
+    case .planes(let planes):
+      guard planes.layout == layout else { return false }
+      planes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+    case .crossfade(let a, let b, let t):
+      guard a.layout == layout, b.layout == layout else { return false }
+      YUVPlanes.crossfade(a, b, progress: t, into: buffer)
+    }
+    return true
+  }
+
+  /// The frame's planes in `layout` as one chunk (planes passed through are not copied).
+  func planes(_ layout: YUVFrameLayout, background: YUVConversion.Background) throws(MediaError) -> FrameChunk {
+    if case .planes(let planes) = self, planes.layout == layout { return .planes(planes) }
+    var result: Result<Bool, MediaError> = .success(true)
+    let bytes = FrameMemory.bytes(count: layout.byteCount) { buffer in
+      result = Result { () throws(MediaError) in
+        try writePlanes(layout, background: background, into: UnsafeMutableRawBufferPointer(buffer))
+      }
+    }
+    if try result.get() { return .bytes(bytes) }
+    return try VideoFrame.image(image()).planes(layout, background: background)
+  }
+}
+
+/// The Y'CbCr layout a target's sink writes, when it writes one LayerKit converts to itself
+/// (Y4M; MP4 and WebM in yuv420p or yuv444p): frames in that layout go to it as they are.
+func planeLayout(_ target: OutputTarget, width: Int, height: Int, options: EncodingOptions) -> YUVFrameLayout? {
+  let format = target.format
+  guard format == .y4m || format == .mp4 || format == .webm, width > 0, height > 0,
+    let chroma = try? ChromaSubsampling(pixelFormat: options.pixelFormat ?? "yuv420p", for: format),
+    chroma == .yuv444 || (width % 2 == 0 && height % 2 == 0)
+  else { return nil }
+  return YUVFrameLayout(width: width, height: height, chroma: chroma)
+}
 
 /// The last stages of the pipeline. `prepare` runs on worker threads, several frames at once
 /// (colour conversion, PNG compression); `write` runs on one thread, in frame order (the pipe to
 /// the encoder, the file). `finish` makes the output appear under its name; `abort` stops any
 /// encoder and leaves nothing under the target's name.
 protocol FrameSink: AnyObject, Sendable {
-  func prepare(_ image: Image, index: Int) throws -> PreparedFrame
+  func prepare(_ frame: VideoFrame, index: Int) throws -> PreparedFrame
   func write(_ frame: PreparedFrame, index: Int) throws
   func finish() throws
   func abort()
@@ -161,13 +253,14 @@ final class PNGFolderSink: FrameSink, @unchecked Sendable {
     return names.filter { $0.hasPrefix("frame_") && $0.hasSuffix(".png") }.sorted()
   }
 
-  func prepare(_ image: Image, index: Int) throws -> PreparedFrame {
-    [UInt8](try ImageFile.encodePNG(image, compression: .fast))
+  func prepare(_ frame: VideoFrame, index: Int) throws -> PreparedFrame {
+    [.bytes([UInt8](try ImageFile.encodePNG(frame.image(), compression: .fast)))]
   }
 
   func write(_ frame: PreparedFrame, index: Int) throws {
     let path = (folder as NSString).appendingPathComponent(PNGFolderSink.frameName(index))
-    try FileIO.writeAtomically(frame, to: path)
+    let bytes = frame.flatMap { chunk in chunk.withUnsafeBytes { [UInt8]($0) } }
+    try FileIO.writeAtomically(bytes, to: path)
     lock.lock()
     written.append(path)
     lock.unlock()
@@ -213,9 +306,13 @@ final class ByteSink: @unchecked Sendable {
 
   func write(_ bytes: [UInt8]) throws(VideoError) {
     let result = bytes.withUnsafeBytes { buffer in
-      Result { () throws(VideoError) in try writeAll(fd, buffer, path: displayPath) }
+      Result { () throws(VideoError) in try write(buffer) }
     }
     try result.get()
+  }
+
+  func write(_ buffer: UnsafeRawBufferPointer) throws(VideoError) {
+    try writeAll(fd, buffer, path: displayPath)
   }
 
   func finish() throws(VideoError) {
@@ -252,22 +349,39 @@ final class Y4MSink: FrameSink, @unchecked Sendable {
     }
   }
 
-  /// `FRAME` and the planes, converted straight into the one buffer that is written.
-  func prepare(_ image: Image, index: Int) throws -> PreparedFrame {
-    var failure: MediaError?
-    let bytes = [UInt8](unsafeUninitializedCapacity: writer.frameByteCount) { buffer, count in
-      do throws(MediaError) {
-        try writer.encodeFrame(image, into: UnsafeMutableRawBufferPointer(buffer))
+  /// `FRAME` and the planes: converted or mixed straight into the one buffer that is written, or
+  /// passed through behind the frame line.
+  func prepare(_ frame: VideoFrame, index: Int) throws -> PreparedFrame {
+    if case .planes(let planes) = frame, planes.layout == writer.layout {
+      return [.bytes(Y4MSink.frameLine), .planes(planes)]
+    }
+    var failure: Error?
+    let bytes = FrameMemory.bytes(count: writer.frameByteCount) { buffer in
+      let marker = Y4MSink.frameLine.count
+      buffer.baseAddress!.initialize(from: Y4MSink.frameLine, count: marker)
+      do {
+        let body = UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[marker...]))
+        if case .image(let image) = frame {
+          try writer.encodeFrame(image, into: UnsafeMutableRawBufferPointer(buffer))
+        } else if try !frame.writePlanes(writer.layout, background: writer.background, into: body) {
+          try writer.encodeFrame(frame.image(), into: UnsafeMutableRawBufferPointer(buffer))
+        }
       } catch {
         failure = error
       }
-      count = buffer.count
     }
     if let failure { throw failure }
-    return bytes
+    return [.bytes(bytes)]
   }
 
-  func write(_ frame: PreparedFrame, index: Int) throws { try out.write(frame) }
+  private static let frameLine = [UInt8](Y4MWriter.frameHeader)
+
+  func write(_ frame: PreparedFrame, index: Int) throws {
+    for chunk in frame {
+      let result = chunk.withUnsafeBytes { buffer in Result { () throws(VideoError) in try out.write(buffer) } }
+      try result.get()
+    }
+  }
 
   func finish() throws { try out.finish() }
 

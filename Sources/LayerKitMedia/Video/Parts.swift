@@ -172,7 +172,7 @@ public final class PartsSource: FrameSource {
         throw VideoError.incompatibleParts(
           "the Y4M parts are \(chroma); --pix-fmt \(options.pixelFormat ?? "") would need a conversion")
       }
-      write = { frame in try out.write(frame, index: 0) }
+      write = { frame in try out.write([.bytes(frame)], index: 0) }
       (finish, abort) = (out.finish, out.abort)
     default:
       throw VideoError.incompatibleParts(

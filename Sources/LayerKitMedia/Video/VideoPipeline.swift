@@ -67,6 +67,9 @@ public final class VideoPipeline: @unchecked Sendable {
     self.options = options
     self.frames = range
     self.keep = keepFrames
+    if let layout = planeLayout(target, width: width, height: height, options: options) {
+      source.willWrite(planes: layout, background: options.background.tuple)
+    }
     source.willRender(range)
   }
 
@@ -115,7 +118,7 @@ public final class VideoPipeline: @unchecked Sendable {
         defer { group.leave() }
         while let slot = jobs.pop() {
           do {
-            slot.fulfil(.success(try sink.prepare(slot.image!, index: slot.index)))
+            slot.fulfil(.success(try sink.prepare(slot.frame!, index: slot.index)))
           } catch {
             slot.fulfil(.failure(error))
             fail(error)
@@ -187,19 +190,20 @@ public final class VideoPipeline: @unchecked Sendable {
     var previous: Slot?
     for k in frames {
       if currentFailure() != nil { return }
-      let image = try source.frame(k)
+      let frame = try source.videoFrame(k)
       if keep.contains(k) {
+        let image = frame.image()
         lock.lock()
         keptFrames[k] = image
         lock.unlock()
       }
-      // The same image as the frame before (a held still): its prepared bytes are reused.
-      if let previous, previous.imageID == image.id {
+      // The same frame as the one before (a still held on): its prepared bytes are reused.
+      if let previous, let id = frame.id, previous.frameID == id {
         let slot = Slot(index: k, sameAs: previous)
         guard ordered.push(slot) else { return }
         continue
       }
-      let slot = Slot(index: k, image: image)
+      let slot = Slot(index: k, frame: frame)
       previous = slot
       guard ordered.push(slot), jobs.push(slot) else { return }
     }
@@ -235,33 +239,33 @@ public final class VideoPipeline: @unchecked Sendable {
   }
 }
 
-/// One frame travelling through the last stages: the rendered image, then the prepared bytes.
+/// One frame travelling through the last stages: the frame, then the prepared bytes.
 private final class Slot: @unchecked Sendable {
   let index: Int
-  let imageID: UInt64
-  private(set) var image: Image?
+  let frameID: UInt64?
+  private(set) var frame: VideoFrame?
   /// A frame whose bytes are those of an earlier slot.
   private let original: Slot?
   private let condition = NSCondition()
   private var result: Result<PreparedFrame, Error>?
 
-  init(index: Int, image: Image) {
+  init(index: Int, frame: VideoFrame) {
     self.index = index
-    self.image = image
-    imageID = image.id
+    self.frame = frame
+    frameID = frame.id
     original = nil
   }
 
   init(index: Int, sameAs original: Slot) {
     self.index = index
-    imageID = original.imageID
+    frameID = original.frameID
     self.original = original
   }
 
   func fulfil(_ r: Result<PreparedFrame, Error>) {
     condition.lock()
     result = r
-    image = nil
+    frame = nil
     condition.broadcast()
     condition.unlock()
   }
@@ -284,6 +288,11 @@ private final class Slot: @unchecked Sendable {
 /// thread.
 public protocol FrameSource: AnyObject {
   func frame(_ index: Int) throws -> Image
+  /// Frame `index` in the form the pipeline hands the sink: by default `frame(index)`.
+  func videoFrame(_ index: Int) throws -> VideoFrame
+  /// Told once, before `willRender`, when the sink writes Y'CbCr in `layout` (translucent pixels
+  /// over `background`): a source may then hand over frames as planes of that layout.
+  func willWrite(planes layout: YUVFrameLayout, background: YUVConversion.Background)
   /// Hands the pipeline a way to wake a source that is waiting (for a decoder), from any thread.
   func interruptible(_ register: (@escaping () -> Void) -> Void)
   /// Releases decoders and processes; called once, at the end.
@@ -296,94 +305,8 @@ public protocol FrameSource: AnyObject {
 extension FrameSource {
   /// Nothing to prepare.
   public func willRender(_ frames: Range<Int>) {}
-}
-
-/// Renders a timeline's frames: stills decoded once, each clip item streamed by its own decoder,
-/// starting at the first frame the range needs.
-public final class TimelineRenderer: FrameSource {
-  public let timeline: Timeline
-  let renderer: Renderer
-  /// One decoder per clip item, made up front (so `interruptible` can hand them all over) and
-  /// dropped when the item is over. Everything here runs on the pipeline's calling thread.
-  private var decoders: [Int: ClipDecoder] = [:]
-  private var lastStill: (item: Int, image: Image)?
-  /// The decoded stills of the items on screen, by item.
-  private var stills: [Int: Image] = [:]
-
-  public init(timeline: Timeline, renderer: Renderer) {
-    self.timeline = timeline
-    self.renderer = renderer
-    for (i, item) in timeline.items.enumerated() {
-      if case .clip(let info) = item.source {
-        decoders[i] = ClipDecoder(info, lastFrame: timeline.lastClipFrame(item: i))
-      }
-    }
-  }
-
-  public func interruptible(_ register: (@escaping () -> Void) -> Void) {
-    // Weakly: a decoder whose item is over is released, frames and all, long before the end.
-    for d in decoders.values { register { [weak d] in d?.interrupt() } }
-  }
-
-  /// Draws frame k + 1 while frame k is read back, on the GPU.
-  private lazy var lookahead = FrameLookahead(renderer: renderer)
-
-  public func willRender(_ frames: Range<Int>) { lookahead.range = frames }
-
-  public func frame(_ k: Int) throws -> Image {
-    // Not ahead: a still held on from frame k, which reuses frame k's pixels, not yet at hand.
-    let image = try lookahead.frame(k, drawAhead: { heldStill($0) == nil || heldStill($0) != heldStill(k) }) {
-      try work($0)
-    }
-    lastStill = heldStill(k).map { ($0, image) }
-    // Stills and decoders of items that are over are let go, and their processes stopped.
-    let next = timeline.time(ofFrame: k + 1)
-    let over = { (i: Int) in next >= self.timeline.starts[i] + self.timeline.items[i].duration + 1e-9 }
-    for i in stills.keys where over(i) { stills[i] = nil }
-    for (i, decoder) in decoders where over(i) {
-      decoder.stop()
-      decoders[i] = nil
-    }
-    return image
-  }
-
-  /// The item whose still frame k shows alone, if it does.
-  private func heldStill(_ k: Int) -> Int? {
-    if case .item(let i, _) = timeline.content(ofFrame: k), case .image = timeline.items[i].source { return i }
-    return nil
-  }
-
-  /// Frame k: reused when it is a still held on (the same list on the same backend gives the same
-  /// pixels), else its list.
-  private func work(_ k: Int) throws -> FrameWork {
-    if let held = lastStill, held.item == heldStill(k) { return .image(held.image) }
-    let list = try timeline.renderList(frame: k) { i, local in
-      switch timeline.items[i].source {
-      case .image(let still): return try stillImage(item: i, still)
-      case .clip(let info):
-        guard let decoder = decoders[i] else {
-          throw VideoError.invalidTimeline("\(info.path): asked for after its item ended (frames out of order)")
-        }
-        return try decoder.frame(at: timeline.items[i].inPoint + local)
-      }
-    }
-    return .list(list)
-  }
-
-  /// Item i's still, decoded on first use (sharing the pixels, and so the GPU texture, of
-  /// another item on screen that shows the same file).
-  private func stillImage(item i: Int, _ still: Still) throws -> Image {
-    if let image = stills[i] { return image }
-    let image = try stills.first { timeline.items[$0.key].source.path == still.path }?.value ?? still.load()
-    stills[i] = image
-    return image
-  }
-
-  public func stop() {
-    lookahead.drop()
-    stills.removeAll()
-    lastStill = nil
-    for d in decoders.values { d.stop() }
-    decoders.removeAll()
-  }
+  /// RGBA, rendered.
+  public func videoFrame(_ index: Int) throws -> VideoFrame { .image(try frame(index)) }
+  /// Every frame is RGBA.
+  public func willWrite(planes layout: YUVFrameLayout, background: YUVConversion.Background) {}
 }

@@ -1,0 +1,257 @@
+import Foundation
+import LayerKit
+
+/// Renders a timeline's frames: stills decoded once, each clip item streamed by its own decoder,
+/// starting at the first frame the range needs.
+///
+/// Frames cost what they must. A frame that only shows one picture 1:1 — an opaque clip frame or
+/// still of the output's size, untransformed, outside any transition — is that picture, not drawn
+/// (the draw would copy it byte for byte). For a Y'CbCr output (`willWrite(planes:)`), a clip
+/// whose frames are BT.709 limited-range video of the output's aspect is decoded by ffmpeg
+/// straight into the output's planes (scaled by its scaler when the size differs), which go to
+/// the sink as they are; a still's frame is converted once; and a crossfade (fade, dissolve)
+/// between two such pictures is mixed in the output's planes by the sink's workers
+/// (`VideoFrame.crossfade`) instead of drawn in RGBA and converted. Everything else is drawn.
+public final class TimelineRenderer: FrameSource {
+  public let timeline: Timeline
+  let renderer: Renderer
+  /// One decoder per clip item, made up front (so `interruptible` can hand them all over) and
+  /// dropped when the item is over. Everything here runs on the pipeline's calling thread.
+  private var decoders: [Int: ClipDecoder] = [:]
+  /// The frame of the still item shown alone last, reused while it holds.
+  private var lastStill: (item: Int, frame: VideoFrame)?
+  /// The decoded stills of the items on screen, by item.
+  private var stills: [Int: Image] = [:]
+  /// The planes of still items' frames alone, by item (for crossfades in the output's format).
+  private var stillPlanes: [Int: YUVPlanes] = [:]
+  /// The sink's Y'CbCr, when it writes Y'CbCr.
+  private var planes: (layout: YUVFrameLayout, background: YUVConversion.Background)?
+
+  /// Off: every frame is drawn from RGBA (the long way), for tests that hold the shortcuts to it.
+  /// Set before the first frame.
+  package var shortcuts = true {
+    didSet { makeDecoders() }
+  }
+
+  public init(timeline: Timeline, renderer: Renderer) {
+    self.timeline = timeline
+    self.renderer = renderer
+    makeDecoders()
+  }
+
+  private func makeDecoders() {
+    for d in decoders.values { d.stop() }
+    decoders = [:]
+    for (i, item) in timeline.items.enumerated() {
+      if case .clip(let info) = item.source {
+        let output: ClipDecoder.Output = decodesPlanes(i).map { .planes($0) } ?? .rgba
+        decoders[i] = ClipDecoder(info, lastFrame: timeline.lastClipFrame(item: i), output: output)
+      }
+    }
+  }
+
+  public func willWrite(planes layout: YUVFrameLayout, background: YUVConversion.Background) {
+    planes = (layout, background)
+    makeDecoders()
+  }
+
+  public func interruptible(_ register: (@escaping () -> Void) -> Void) {
+    // Weakly: a decoder whose item is over is released, frames and all, long before the end.
+    for d in decoders.values { register { [weak d] in d?.interrupt() } }
+  }
+
+  /// Draws frame k + 1 while frame k is read back, on the GPU.
+  private lazy var lookahead = FrameLookahead(renderer: renderer)
+
+  public func willRender(_ frames: Range<Int>) { lookahead.range = frames }
+
+  // MARK: - What a frame costs
+
+  /// Whether the picture area is the whole frame.
+  private var picturesFillFrame: Bool {
+    timeline.pictureWidth == timeline.width && timeline.pictureHeight == timeline.height
+  }
+
+  /// The planes layout clip item i is decoded into, when it goes to the Y'CbCr output as
+  /// decoded: opaque BT.709 limited-range 4:2:0 video filling the frame at its aspect (or
+  /// stretched), so that fitting it is scaling it.
+  private func decodesPlanes(_ i: Int) -> YUVFrameLayout? {
+    guard shortcuts, let planes, picturesFillFrame, case .clip(let info) = timeline.items[i].source,
+      info.isBT709Video
+    else {
+      return nil
+    }
+    let (w, h) = (timeline.width, timeline.height)
+    guard info.width * h == info.height * w || timeline.fit == .stretch else { return nil }
+    return planes.layout
+  }
+
+  /// Whether clip item i's RGBA frames are the frame itself: opaque, of the frame's size.
+  private func clipShownAsIs(_ i: Int) -> Bool {
+    guard picturesFillFrame, case .clip(let info) = timeline.items[i].source else { return false }
+    return info.isOpaque && info.width == timeline.width && info.height == timeline.height
+  }
+
+  /// Whether frame k is at hand without a render of its own: a still held (or converted once),
+  /// a clip frame shown as decoded, or a crossfade mixed in the output's planes.
+  private func isAtHand(_ k: Int) -> Bool {
+    guard shortcuts else { return false }
+    switch timeline.content(ofFrame: k) {
+    case .item(let i, _):
+      if case .image = timeline.items[i].source { return true }
+      return decodesPlanes(i) != nil || clipShownAsIs(i)
+    case .transition(let i, let progress, _, _):
+      return mixesPlanes(transition: i, progress: progress)
+    }
+  }
+
+  /// Whether transition i at `progress` is mixed in the output's planes: a built-in crossfade
+  /// inside [0, 1] between two items that have planes.
+  private func mixesPlanes(transition i: Int, progress: Double) -> Bool {
+    let t = timeline.transitions[i]
+    guard planes != nil, t.builtIn, TransitionEffects.all[t.effect]?.shortcut == .crossfade, progress >= 0,
+      progress <= 1
+    else { return false }
+    return [i, i + 1].allSatisfy { item in
+      if case .image = timeline.items[item].source { return true }
+      return decodesPlanes(item) != nil
+    }
+  }
+
+  // MARK: - Frames
+
+  public func frame(_ k: Int) throws -> Image {
+    try videoFrame(k).image()
+  }
+
+  public func videoFrame(_ k: Int) throws -> VideoFrame {
+    let frame: VideoFrame
+    if isAtHand(k) {
+      frame = try frameAtHand(k)
+    } else {
+      frame = .image(
+        try lookahead.frame(k, drawAhead: { !self.isAtHand($0) }) { .list(try self.renderList($0)) })
+    }
+    // Stills and decoders of items that are over are let go, and their processes stopped.
+    let next = timeline.time(ofFrame: k + 1)
+    let over = { (i: Int) in next >= self.timeline.starts[i] + self.timeline.items[i].duration + 1e-9 }
+    for i in stills.keys where over(i) { stills[i] = nil }
+    for i in stillPlanes.keys where over(i) { stillPlanes[i] = nil }
+    for (i, decoder) in decoders where over(i) {
+      decoder.stop()
+      decoders[i] = nil
+    }
+    return frame
+  }
+
+  private func frameAtHand(_ k: Int) throws -> VideoFrame {
+    switch timeline.content(ofFrame: k) {
+    case .item(let i, let local):
+      if case .image = timeline.items[i].source { return try stillFrame(item: i) }
+      let decoded = try decoder(i).decoded(at: timeline.items[i].inPoint + local)
+      switch decoded {
+      case .planes(let p): return .planes(p)
+      case .image(let image): return .image(image)
+      }
+    case .transition(let i, let progress, let fromTime, let toTime):
+      return .crossfade(try itemPlanes(i, local: fromTime), try itemPlanes(i + 1, local: toTime), progress: progress)
+    }
+  }
+
+  /// Still item i shown alone: the still itself when it fills the frame opaquely,
+  /// else drawn once; as planes for a Y'CbCr output, converted once.
+  private func stillFrame(item i: Int) throws -> VideoFrame {
+    if let held = lastStill, held.item == i { return held.frame }
+    let frame: VideoFrame
+    if let planes {
+      frame = .planes(try stillPlanes(item: i))
+    } else {
+      frame = .image(try stillAlone(item: i))
+    }
+    lastStill = (i, frame)
+    return frame
+  }
+
+  /// The planes of still item i shown alone, converted once over the sink's background.
+  private func stillPlanes(item i: Int) throws -> YUVPlanes {
+    if let p = stillPlanes[i] { return p }
+    guard let planes else { throw VideoError.invalidTimeline("no Y'CbCr output to convert a still for") }
+    let p = try YUVPlanes(try stillAlone(item: i), chroma: planes.layout.chroma, background: planes.background)
+    stillPlanes[i] = p
+    return p
+  }
+
+  /// Still item i shown alone: the still itself when it is opaque and of the frame's
+  /// size (the draw would copy it), else drawn.
+  private func stillAlone(item i: Int) throws -> Image {
+    guard case .image(let still) = timeline.items[i].source else {
+      throw VideoError.invalidTimeline("item \(i + 1) is not a still")
+    }
+    let image = try stillImage(item: i, still)
+    if picturesFillFrame, image.width == timeline.width, image.height == timeline.height, image.isOpaque {
+      return image
+    }
+    let list = try RenderList(
+      layer: timeline.picture(image), width: timeline.width, height: timeline.height, background: timeline.background)
+    return try renderer.render(list)
+  }
+
+  /// Item i's picture at a local time as planes: a clip's decoded planes, a still's converted once.
+  private func itemPlanes(_ i: Int, local: Double) throws -> YUVPlanes {
+    if case .image = timeline.items[i].source { return try stillPlanes(item: i) }
+    guard case .planes(let p) = try decoder(i).decoded(at: timeline.items[i].inPoint + local) else {
+      throw VideoError.invalidTimeline("\(timeline.items[i].source.path): not decoded as planes")
+    }
+    return p
+  }
+
+  private func decoder(_ i: Int) throws -> ClipDecoder {
+    guard let decoder = decoders[i] else {
+      throw VideoError.invalidTimeline(
+        "\(timeline.items[i].source.path): asked for after its item ended (frames out of order)")
+    }
+    return decoder
+  }
+
+  /// Frame k's list, drawn by the renderer.
+  private func renderList(_ k: Int) throws -> RenderList {
+    try timeline.renderList(frame: k) { i, local in
+      switch timeline.items[i].source {
+      case .image(let still): return try stillImage(item: i, still)
+      case .clip: return try decoder(i).frame(at: timeline.items[i].inPoint + local)
+      }
+    }
+  }
+
+  /// Item i's still, decoded on first use (sharing the pixels, and so the GPU texture, of
+  /// another item on screen that shows the same file).
+  private func stillImage(item i: Int, _ still: Still) throws -> Image {
+    if let image = stills[i] { return image }
+    let image = try stills.first { timeline.items[$0.key].source.path == still.path }?.value ?? still.load()
+    stills[i] = image
+    return image
+  }
+
+  public func stop() {
+    lookahead.drop()
+    stills.removeAll()
+    stillPlanes.removeAll()
+    lastStill = nil
+    for d in decoders.values { d.stop() }
+    decoders.removeAll()
+  }
+}
+
+extension Image {
+  /// Whether every pixel's alpha is 255.
+  var isOpaque: Bool {
+    pixels.withUnsafeBufferPointer { p in
+      var i = 3
+      while i < p.count {
+        if p[i] != 255 { return false }
+        i += 4
+      }
+      return true
+    }
+  }
+}
