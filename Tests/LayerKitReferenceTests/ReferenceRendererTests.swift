@@ -280,6 +280,58 @@ final class BilinearTapTests: XCTestCase {
 /// The CPU's interior fill (a plain rectangle's pixels that it covers wholly) against the general
 /// path, byte for byte: fractional edges, translations, opacities, over content that blends.
 final class InteriorFillTests: XCTestCase {
+  /// Pictures at a translation (whole and fractional offsets, negative ones, opacity, clipped by
+  /// masksToBounds, translucent texels, scaled 1:1 and 2:1) and rounded rectangles (radii from a
+  /// fraction of a pixel to half the side): the interior's copies, taps and row fills against the
+  /// general path, byte for byte.
+  func testTexturedAndRoundedInteriorsMatchTheGeneralPathByteForByte() throws {
+    let fast = ReferenceRenderer(threadCount: 2)
+    let general = ReferenceRenderer(threadCount: 2)
+    general.fastPaths = false
+    var rng = SeededRandom(seed: 11)
+    func picture(_ w: Int, _ h: Int, translucent: Bool) throws -> Image {
+      var pixels = [UInt8](repeating: 0, count: w * h * 4)
+      for i in stride(from: 0, to: pixels.count, by: 4) {
+        // A band of translucent texels across the middle rows, opaque elsewhere.
+        let a: UInt8 = translucent && (i / 4 / w) % 7 == 3 ? UInt8(truncatingIfNeeded: rng.int(255)) : 255
+        for c in 0..<3 { pixels[i + c] = UInt8(Int(a) * rng.int(256) / 255) }
+        pixels[i + 3] = a
+      }
+      return try Image(width: w, height: h, pixels: pixels)
+    }
+    let opaque = try picture(40, 30, translucent: false)
+    let translucent = try picture(40, 30, translucent: true)
+    let positions: [(Double, Double)] = [(5, 7), (5.5, 7.25), (-3, -2), (60, 40), (0.999, 3)]
+    for image in [opaque, translucent] {
+      for (x, y) in positions {
+        for (opacity, clipped, scale) in [(1.0, false, 1.0), (1, true, 1), (0.6, false, 1), (1, true, 2)] {
+          let root = Layer(frame: Rect(x: 0, y: 0, width: 96, height: 64))
+          root.backgroundColor = Color(red: 0.2, green: 0.3, blue: 0.9, alpha: 0.7)
+          let layer = Layer(frame: Rect(x: x, y: y, width: 40 * scale, height: 30 * scale))
+          layer.contents = image
+          layer.opacity = opacity
+          layer.masksToBounds = clipped
+          _ = root.addSublayer(layer)
+          let list = try RenderList(layer: root, width: 96, height: 64)
+          XCTAssertIdentical(
+            try fast.render(list), try general.render(list), "picture at (\(x), \(y)), opacity \(opacity), scale \(scale)")
+        }
+      }
+    }
+    for radius in [0.4, 3.5, 12, 15, 40] {
+      for (x, y) in positions {
+        let root = Layer(frame: Rect(x: 0, y: 0, width: 96, height: 64))
+        root.backgroundColor = Color(red: 0.9, green: 0.8, blue: 0.1, alpha: 0.5)
+        let layer = Layer(frame: Rect(x: x, y: y, width: 50.5, height: 30))
+        layer.backgroundColor = Color(red: 0.1, green: 0.6, blue: 0.3, alpha: radius > 10 ? 1 : 0.8)
+        layer.cornerRadius = radius
+        _ = root.addSublayer(layer)
+        let list = try RenderList(layer: root, width: 96, height: 64)
+        XCTAssertIdentical(try fast.render(list), try general.render(list), "radius \(radius) at (\(x), \(y))")
+      }
+    }
+  }
+
   func testInteriorFillMatchesTheGeneralPathByteForByte() throws {
     let fast = ReferenceRenderer(threadCount: 2)
     let general = ReferenceRenderer(threadCount: 2)

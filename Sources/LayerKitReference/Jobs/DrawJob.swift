@@ -8,6 +8,39 @@ struct DrawJob: @unchecked Sendable {
   let mask: SurfacePixels?
   let backdrop: SurfacePixels?
   let fastPaths: Bool
+  /// Where the draw covers pixels wholly (made once per draw, read by every row).
+  private let interior: Interior?
+  /// For a texture in the interior: the bilinear tap of each interior column, and whether the
+  /// taps of consecutive columns read consecutive texels at fraction 0 (made once per draw).
+  private let columnTaps: [RenderMath.BilinearTap]
+
+  init(
+    draw: Draw, target: SurfaceTarget, texels: SurfacePixels?, mask: SurfacePixels?, backdrop: SurfacePixels?,
+    fastPaths: Bool
+  ) {
+    self.draw = draw
+    self.target = target
+    self.texels = texels
+    self.mask = mask
+    self.backdrop = backdrop
+    self.fastPaths = fastPaths
+    var interior = fastPaths ? Interior(draw) : nil
+    var taps: [RenderMath.BilinearTap] = []
+    if let found = interior, case .texture(_, let t) = draw.paint, let texels {
+      // The general path's operations for uv.x, at the interior's columns on its first row: with a
+      // translation, the x coordinate does not depend on the row (0 × y adds exactly nothing).
+      let y = Float(found.rows.lowerBound) + 0.5
+      for x in found.columns.lowerBound..<found.columns.upperBound {
+        guard let lp = RenderMath.unproject(SIMD2(Float(x) + 0.5, y), draw.mapping) else { break }
+        let u = lp.q.x * t.scale.x + t.offset.x
+        guard abs(u) < 1e30 else { break }
+        taps.append(RenderMath.BilinearTap(u, size: texels.bounds.width))
+      }
+      if taps.count != found.columns.count { interior = nil }
+    }
+    self.interior = interior
+    columnTaps = taps
+  }
 
   func rows(_ range: Range<Int>) {
     // Locals, not `draw.…` in the loop: the optimizer keeps them in registers and never touches
@@ -23,17 +56,17 @@ struct DrawJob: @unchecked Sendable {
     let evenOdd = draw.shape.path?.evenOdd ?? false
     let path = draw.shape.path?.segments ?? []
     let isPath = draw.shape.path != nil
-    let fill = fastPaths ? interior : nil
+    let fill = interior
     path.withUnsafeBufferPointer { segments in
       draw.clips.withUnsafeBufferPointer { clips in
         for y in range {
-          guard let fill, fill.rows.contains(y) else {
+          guard let fill, let columns = fill.columns(y) else {
             pixels(b.x..<b.maxX, y, segments, clips)
             continue
           }
-          pixels(b.x..<fill.columns.lowerBound, y, segments, clips)
-          fillRow(fill.columns, y)
-          pixels(fill.columns.upperBound..<b.maxX, y, segments, clips)
+          pixels(b.x..<columns.lowerBound, y, segments, clips)
+          if !fillRow(columns, y) { pixels(columns, y, segments, clips) }
+          pixels(columns.upperBound..<b.maxX, y, segments, clips)
         }
       }
     }
@@ -81,48 +114,142 @@ struct DrawJob: @unchecked Sendable {
       }
     }
 
-    /// The interior of a plain rectangle: coverage 1 there, so the colour is the paint × opacity
-    /// for every pixel, computed once; an opaque one replaces the pixels, another blends.
-    func fillRow(_ xs: Range<Int>, _ y: Int) {
-      guard case .color(let c) = paint else { return }
-      let coverage: Float = 1
-      let src = c * (coverage * opacity)
-      if src.w == 1 {
-        let out = RenderMath.unorm8(src)
-        for x in xs { target.store(target.index(x, y), out) }
-      } else {
-        for x in xs {
-          let i = target.index(x, y)
-          let dst = SIMD4(target.pixels[i], target.pixels[i + 1], target.pixels[i + 2], target.pixels[i + 3])
-          target.store(i, RenderMath.blend(src, over: dst))
+    /// Pixels of the interior, where coverage is exactly 1: the paint × opacity, by the general
+    /// path's operations less the coverage. A colour is computed once; a texture at a translation
+    /// reads its column taps made once, and where it lands on whole texels (fraction 0) at full
+    /// opacity an opaque texel is the pixel's byte for byte (c / 255 × 255 rounds back to c), so
+    /// runs of them are copied. False for a row the general path must take (a coordinate that
+    /// is not finite).
+    func fillRow(_ xs: Range<Int>, _ y: Int) -> Bool {
+      switch paint {
+      case .color(let c):
+        let coverage: Float = 1
+        let src = c * (coverage * opacity)
+        if src.w == 1 {
+          let out = RenderMath.unorm8(src)
+          for x in xs { target.store(target.index(x, y), out) }
+        } else {
+          for x in xs { put(src, x, y) }
         }
+        return true
+      case .texture(_, let t):
+        let texels = texels!
+        // The general path's uv.y, the same on every column (0 × x adds exactly nothing).
+        guard let interior, let lp = RenderMath.unproject(SIMD2(Float(xs.lowerBound) + 0.5, Float(y) + 0.5), mapping)
+        else { return false }
+        let v = lp.q.y * t.scale.y + t.offset.y
+        guard abs(v) < 1e30 else { return false }
+        let row = RenderMath.BilinearTap(v, size: texels.bounds.height)
+        let first = interior.columns.lowerBound
+        let copies = opacity == 1 && row.f == 0
+        let rowBase = row.i0 * texels.bounds.width * 4
+        var x = xs.lowerBound
+        while x < xs.upperBound {
+          let tap = columnTaps[x - first]
+          if copies && tap.f == 0 {
+            // A run of columns on consecutive whole texels: copied where every texel is opaque.
+            var end = x + 1
+            while end < xs.upperBound, columnTaps[end - first].f == 0,
+              columnTaps[end - first].i0 == tap.i0 + (end - x)
+            {
+              end += 1
+            }
+            let source = texels.texels.baseAddress! + rowBase + tap.i0 * 4
+            var opaque = true
+            for k in 0..<(end - x) where source[k * 4 + 3] != 255 {
+              opaque = false
+              break
+            }
+            if opaque {
+              (target.pixels.baseAddress! + target.index(x, y)).update(from: source, count: (end - x) * 4)
+              x = end
+              continue
+            }
+          }
+          let coverage: Float = 1
+          put(texels.sample(tap, row) * (coverage * opacity), x, y)
+          x += 1
+        }
+        return true
+      }
+    }
+
+    /// Source-over of `src` at (x, y), as the general path writes it.
+    @inline(__always) func put(_ src: SIMD4<Float>, _ x: Int, _ y: Int) {
+      let i = target.index(x, y)
+      if src.w == 1 {
+        target.store(i, RenderMath.unorm8(src))
+      } else {
+        let dst = SIMD4(target.pixels[i], target.pixels[i + 1], target.pixels[i + 2], target.pixels[i + 3])
+        target.store(i, RenderMath.blend(src, over: dst))
       }
     }
   }
+}
 
-  /// Where a plain draw — a colour, source-over, no clip, mask, path, border or corner radius,
-  /// its plane a translation of the target — covers its pixels wholly: the pixels whose centres
-  /// lie at least 1.5 pixels inside every edge, so that the signed distance the general path
-  /// computes is below −1 whatever its Float rounding, and coverage clamps to exactly 1.
-  var interior: (columns: Range<Int>, rows: Range<Int>)? {
-    let m = draw.mapping
-    guard case .color = draw.paint, draw.blendMode == .normal, draw.clips.isEmpty, draw.mask == nil,
-      draw.shape.path == nil, draw.shape.borderWidth == 0, draw.shape.rect.cornerRadius == 0, m.isAffine,
-      m.toTarget.row0.x == 1, m.toTarget.row0.y == 0, m.toTarget.row1.x == 0, m.toTarget.row1.y == 1,
+/// Where a plain draw covers its pixels wholly: a colour or a texture, source-over, no mask, path
+/// or border, its plane and its clips' a translation of the target, no clip rounded. The pixels
+/// whose centres lie at least 1.5 pixels inside every edge of the rectangle and of each clip —
+/// and, beside a rounded corner, inside the straight part of the edge — so that the signed
+/// distance the general path computes is below −1 whatever its Float rounding, and coverage
+/// clamps to exactly 1 for each.
+struct Interior {
+  /// Rows and columns away from the corners (the whole interior of a square-cornered rectangle).
+  let rows: Range<Int>
+  let columns: Range<Int>
+  /// Rows beside the corners' arcs, where only the columns between the arcs are inside.
+  let cornerRows: Range<Int>
+  let cornerColumns: Range<Int>
+
+  /// The interior's columns on row y, if any.
+  @inline(__always) func columns(_ y: Int) -> Range<Int>? {
+    if rows.contains(y) { return columns.isEmpty ? nil : columns }
+    return cornerRows.contains(y) && !cornerColumns.isEmpty ? cornerColumns : nil
+  }
+
+  init?(_ draw: Draw) {
+    guard draw.blendMode == .normal, draw.mask == nil, draw.shape.path == nil, draw.shape.borderWidth == 0,
+      let offset = Interior.translation(draw.mapping)
+    else { return nil }
+    // The rectangle in target pixels (the plane's translation), as Double.
+    let r = draw.shape.rect.bounds
+    var box = (x0: Double(r.x) + offset.x, y0: Double(r.y) + offset.y, x1: Double(r.z) + offset.x, y1: Double(r.w) + offset.y)
+    let half = min(box.x1 - box.x0, box.y1 - box.y0) / 2
+    let radius = min(max(Double(draw.shape.rect.cornerRadius), 0), max(half, 0))
+    for clip in draw.clips {
+      guard clip.rect.cornerRadius <= 0, let o = Interior.translation(clip.mapping) else { return nil }
+      let c = clip.rect.bounds
+      box = (
+        max(box.x0, Double(c.x) + o.x), max(box.y0, Double(c.y) + o.y), min(box.x1, Double(c.z) + o.x),
+        min(box.y1, Double(c.w) + o.y)
+      )
+    }
+    guard [box.x0, box.y0, box.x1, box.y1, radius].allSatisfy({ $0.isFinite && abs($0) < 1e6 }) else { return nil }
+    let b = draw.pixelBounds
+    // Pixel i's centre is i + 0.5: it is `inset` inside a low edge e when i ≥ e + inset − 0.5, and
+    // inside a high edge e when i ≤ e − inset − 0.5.
+    func span(_ lo: Double, _ hi: Double, inset: Double, within bounds: Range<Int>) -> Range<Int> {
+      let first = max(bounds.lowerBound, Int((lo + inset - 0.5).rounded(.up)))
+      let last = min(bounds.upperBound - 1, Int((hi - inset - 0.5).rounded(.down)))
+      return first <= last ? first..<(last + 1) : bounds.lowerBound..<bounds.lowerBound
+    }
+    let xs = b.x..<b.maxX
+    let ys = b.y..<b.maxY
+    // Beside the corners, the general path's corner case starts where the arc does: one more
+    // pixel of margin keeps every interior pixel clear of it.
+    let arc = radius > 0 ? radius + 1 : 0
+    rows = span(box.y0 + arc, box.y1 - arc, inset: 1.5, within: ys)
+    columns = span(box.x0, box.x1, inset: 1.5, within: xs)
+    cornerRows = span(box.y0, box.y1, inset: 1.5, within: ys)
+    cornerColumns = arc > 0 ? span(box.x0 + arc, box.x1 - arc, inset: 1.5, within: xs) : columns
+    if rows.isEmpty && (cornerRows.isEmpty || cornerColumns.isEmpty) { return nil }
+  }
+
+  /// The translation of a plane whose matrices are a translation and its inverse, exactly.
+  static func translation(_ m: PlaneMapping) -> (x: Double, y: Double)? {
+    guard m.isAffine, m.toTarget.row0.x == 1, m.toTarget.row0.y == 0, m.toTarget.row1.x == 0, m.toTarget.row1.y == 1,
       m.fromTarget.row0.x == 1, m.fromTarget.row0.y == 0, m.fromTarget.row1.x == 0, m.fromTarget.row1.y == 1
     else { return nil }
-    let r = draw.shape.rect.bounds
-    // The rectangle in target pixels (the plane's translation), as Double, then inset.
-    let x0 = Double(r.x) + Double(m.toTarget.row0.z)
-    let y0 = Double(r.y) + Double(m.toTarget.row1.z)
-    let x1 = Double(r.z) + Double(m.toTarget.row0.z)
-    let y1 = Double(r.w) + Double(m.toTarget.row1.z)
-    guard [x0, y0, x1, y1].allSatisfy({ $0.isFinite && abs($0) < 1e6 }) else { return nil }
-    // Pixel i's centre is i + 0.5: it is 1.5 inside x0 when i ≥ x0 + 1.
-    let b = draw.pixelBounds
-    let (left, right) = (max(b.x, Int((x0 + 1).rounded(.up))), min(b.maxX, Int((x1 - 2).rounded(.down)) + 1))
-    let (top, bottom) = (max(b.y, Int((y0 + 1).rounded(.up))), min(b.maxY, Int((y1 - 2).rounded(.down)) + 1))
-    guard left < right, top < bottom else { return nil }
-    return (left..<right, top..<bottom)
+    return (Double(m.toTarget.row0.z), Double(m.toTarget.row1.z))
   }
 }
