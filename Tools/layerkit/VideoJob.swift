@@ -7,6 +7,7 @@ import LayerKitGL
 import LayerKitMedia
 import LayerKitReference
 import LayerKitScene
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -69,7 +70,7 @@ struct VideoJob {
     try run(
       pipeline, frames: range.count,
       describe: "\(source.width)×\(source.height), \(source.rate) fps, \(source.renderer.name)", output: output,
-      quiet: video.quiet)
+      run: video)
     if let sheet = video.contactSheet {
       let images = sheetFrames.compactMap { k in pipeline.keptFrames[k].map { (source.time(ofFrame: k), $0) } }
       try ContactSheet.write(images, renderer: source.renderer, to: sheet)
@@ -126,8 +127,15 @@ struct VideoJob {
   }
 
   /// Reads every input (stills decoded, clips probed).
+  /// Reads every input, several at once (stills decoded, clips probed); the first failure in
+  /// the inputs' order is the one reported.
   func open(_ paths: [String]) throws -> [MediaSource] {
-    try paths.map { try MediaSource.open($0) }
+    let results = Mutex([Result<MediaSource, Error>?](repeating: nil, count: paths.count))
+    DispatchQueue.concurrentPerform(iterations: paths.count) { i in
+      let result = Result { try MediaSource.open(paths[i]) }
+      results.withLock { $0[i] = result }
+    }
+    return try results.withLock { $0 }.map { try $0!.get() }
   }
 
   /// The frame rate: --fps, else the first clip's, else 30.
@@ -267,12 +275,15 @@ struct VideoJob {
 
   /// Runs a pipeline with SIGINT/SIGTERM handling and a progress line.
   func run(_ pipeline: VideoPipeline, frames: Int, describe: String) throws {
-    try VideoJob.run(pipeline, frames: frames, describe: describe, output: options.output, quiet: options.run.quiet)
+    try VideoJob.run(pipeline, frames: frames, describe: describe, output: options.output, run: options.run)
   }
 
   /// Runs a pipeline with SIGINT/SIGTERM handling, a progress line on a terminal and, unless
-  /// `quiet`, a summary line naming `output`.
-  static func run(_ pipeline: VideoPipeline, frames: Int, describe: String, output: String, quiet: Bool) throws {
+  /// `quiet`, a summary line naming `output`; `--stats` writes the run's figures.
+  static func run(_ pipeline: VideoPipeline, frames: Int, describe: String, output: String, run: VideoRunOptions)
+    throws
+  {
+    let quiet = run.quiet
     // Weak: the watcher's handler is released by libdispatch on a worker thread, later; holding
     // the pipeline there would tear the GL renderer down on that thread while the main thread
     // exits (NVIDIA's driver crashes on it; found on an H100).
@@ -288,6 +299,7 @@ struct VideoJob {
       printError(
         "wrote \(summary.frames) frames (\(describe)) in \(seconds) s, \(fps) fps, to \(output)\(size)")
     }
+    if let path = run.stats { try RunStats(summary).write(to: path) }
   }
 
   func needsEvenSize(_ format: VideoFormat) -> Bool {
@@ -457,5 +469,30 @@ func reportingErrors(_ command: String, _ body: () throws -> Void) throws {
   } catch {
     printError("layerkit \(command): \(error)")
     throw ExitCode(1)
+  }
+}
+
+/// `--stats FILE`: a render's figures as JSON, for the benchmark and for people asking where the
+/// time went.
+struct RunStats: Codable {
+  var frames: Int
+  var seconds: Double
+  var framesPerSecond: Double
+  var stages: VideoPipeline.Stages
+  /// CPU seconds over (wall seconds × processors).
+  var occupancy: Double
+
+  init(_ summary: VideoPipeline.Summary) {
+    frames = summary.frames
+    seconds = summary.seconds
+    framesPerSecond = summary.framesPerSecond
+    stages = summary.stages
+    occupancy = summary.stages.occupancy(over: summary.seconds)
+  }
+
+  func write(to path: String) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
   }
 }

@@ -178,6 +178,8 @@ struct VideoRunOptions: ParsableArguments {
   @Option(help: "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts).") var shard: Shard?
   @Option(help: "Also write a PNG grid of evenly spaced frames, labelled with their times.") var contactSheet: String?
   @Flag(help: "No progress line and no summary.") var quiet = false
+  @Option(help: "Also write the render's figures to FILE as JSON: seconds per stage, CPU seconds, occupancy.")
+  var stats: String?
   @Option(help: "A music track laid under the video (trimmed to its length; MP4, WebM, MOV, MKV).") var audio: String?
   @Option(help: "Seconds of fade-out at the end of --audio.") var audioFade: Double = 0
 

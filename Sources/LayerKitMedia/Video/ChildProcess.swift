@@ -37,11 +37,19 @@ final class ChildProcess: @unchecked Sendable {
     case discard
   }
 
-  /// Starts `executable` (looked up in PATH when it has no slash).
+  /// Held while a child's pipes are made and it is spawned.
+  private static let spawning = NSLock()
+
+  /// Starts `executable` (looked up in PATH when it has no slash). Any thread may start one.
   /// - Throws: `VideoError.programNotFound` when it cannot be started.
   init(_ executable: String, _ arguments: [String], stdin wantInput: Bool, stdout: Output) throws(VideoError) {
     self.executable = executable
     self.arguments = arguments
+    // From the first pipe to the spawn, no other thread spawns: a child started between pipe()
+    // and fcntl(FD_CLOEXEC) would inherit these ends and hold them open (a reader then never
+    // sees end-of-file).
+    ChildProcess.spawning.lock()
+    defer { ChildProcess.spawning.unlock() }
     var inPipe: [Int32] = [-1, -1]
     var outPipe: [Int32] = [-1, -1]
     var errPipe: [Int32] = [-1, -1]
@@ -251,8 +259,8 @@ final class ChildProcess: @unchecked Sendable {
   }
 }
 
-/// A pipe whose two ends are close-on-exec. (Glibc's pipe2 is not visible to Swift; every child
-/// is started from the thread that renders, so no spawn can fall between pipe and fcntl.)
+/// A pipe whose two ends are close-on-exec. (Glibc's pipe2 is not visible to Swift; children are
+/// spawned under `ChildProcess.spawning`, so no spawn falls between pipe and fcntl.)
 /// Each pipe holds up to 1 MiB where the system allows it (a raw 1080p frame is 3 MiB: 64 KiB pipes
 /// cost a context switch every 64 KiB), or its default.
 private func makePipe(_ fds: inout [Int32]) -> Bool {

@@ -162,6 +162,8 @@ public final class ClipDecoder: @unchecked Sendable {
   /// The index of the next frame the queue will deliver.
   private var nextIndex = 0
   private var current: (index: Int, frame: Frame)?
+  /// Seconds spent waiting for the decoder's next frame.
+  public private(set) var waitSeconds = 0.0
   /// The current frame's planes as RGBA, made when first asked for.
   private var currentImage: Image?
   private var ended = false
@@ -192,6 +194,12 @@ public final class ClipDecoder: @unchecked Sendable {
   /// The frame shown at `time` seconds into the clip, as decoded.
   public func decoded(at time: Double) throws -> Frame {
     try decoded(index: index(at: time))
+  }
+
+  /// Starts decoding at `time` if nothing is decoding yet, without waiting for a frame: the
+  /// program starts, and its first frames are decoded, while the frames before are rendered.
+  public func start(at time: Double) {
+    if process == nil && !ended && current == nil { restart(at: index(at: time)) }
   }
 
   private func index(at time: Double) -> Int {
@@ -226,7 +234,10 @@ public final class ClipDecoder: @unchecked Sendable {
         }
         return current.frame  // the clip ended before `index`: its last frame holds
       }
-      guard let next = queue?.pop() else {
+      let t0 = DispatchTime.now().uptimeNanoseconds
+      let popped = queue?.pop()
+      waitSeconds += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+      guard let next = popped else {
         ended = true
         try finishProcess()
         continue

@@ -138,10 +138,35 @@ public final class TimelineRenderer: FrameSource {
     for i in stills.keys where over(i) { stills[i] = nil }
     for i in stillPlanes.keys where over(i) { stillPlanes[i] = nil }
     for (i, decoder) in decoders where over(i) {
+      finishedDecodeWait += decoder.waitSeconds
       decoder.stop()
       decoders[i] = nil
     }
+    startDecoders(after: k)
     return frame
+  }
+
+  /// Starts the decoders of the clips that come on screen within `decoderLead` seconds after
+  /// frame k, at their first frame: the program's start-up and its first frames overlap the
+  /// frames before instead of stalling the first frame of the clip.
+  private func startDecoders(after k: Int) {
+    let now = timeline.time(ofFrame: k)
+    let rate = timeline.rate.framesPerSecond
+    for (i, decoder) in decoders {
+      let start = timeline.starts[i]
+      guard start > now, start <= now + TimelineRenderer.decoderLead else { continue }
+      let first = max(k + 1, Int((start * rate - 1e-6).rounded(.up)))
+      decoder.start(at: timeline.items[i].inPoint + max(0, timeline.time(ofFrame: first) - start))
+    }
+  }
+
+  static let decoderLead = 1.0
+
+  /// Decoders' waits of items that are over.
+  private var finishedDecodeWait = 0.0
+
+  public var decodeWaitSeconds: Double {
+    finishedDecodeWait + decoders.values.reduce(0) { $0 + $1.waitSeconds }
   }
 
   private func frameAtHand(_ k: Int) throws -> VideoFrame {
@@ -237,7 +262,10 @@ public final class TimelineRenderer: FrameSource {
     stills.removeAll()
     stillPlanes.removeAll()
     lastStill = nil
-    for d in decoders.values { d.stop() }
+    for d in decoders.values {
+      finishedDecodeWait += d.waitSeconds
+      d.stop()
+    }
     decoders.removeAll()
   }
 }

@@ -78,7 +78,39 @@ public final class VideoPipeline: @unchecked Sendable {
     public var frames: Int
     public var seconds: Double
     public var outputBytes: Int64?
+    /// Where the time went, stage by stage.
+    public var stages = Stages()
     public var framesPerSecond: Double { seconds > 0 ? Double(frames) / seconds : 0 }
+  }
+
+  /// Seconds each stage spent, so the stage that bounds a render is visible (`layerkit … --stats`,
+  /// `layerkit-bench --suite`). Stages run at once: their sum exceeds the wall time when they overlap.
+  public struct Stages: Sendable, Codable {
+    /// The rendering thread getting frames: waiting for clip decoders, and drawing.
+    public var source = 0.0
+    /// Of `source`, waiting for clip decoders (`FrameSource.decodeWaitSeconds`).
+    public var decodeWait = 0.0
+    /// The workers preparing frames (colour conversion, planes mixed, PNG compression), summed
+    /// over workers.
+    public var prepare = 0.0
+    /// The writer writing frames: into a file, or into the encoder's pipe (where a slow encoder
+    /// makes it wait).
+    public var write = 0.0
+    /// Waiting for the encoder to finish after the last frame.
+    public var finish = 0.0
+    /// CPU seconds (user + system) of this process and of its child processes (decoders,
+    /// encoder) during the render.
+    public var cpu = 0.0
+    /// Processors of the machine.
+    public var processors = ProcessInfo.processInfo.activeProcessorCount
+
+    /// Drawing (and everything else the rendering thread did but wait for decoders).
+    public var draw: Double { source - decodeWait }
+
+    /// The share of the machine's processors busy over `seconds` of wall time.
+    public func occupancy(over seconds: Double) -> Double {
+      seconds > 0 ? cpu / (seconds * Double(processors)) : 0
+    }
   }
 
   /// Called by the writer after each frame: frames written, frames in all.
@@ -90,6 +122,7 @@ public final class VideoPipeline: @unchecked Sendable {
   @discardableResult
   public func run(progress: Progress? = nil) throws -> Summary {
     let started = Date()
+    let cpuAtStart = VideoPipeline.cpuSeconds()
     let previousPipe = signal(SIGPIPE, SIG_IGN)  // a dead encoder is an error, not our death
     defer { signal(SIGPIPE, previousPipe) }
 
@@ -117,6 +150,8 @@ public final class VideoPipeline: @unchecked Sendable {
       let thread = Thread { [self] in
         defer { group.leave() }
         while let slot = jobs.pop() {
+          let t0 = DispatchTime.now().uptimeNanoseconds
+          defer { self.addTime(\.prepare, since: t0) }
           do {
             slot.fulfil(.success(try sink.prepare(slot.frame!, index: slot.index)))
           } catch {
@@ -137,12 +172,14 @@ public final class VideoPipeline: @unchecked Sendable {
       var done = 0
       while let slot = ordered.pop() {
         guard case .success(let bytes)? = slot.wait(unless: { self.currentFailure() != nil }) else { break }
+        let t0 = DispatchTime.now().uptimeNanoseconds
         do {
           try sink.write(bytes, index: slot.index)
         } catch {
           fail(error)
           break
         }
+        addTime(\.write, since: t0)
         done += 1
         progress?(done, total)
       }
@@ -166,8 +203,10 @@ public final class VideoPipeline: @unchecked Sendable {
       sink.abort()
       throw error
     }
+    let finishing = DispatchTime.now().uptimeNanoseconds
     do {
       try sink.finish()
+      addTime(\.finish, since: finishing)
     } catch {
       sink.abort()
       // A signal during finish stops the encoder, which then fails: the signal is the reason.
@@ -177,7 +216,36 @@ public final class VideoPipeline: @unchecked Sendable {
     if case .file(let path) = target.kind, let attributes = try? FileManager.default.attributesOfItem(atPath: path) {
       size = (attributes[.size] as? NSNumber)?.int64Value
     }
-    return Summary(frames: total, seconds: Date().timeIntervalSince(started), outputBytes: size)
+    var stages = currentStages()
+    stages.decodeWait = source.decodeWaitSeconds
+    stages.cpu = VideoPipeline.cpuSeconds() - cpuAtStart
+    return Summary(frames: total, seconds: Date().timeIntervalSince(started), outputBytes: size, stages: stages)
+  }
+
+  private var stages = Stages()
+
+  private func addTime(_ stage: WritableKeyPath<Stages, Double>, since start: UInt64) {
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    lock.lock()
+    stages[keyPath: stage] += seconds
+    lock.unlock()
+  }
+
+  private func currentStages() -> Stages {
+    lock.lock()
+    defer { lock.unlock() }
+    return stages
+  }
+
+  /// User + system CPU seconds of this process and of its children waited for so far.
+  static func cpuSeconds() -> Double {
+    var total = 0.0
+    for who in [RUSAGE_SELF.rawValue, RUSAGE_CHILDREN.rawValue] {
+      var usage = rusage()
+      getrusage(who, &usage)
+      for t in [usage.ru_utime, usage.ru_stime] { total += Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    }
+    return total
   }
 
   /// Stops the render from any thread (a signal handler's queue): the run throws `.interrupted`.
@@ -190,7 +258,9 @@ public final class VideoPipeline: @unchecked Sendable {
     var previous: Slot?
     for k in frames {
       if currentFailure() != nil { return }
+      let t0 = DispatchTime.now().uptimeNanoseconds
       let frame = try source.videoFrame(k)
+      addTime(\.source, since: t0)
       if keep.contains(k) {
         let image = frame.image()
         lock.lock()
@@ -293,6 +363,8 @@ public protocol FrameSource: AnyObject {
   /// Told once, before `willRender`, when the sink writes Y'CbCr in `layout` (translucent pixels
   /// over `background`): a source may then hand over frames as planes of that layout.
   func willWrite(planes layout: YUVFrameLayout, background: YUVConversion.Background)
+  /// Seconds `frame` / `videoFrame` spent waiting for clip decoders so far.
+  var decodeWaitSeconds: Double { get }
   /// Hands the pipeline a way to wake a source that is waiting (for a decoder), from any thread.
   func interruptible(_ register: (@escaping () -> Void) -> Void)
   /// Releases decoders and processes; called once, at the end.
@@ -309,4 +381,6 @@ extension FrameSource {
   public func videoFrame(_ index: Int) throws -> VideoFrame { .image(try frame(index)) }
   /// Every frame is RGBA.
   public func willWrite(planes layout: YUVFrameLayout, background: YUVConversion.Background) {}
+  /// No decoders.
+  public var decodeWaitSeconds: Double { 0 }
 }
