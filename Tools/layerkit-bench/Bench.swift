@@ -33,6 +33,8 @@ struct Bench: ParsableCommand {
     "1920x1080"
   @Option(help: "Suite: timed frames per row (after two warm-up frames).") var frames: Int = 9
   @Flag(help: "Suite: leave FFmpeg out even when it is installed.") var noFfmpeg = false
+  @Flag(help: "Suite: leave out the clip workloads (concat, clip frames alone, slideshow, 4K fitted).")
+  var noClips = false
   @Option(help: "Suite: also write the report as JSON to this file.") var json: String?
   @Option(help: "Suite: also write a chart (SVG) to this file.") var plot: String?
 
@@ -53,7 +55,7 @@ struct Bench: ParsableCommand {
     let suite = Suite(
       sizes: parsed.map { ($0[0], $0[1]) }, framesPerRow: frames,
       renderers: renderer == "both" ? ["gpu", "cpu"] : [renderer], withFFmpeg: !noFfmpeg,
-      videoSizes: Set(videoSizes.split(separator: ",").map { $0.lowercased() }))
+      videoSizes: Set(videoSizes.split(separator: ",").map { $0.lowercased() }), withClips: !noClips)
     let report = try suite.run()
     print("\n" + Suite.table(report))
     if let json {

@@ -50,6 +50,7 @@ struct SuiteReport: Codable {
   var machine: [String: String]
   var frames: [FrameRow]
   var videos: [VideoRow]
+  var clips: [ClipRow] = []
   var scaling: [String: Double]
   var recommendations: [String]
 }
@@ -60,6 +61,8 @@ struct Suite {
   let renderers: [String]
   let withFFmpeg: Bool
   let videoSizes: Set<String>
+  /// Run the clip workloads (Suite+Clips.swift).
+  var withClips = true
 
   static let transitionFrames = 181
 
@@ -87,6 +90,11 @@ struct Suite {
 
     var frames: [FrameRow] = []
     var videos: [VideoRow] = []
+    var clips: [ClipRow] = []
+    if withClips, let ffmpeg {
+      let (a, b) = try inputs(width: 1920, height: 1080, ffmpeg: ffmpeg, in: work)
+      clips = try clipWorkloads(try makeClipInputs(ffmpeg: ffmpeg, stills: [a, b], in: work), ffmpeg: ffmpeg, in: work)
+    }
     for (w, h) in sizes {
       let (a, b) = try inputs(width: w, height: h, ffmpeg: ffmpeg, in: work)
       let pictures = (Self.picture(a), Self.picture(b))
@@ -124,7 +132,7 @@ struct Suite {
       }
     }
     return SuiteReport(
-      machine: machine, frames: frames, videos: videos, scaling: Self.scaling(frames),
+      machine: machine, frames: frames, videos: videos, clips: clips, scaling: Self.scaling(frames),
       recommendations: Self.recommend(frames, videos))
   }
 
@@ -342,6 +350,7 @@ struct Suite {
         + Set(report.videos.filter { $0.tool.hasPrefix("ffmpeg") }.map(\.command)).sorted()
         .joined(separator: "\n")
     }
+    if !report.clips.isEmpty { out += clipTable(report.clips) }
     out +=
       "\n\nscaling\n"
       + report.scaling.keys.sorted().map { String(format: "%@: %.2f", $0, report.scaling[$0]!) }

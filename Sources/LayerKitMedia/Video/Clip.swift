@@ -252,7 +252,9 @@ public final class ClipDecoder: @unchecked Sendable {
   /// the thread that reads frames.
   public func stop() {
     interrupt()
-    process?.terminate(grace: 0.5)
+    // A decoder has nothing to finish, and ffmpeg blocked writing to a full pipe does not act on
+    // SIGTERM until the write returns: it is killed at once.
+    process?.terminate(grace: 0)
     process = nil
     current = nil
     currentImage = nil
