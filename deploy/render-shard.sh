@@ -5,7 +5,9 @@
 # This is the one place the render command lives: the Kubernetes Indexed Job
 # (deploy/kubernetes/render-job.yaml) and the Slurm job array (deploy/slurm/render.sbatch) both
 # run this script, and Tests/LayerKitToolTests/DeployTests.swift runs it locally and checks that
-# the joined shards equal an unsharded render byte for byte.
+# the joined shards equal an unsharded render: byte for byte, but for the frames of crossfades and
+# slides, which an unsharded Y'CbCr render computes in its own planes and the parts (RGBA) draw;
+# those are within one level.
 #
 # The shard index comes from the scheduler:
 #   JOB_COMPLETION_INDEX   set by Kubernetes in every pod of an Indexed Job (0 … completions-1)

@@ -25,9 +25,13 @@ final class VideoShortcutTests: XCTestCase {
   /// limited range (as cameras and phones do), else it is left untagged.
   private func clip(_ name: String, source: String, size: String, tagged: Bool) throws -> ClipInfo {
     let path = folder.appendingPathComponent(name).path
-    var args = ["-v", "error", "-f", "lavfi", "-i", "\(source)=s=\(size):r=25", "-t", "1", "-c:v", "libx264", "-g", "10"]
+    var args = [
+      "-v", "error", "-f", "lavfi", "-i", "\(source)=s=\(size):r=25", "-t", "1", "-c:v", "libx264", "-g", "10",
+    ]
     args += ["-pix_fmt", "yuv420p"]
-    if tagged { args += ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"] }
+    if tagged {
+      args += ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
+    }
     try ffmpeg(args + [path])
     return try ClipInfo.probe(path)
   }
@@ -124,7 +128,8 @@ final class VideoShortcutTests: XCTestCase {
     let lumaBytes = 64 * 48
     for k in fast.indices {
       XCTAssertGreaterThanOrEqual(psnr(fast[k], slow[k]), 35, "frame \(k)")
-      XCTAssertGreaterThanOrEqual(psnr(Array(fast[k][..<lumaBytes]), Array(slow[k][..<lumaBytes])), 38, "frame \(k) luma")
+      XCTAssertGreaterThanOrEqual(
+        psnr(Array(fast[k][..<lumaBytes]), Array(slow[k][..<lumaBytes])), 38, "frame \(k) luma")
     }
   }
 
@@ -150,8 +155,10 @@ final class VideoShortcutTests: XCTestCase {
     let b = try Self.still(width: 32, height: 24, seed: 2)
     for effect in ["fade", "dissolve"] {
       let timeline = try Timeline(
-        items: [TimelineItem(source: .image(Still(a, name: "a")), duration: 1),
-          TimelineItem(source: .image(Still(b, name: "b")), duration: 1)],
+        items: [
+          TimelineItem(source: .image(Still(a, name: "a")), duration: 1),
+          TimelineItem(source: .image(Still(b, name: "b")), duration: 1),
+        ],
         transitions: [TimelineTransition(effect: effect, duration: 0.6)], width: 32, height: 24,
         rate: FrameRate(numerator: 25, denominator: 1))
       let fast = try y4m(timeline, shortcuts: true)
@@ -166,6 +173,43 @@ final class VideoShortcutTests: XCTestCase {
     }
   }
 
+  /// Slides between stills, to Y4M: computed in the planes from each still's 4:4:4 planes, with
+  /// the RGBA path's picture choice, taps and inside test, and its fraction in steps of 2⁻⁸: every
+  /// byte of every frame within one level of the long way (the conversion is affine; only the
+  /// roundings differ), and some frames not equal to it (the shortcut ran).
+  func testStillSlidesInPlanesAreTheLongWayWithinOneLevel() throws {
+    var differing = 0
+    // 360 rows: uv.y's double flip leaves some rows a hair off their texel centres (as at 1080p).
+    let cases: [(Int, Int, [String], [SIMD2<Float>])] = [
+      (48, 32, ["moveIn", "push", "reveal"], [[1, 0], [-1, 0], [0, 1], [0, -1]]),
+      (64, 360, ["push", "reveal"], [[1, 0], [0, -1]]),
+    ]
+    for (width, height, effects, directions) in cases {
+      let a = try Self.still(width: width, height: height, seed: 4)
+      let b = try Self.still(width: width, height: height, seed: 5)
+      for effect in effects {
+        for d in directions {
+          let timeline = try Timeline(
+            items: [
+              TimelineItem(source: .image(Still(a, name: "a")), duration: 1),
+              TimelineItem(source: .image(Still(b, name: "b")), duration: 1),
+            ],
+            transitions: [TimelineTransition(effect: effect, parameters: ["direction": .vec2(d)], duration: 0.6)],
+            width: width, height: height, rate: FrameRate(numerator: 25, denominator: 1))
+          let fast = try y4m(timeline, shortcuts: true)
+          let slow = try y4m(timeline, shortcuts: false)
+          XCTAssertEqual(fast.count, slow.count)
+          for k in fast.indices {
+            let worst = zip(fast[k], slow[k]).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            XCTAssertLessThanOrEqual(worst, 1, "\(effect) \(d) frame \(k)")
+            if worst > 0 { differing += 1 }
+          }
+        }
+      }
+    }
+    XCTAssertGreaterThan(differing, 0, "the slides went the long way")
+  }
+
   // MARK: - RGBA
 
   /// Frames that only show one opaque picture 1:1 — an untagged clip decoded to RGBA, a still of
@@ -175,7 +219,9 @@ final class VideoShortcutTests: XCTestCase {
     XCTAssertFalse(c.isBT709Video, "an untagged SD clip is BT.601: decoded to RGBA")
     let still = try Self.still(width: 32, height: 24, seed: 3)
     let timeline = try Timeline(
-      items: [TimelineItem(source: .clip(c), duration: 1), TimelineItem(source: .image(Still(still, name: "s")), duration: 1)],
+      items: [
+        TimelineItem(source: .clip(c), duration: 1), TimelineItem(source: .image(Still(still, name: "s")), duration: 1),
+      ],
       transitions: [TimelineTransition(effect: "push", parameters: ["direction": .vec2([1, 0])], duration: 0.4)],
       width: 32, height: 24, rate: FrameRate(numerator: 25, denominator: 1))
     func frames(_ shortcuts: Bool) throws -> [Image] {
@@ -211,8 +257,10 @@ final class VideoShortcutTests: XCTestCase {
   func testPlanesCrossfadeEnds() throws {
     let layout = YUVFrameLayout(width: 34, height: 10, chroma: .yuv420)
     var rng = SeededRandom(seed: 9)
-    let a = try YUVPlanes(layout: layout, bytes: (0..<layout.byteCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
-    let b = try YUVPlanes(layout: layout, bytes: (0..<layout.byteCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+    let a = try YUVPlanes(
+      layout: layout, bytes: (0..<layout.byteCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+    let b = try YUVPlanes(
+      layout: layout, bytes: (0..<layout.byteCount).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
     for (t, expected) in [(0.0, a.bytes), (1.0, b.bytes)] {
       let out = [UInt8](unsafeUninitializedCapacity: layout.byteCount) { buffer, count in
         YUVPlanes.crossfade(a, b, progress: t, into: UnsafeMutableRawBufferPointer(buffer))

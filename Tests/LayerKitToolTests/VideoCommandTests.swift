@@ -24,9 +24,12 @@ final class VideoCommandTests: XCTestCase {
     )
   }
 
-  // MARK: Y4M, exact
+  // MARK: Y4M, the PNG frames converted
 
-  func testY4MHoldsExactlyTheRenderedFramesConverted() throws {
+  /// The Y4M frames are the PNG frames converted: byte for byte where a still is shown alone;
+  /// within one level during the push, which the Y4M output computes in its own planes (a slide
+  /// between stills, PlanarSlide) where the PNG frames are drawn in RGBA.
+  func testY4MHoldsTheRenderedFramesConverted() throws {
     let (a, b) = try pictures()
     let common = [
       a, b, "--transition", "push:fromRight", "--hold", "0.2", "--transition-duration", "0.3", "--fps", "10",
@@ -51,7 +54,13 @@ final class VideoCommandTests: XCTestCase {
       for (i, name) in names.enumerated() {
         let image = try ImageFile.read(URL(fileURLWithPath: frames + "/" + name))
         let expected = try YUVConversion.convert(image, chroma: .yuv420)
-        XCTAssertEqual(decoded[i], expected, "\(renderer) frame \(i)")
+        // Frames 2, 3 and 4 (0.2 s, 0.3 s, 0.4 s) are the push.
+        if (2...4).contains(i) {
+          let worst = zip(decoded[i], expected).map { abs(Int($0) - Int($1)) }.max() ?? 0
+          XCTAssertLessThanOrEqual(worst, 1, "\(renderer) frame \(i)")
+        } else {
+          XCTAssertEqual(decoded[i], expected, "\(renderer) frame \(i)")
+        }
       }
     }
   }

@@ -63,13 +63,15 @@ public enum VideoFrame: Sendable {
   /// Two frames' planes mixed byte by byte by the sink's workers at `progress` (0 is the first):
   /// a crossfade computed in the output's format (`YUVPlanes.crossfade`).
   case crossfade(YUVPlanes, YUVPlanes, progress: Double)
+  /// A slide between two pictures' 4:4:4 planes, computed into the sink's layout by its workers.
+  case slide(PlanarSlide)
 
   /// Equal for the same frame repeated (a still held on); nil for a mix, made anew each time.
   var id: UInt64? {
     switch self {
     case .image(let image): image.id
     case .planes(let planes): planes.id
-    case .crossfade: nil
+    case .crossfade, .slide: nil
     }
   }
 
@@ -79,14 +81,21 @@ public enum VideoFrame: Sendable {
     case .image(let image): return image
     case .planes(let planes): return planes.image()
     case .crossfade(let a, _, _):
-      let layout = a.layout
-      let bytes = FrameMemory.bytes(count: layout.byteCount) { buffer in
-        if case .crossfade(let a, let b, let t) = self {
-          YUVPlanes.crossfade(a, b, progress: t, into: UnsafeMutableRawBufferPointer(buffer))
-        }
-      }
-      return ((try? YUVPlanes(layout: layout, bytes: bytes))?.image()) ?? .zero
+      return (try? mixed(a.layout))?.image() ?? .zero
+    case .slide(let slide):
+      let a = slide.from.layout
+      return (try? mixed(YUVFrameLayout(width: a.width, height: a.height, chroma: .yuv444)))?.image() ?? .zero
     }
+  }
+
+  /// A mix or a slide computed into planes of `layout`.
+  private func mixed(_ layout: YUVFrameLayout) throws(MediaError) -> YUVPlanes {
+    var result: Result<Bool, MediaError> = .success(true)
+    let planes = YUVPlanes(layout: layout) { buffer in
+      result = Result { () throws(MediaError) in try writePlanes(layout, background: (0, 0, 0), into: buffer) }
+    }
+    guard try result.get() else { throw .bufferSizeMismatch(expected: layout.byteCount, actual: 0) }
+    return planes
   }
 
   /// Writes the frame's planes into `buffer` (`layout.byteCount` bytes), converting an image
@@ -103,6 +112,9 @@ public enum VideoFrame: Sendable {
     case .crossfade(let a, let b, let t):
       guard a.layout == layout, b.layout == layout else { return false }
       YUVPlanes.crossfade(a, b, progress: t, into: buffer)
+    case .slide(let slide):
+      guard slide.from.layout.width == layout.width, slide.from.layout.height == layout.height else { return false }
+      slide.write(layout, into: buffer)
     }
     return true
   }

@@ -10,8 +10,9 @@ import LayerKit
 /// whose frames are BT.709 limited-range video of the output's aspect is decoded by ffmpeg
 /// straight into the output's planes (scaled by its scaler when the size differs), which go to
 /// the sink as they are; a still's frame is converted once; and a crossfade (fade, dissolve)
-/// between two such pictures is mixed in the output's planes by the sink's workers
-/// (`VideoFrame.crossfade`) instead of drawn in RGBA and converted. Everything else is drawn.
+/// between two such pictures, or a slide (moveIn, push, reveal along an axis) between two stills,
+/// is computed in the output's planes by the sink's workers (`VideoFrame.crossfade`,
+/// `VideoFrame.slide`) instead of drawn in RGBA and converted. Everything else is drawn.
 public final class TimelineRenderer: FrameSource {
   public let timeline: Timeline
   let renderer: Renderer
@@ -22,8 +23,10 @@ public final class TimelineRenderer: FrameSource {
   private var lastStill: (item: Int, frame: VideoFrame)?
   /// The decoded stills of the items on screen, by item.
   private var stills: [Int: Image] = [:]
-  /// The planes of still items' frames alone, by item (for crossfades in the output's format).
+  /// The planes of still items' frames alone, by item (for crossfades in the output's format),
+  /// and at full resolution (4:4:4, for slides).
   private var stillPlanes: [Int: YUVPlanes] = [:]
+  private var fullStillPlanes: [Int: YUVPlanes] = [:]
   /// The sink's Y'CbCr, when it writes Y'CbCr.
   private var planes: (layout: YUVFrameLayout, background: YUVConversion.Background)?
 
@@ -101,20 +104,39 @@ public final class TimelineRenderer: FrameSource {
       if case .image = timeline.items[i].source { return true }
       return decodesPlanes(i) != nil || clipShownAsIs(i)
     case .transition(let i, let progress, _, _):
-      return mixesPlanes(transition: i, progress: progress)
+      return planarTransition(i, progress: progress) != nil
     }
   }
 
-  /// Whether transition i at `progress` is mixed in the output's planes: a built-in crossfade
-  /// inside [0, 1] between two items that have planes.
-  private func mixesPlanes(transition i: Int, progress: Double) -> Bool {
+  /// How transition i at `progress` is computed in the output's planes, if it is: a built-in
+  /// crossfade inside [0, 1] between two items that have planes, or a slide along an axis
+  /// between two stills (whose full-resolution planes are made once).
+  private enum PlanarTransition {
+    case crossfade
+    case slide(TransitionShortcut.Slide, direction: SIMD2<Float>)
+  }
+
+  private func planarTransition(_ i: Int, progress: Double) -> PlanarTransition? {
     let t = timeline.transitions[i]
-    guard planes != nil, t.builtIn, TransitionEffects.all[t.effect]?.shortcut == .crossfade, progress >= 0,
-      progress <= 1
-    else { return false }
-    return [i, i + 1].allSatisfy { item in
-      if case .image = timeline.items[item].source { return true }
-      return decodesPlanes(item) != nil
+    guard planes != nil, t.builtIn, let effect = TransitionEffects.all[t.effect], let shortcut = effect.shortcut
+    else { return nil }
+    let isStill = { (item: Int) -> Bool in
+      if case .image = self.timeline.items[item].source { return true }
+      return false
+    }
+    switch shortcut {
+    case .crossfade:
+      guard progress >= 0, progress <= 1, [i, i + 1].allSatisfy({ isStill($0) || decodesPlanes($0) != nil }) else {
+        return nil
+      }
+      return .crossfade
+    case .slide(let kind):
+      guard isStill(i), isStill(i + 1), picturesFillFrame,
+        let values = try? effect.uniforms.resolve(t.parameters, effect: t.effect),
+        let index = effect.parameters.firstIndex(where: { $0.name == "direction" }),
+        case .vec2(let d)? = values[index], d.x == 0 || d.y == 0
+      else { return nil }
+      return .slide(kind, direction: d)
     }
   }
 
@@ -137,6 +159,7 @@ public final class TimelineRenderer: FrameSource {
     let over = { (i: Int) in next >= self.timeline.starts[i] + self.timeline.items[i].duration + 1e-9 }
     for i in stills.keys where over(i) { stills[i] = nil }
     for i in stillPlanes.keys where over(i) { stillPlanes[i] = nil }
+    for i in fullStillPlanes.keys where over(i) { fullStillPlanes[i] = nil }
     for (i, decoder) in decoders where over(i) {
       finishedDecodeWait += decoder.waitSeconds
       decoder.stop()
@@ -179,8 +202,27 @@ public final class TimelineRenderer: FrameSource {
       case .image(let image): return .image(image)
       }
     case .transition(let i, let progress, let fromTime, let toTime):
-      return .crossfade(try itemPlanes(i, local: fromTime), try itemPlanes(i + 1, local: toTime), progress: progress)
+      switch planarTransition(i, progress: progress) {
+      case .slide(let kind, let direction):
+        guard
+          let slide = PlanarSlide(
+            from: try fullStillPlanes(item: i), to: try fullStillPlanes(item: i + 1), kind: kind,
+            direction: direction, progress: Float(progress))
+        else { throw VideoError.invalidTimeline("transition \(i + 1): not a slide along an axis") }
+        return .slide(slide)
+      default:
+        return .crossfade(try itemPlanes(i, local: fromTime), try itemPlanes(i + 1, local: toTime), progress: progress)
+      }
     }
+  }
+
+  /// The full-resolution (4:4:4) planes of still item i shown alone, converted once.
+  private func fullStillPlanes(item i: Int) throws -> YUVPlanes {
+    if let p = fullStillPlanes[i] { return p }
+    guard let planes else { throw VideoError.invalidTimeline("no Y'CbCr output to convert a still for") }
+    let p = try YUVPlanes(try stillAlone(item: i), chroma: .yuv444, background: planes.background)
+    fullStillPlanes[i] = p
+    return p
   }
 
   /// Still item i shown alone: the still itself when it fills the frame opaquely,
@@ -261,6 +303,7 @@ public final class TimelineRenderer: FrameSource {
     lookahead.drop()
     stills.removeAll()
     stillPlanes.removeAll()
+    fullStillPlanes.removeAll()
     lastStill = nil
     for d in decoders.values {
       finishedDecodeWait += d.waitSeconds

@@ -38,7 +38,9 @@ public struct YUVPlanes: Sendable {
   {
     let layout = try YUVConversion.layout(for: image, chroma: chroma)
     do {
-      try self.init(layout: layout) { try YUVConversion.convert(image, background: background, chroma: chroma, into: $0) }
+      try self.init(layout: layout) {
+        try YUVConversion.convert(image, background: background, chroma: chroma, into: $0)
+      }
     } catch let error as MediaError {
       throw error
     } catch {
@@ -100,7 +102,9 @@ public struct YUVPlanes: Sendable {
   /// frames it is the RGBA crossfade then converted, within one level (the conversion is affine;
   /// only the roundings differ), and exactly `a` at t = 0 and `b` at t = 1.
   /// - Precondition: both frames have the same layout, and `buffer` is its size.
-  public static func crossfade(_ a: YUVPlanes, _ b: YUVPlanes, progress t: Double, into buffer: UnsafeMutableRawBufferPointer) {
+  public static func crossfade(
+    _ a: YUVPlanes, _ b: YUVPlanes, progress t: Double, into buffer: UnsafeMutableRawBufferPointer
+  ) {
     precondition(a.layout == b.layout && buffer.count == a.layout.byteCount)
     let weight = UInt32((min(max(t, 0), 1) * 65536).rounded())
     let count = buffer.count
@@ -114,7 +118,8 @@ public struct YUVPlanes: Sendable {
         let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count >> 18))
         DispatchQueue.concurrentPerform(iterations: chunks) { c in
           let range = (count * c / chunks)..<(count * (c + 1) / chunks)
-          mix(sa.pointer + range.lowerBound, sb.pointer + range.lowerBound, out.pointer + range.lowerBound,
+          mix(
+            sa.pointer + range.lowerBound, sb.pointer + range.lowerBound, out.pointer + range.lowerBound,
             count: range.count, weight: weight)
         }
       }
@@ -122,7 +127,7 @@ public struct YUVPlanes: Sendable {
   }
 
   /// out = (a × (2¹⁶ − w) + b × w + 2¹⁵) >> 16, sixteen bytes at a time.
-  private static func mix(
+  static func mix(
     _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>, count: Int,
     weight: UInt32
   ) {

@@ -61,7 +61,7 @@ struct TransitionJob: @unchecked Sendable {
     let rRow = slide.kind == .push ? RenderMath.BilinearTap(1 - rowQ.r.y, size: b.height) : ownRow
     let insideRow = rowQ.q.y >= 0 && rowQ.q.y <= 1
     // Which surface the shifted read takes, and which the other.
-    let (shifted, other) = slide.kind == .reveal ? (from, to) : (to, from)
+    let (shifted, other) = slide.kind.shiftsOldContent ? (from, to) : (to, from)
     slideTaps.withUnsafeBufferPointer { columns in
       for x in b.x..<b.maxX {
         let c = columns[x - b.x]
@@ -87,23 +87,14 @@ struct TransitionJob: @unchecked Sendable {
 
   /// The pixel's own uv (gl-transitions' convention, y up), as the general path computes it.
   @inline(__always) func uv(_ x: Int, _ y: Int) -> SIMD2<Float> {
-    let b = pass.bounds
-    let c = SIMD2(Float(x) + 0.5, Float(y) + 0.5) - SIMD2(Float(b.x), Float(b.y))
-    return SIMD2(c.x / size.x, 1 - c.y / size.y)
+    RenderMath.transitionUV(x, y, bounds: pass.bounds, size: size)
   }
 
-  /// CPUEffects' coordinates for moveIn, push and reveal: q, read from the shifted surface when
-  /// inside, and r, read from the other one otherwise (one SIMD lane per axis, as there).
+  /// The slide's coordinates at uv (TransitionShortcut.Slide.coordinates).
   @inline(__always) func slideCoordinates(_ slide: (kind: TransitionShortcut.Slide, d: SIMD2<Float>), _ uv: SIMD2<Float>) -> (
     q: SIMD2<Float>, r: SIMD2<Float>
   ) {
-    let p = pass.progress
-    let d = slide.d
-    switch slide.kind {
-    case .moveIn: return (uv - d * (1 - p), uv)
-    case .push: return (uv - d * (1 - p), uv + d * p)
-    case .reveal: return (uv + d * p, uv)
-    }
+    slide.kind.coordinates(uv, direction: slide.d, progress: pass.progress)
   }
 
   /// RenderMath.unorm8(a + (b − a) × t) of every pair of bytes (a / 255, b / 255), at 256 × a + b.

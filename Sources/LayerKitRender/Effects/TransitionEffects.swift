@@ -47,24 +47,6 @@ public struct TransitionEffect: Sendable {
   }
 }
 
-/// A simple form an effect's formula takes at every progress inside (0, 1).
-public enum TransitionShortcut: Sendable, Equatable {
-  /// `mix(from, to, progress)` texel by texel at the pixel's own uv.
-  case crossfade
-  /// One image read at uv shifted by the `direction` parameter × progress, the other at its own
-  /// uv (moveIn, reveal) or shifted too (push): each row reads whole rows of texels.
-  case slide(Slide)
-
-  public enum Slide: Sendable, Equatable {
-    /// The new content, shifted by −d × (1 − p), over the old.
-    case moveIn
-    /// The new content shifted by −d × (1 − p), the old by d × p.
-    case push
-    /// The old content, shifted by d × p, over the new.
-    case reveal
-  }
-}
-
 /// The built-in effects.
 public enum TransitionEffects {
   /// Every built-in effect by name.
