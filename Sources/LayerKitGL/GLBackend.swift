@@ -2,6 +2,9 @@
 // are pooled RGBA8 render targets, draws run layer_quad.{vert,frag} (the GLSL twin of
 // RenderMath), filter passes Shaders/effects, transition passes Shaders/transitions (hosted by
 // transition_wrapper.frag, see TransitionProgram), contents crossfades effects/crossfade.frag.
+// A frame read back as Y'CbCr planes (PlanarRenderer) is converted and packed by
+// effects/yuv420_pack.frag (PlanarPackProgram) into a target whose bytes are the planes, and goes
+// through the same ring of pixel-pack buffers as an RGBA frame.
 // The executor in LayerKitRender walks the ops; nothing here does.
 //
 // Lifetime: a GLBackend owns one EGL context and everything made in it: programs, the image
@@ -23,6 +26,8 @@ final class GLBackend: RenderBackend {
   let filters: [FilterKind: FilterProgram]
   /// The contents crossfade program.
   let crossfadeProgram: CrossfadeProgram
+  /// The Y'CbCr 4:2:0 conversion and packing of a frame read back as planes.
+  let planarProgram: PlanarPackProgram
   /// One program per transition effect, by name: the built-ins (TransitionEffects.all), plus any
   /// registered with `GLRenderer.registerTransition`.
   var transitions: [String: TransitionProgram]
@@ -55,6 +60,7 @@ final class GLBackend: RenderBackend {
     var builtFilters: [FilterKind: FilterProgram] = [:]
     var builtTransitions: [String: TransitionProgram] = [:]
     var crossfade: CrossfadeProgram?
+    var planar: PlanarPackProgram?
     let segments: TextureHandle
     do {
       for variant in LayerQuadVariant.allCases {
@@ -64,6 +70,7 @@ final class GLBackend: RenderBackend {
         builtFilters[kind] = try FilterProgram(context: context, kind: kind)
       }
       crossfade = try CrossfadeProgram(context: context)
+      planar = try PlanarPackProgram(context: context)
       for effect in TransitionEffects.all.values.sorted(by: { $0.name < $1.name }) {
         builtTransitions[effect.name] = try TransitionProgram(context: context, effect: effect)
       }
@@ -74,6 +81,7 @@ final class GLBackend: RenderBackend {
       for f in builtFilters.values { context.delete(f.program) }
       for t in builtTransitions.values { context.delete(t.program) }
       if let crossfade { context.delete(crossfade.program) }
+      for program in planar?.programs ?? [] { context.delete(program) }
       context.delete(vertexArray)
       throw error
     }
@@ -82,6 +90,7 @@ final class GLBackend: RenderBackend {
     self.filters = builtFilters
     self.transitions = builtTransitions
     self.crossfadeProgram = crossfade!
+    self.planarProgram = planar!
     self.segments = segments
     try? context.bindTexture(nil)
   }
@@ -96,11 +105,12 @@ final class GLBackend: RenderBackend {
     for f in filters.values { context.delete(f.program) }
     for t in transitions.values { context.delete(t.program) }
     context.delete(crossfadeProgram.program)
+    for program in planarProgram.programs { context.delete(program) }
     context.delete(segments)
     context.delete(vertexArray)
-    for case let (buffer, sync)? in ring {
-      if let sync { context.delete(sync) }
-      context.delete(buffer)
+    for case let slot? in ring {
+      if let sync = slot.sync { context.delete(sync) }
+      context.delete(slot.buffer)
     }
     context.releaseCurrent()
   }
@@ -189,9 +199,11 @@ final class GLBackend: RenderBackend {
   /// Frames that may be drawn and not yet read back.
   static let framesInFlight = 2
   /// The pixel-pack buffers frames are read back through, one per frame in flight (frame n uses
-  /// n mod framesInFlight), each with the fence of the copy it holds; made on first use, remade
-  /// larger when a frame needs more.
-  private var ring: [(buffer: BufferHandle, sync: GLsync?)?] = Array(repeating: nil, count: framesInFlight)
+  /// n mod framesInFlight), each with the fence of the copy it holds, whether that copy is of
+  /// Y'CbCr planes (startPlanesReadBack) and how many of its bytes are the frame's; made on first
+  /// use, remade larger when a frame needs more.
+  private var ring: [(buffer: BufferHandle, sync: GLsync?, planes: Bool, count: Int)?] =
+    Array(repeating: nil, count: framesInFlight)
   /// Frames whose readback started, and frames finished (in order: the next to finish is
   /// `finishedFrames`).
   private(set) var startedFrames: UInt64 = 0
@@ -201,19 +213,59 @@ final class GLBackend: RenderBackend {
   /// drawing and the copy are flushed and run while the caller goes on.
   /// - Returns: the frame's serial.
   func startReadBack(_ surface: Surface) throws -> UInt64 {
+    try startCopy(surface.target, planes: false, count: surface.target.width * surface.target.height * 4)
+  }
+
+  /// Converts `surface` (the finished target, both sides even) to Y'CbCr 4:2:0 planes packed
+  /// into a pooled RGBA8 target (effects/yuv420_pack.frag), and starts copying that target into
+  /// the next buffer of the ring, as `startReadBack`.
+  /// - Returns: the frame's serial.
+  func startPlanesReadBack(_ surface: Surface, background: SIMD3<UInt8>) throws -> UInt64 {
+    try checkRing()
+    let (width, height) = (surface.target.width, surface.target.height)
+    let packed = PlanarPackProgram.packedSize(width: width, height: height)
+    let output = try targets.take(width: packed.width, height: packed.height, context: context)
+    // Back in the pool for later takes: GL orders the copy below before any later drawing into it.
+    defer { targets.release(output) }
+    try context.bindTarget(output)
+    try context.setBlending(false)
+    try context.bindTexture(surface.target.texture, unit: .paint)
+    // The Y' rows, then the Cb / Cr rows, each with its own program.
+    let rows = [
+      (planarProgram.luma, 0..<packed.lumaRows), (planarProgram.chroma, packed.lumaRows..<packed.height),
+    ]
+    defer { try? context.setScissor(nil) }
+    for (pass, range) in rows {
+      try context.setScissor(PixelRect(x: 0, y: range.lowerBound, width: packed.width, height: range.count))
+      try context.useProgram(pass.program)
+      try planarProgram.set(pass, width: width, height: height, background: background, context: context)
+      glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
+      try context.check("glDrawArrays (Y'CbCr pack)")
+    }
+    return try startCopy(
+      output, planes: true, count: RenderMath.YCbCr420.byteCount(width: width, height: height))
+  }
+
+  private func checkRing() throws {
     guard startedFrames - finishedFrames < UInt64(Self.framesInFlight) else {
       throw RenderError.framesOutOfOrder("\(Self.framesInFlight) frames are already waiting to be finished")
     }
+  }
+
+  /// Starts copying the whole of `target` into the next buffer of the ring, of which the first
+  /// `count` bytes will be the frame's.
+  private func startCopy(_ target: RenderTarget, planes: Bool, count: Int) throws -> UInt64 {
+    try checkRing()
     let slot = Int(startedFrames % UInt64(Self.framesInFlight))
-    let bytes = surface.target.width * surface.target.height * 4
+    let bytes = target.width * target.height * 4
     if let old = ring[slot], old.buffer.bytes < bytes {
       if let sync = old.sync { context.delete(sync) }
       context.delete(old.buffer)
       ring[slot] = nil
     }
     let buffer = try ring[slot]?.buffer ?? context.makePackBuffer(bytes: bytes)
-    ring[slot] = (buffer, nil)
-    ring[slot]!.sync = try context.startReadPixels(surface.target, into: buffer)
+    ring[slot] = (buffer, nil, planes, count)
+    ring[slot]!.sync = try context.startReadPixels(target, into: buffer)
     startedFrames += 1
     return startedFrames - 1
   }
@@ -221,6 +273,29 @@ final class GLBackend: RenderBackend {
   /// Waits for a started frame's copy and returns its pixels (rows top-down). A frame whose wait
   /// fails counts as finished, so the next one can still be.
   func finishReadBack(_ frame: PendingFrame) throws -> [UInt8] {
+    let (buffer, sync, count) = try waiting(frame, planes: false)
+    try context.makeCurrent()
+    let start = DispatchTime.now().uptimeNanoseconds
+    defer { finished(frame, since: start) }
+    return try context.finishReadPixels(buffer, sync: sync, count: count)
+  }
+
+  /// Waits for a frame started with `startPlanesReadBack` and copies its planes into `buffer`
+  /// (exactly their size). A frame whose wait fails counts as finished.
+  func finishPlanesReadBack(_ frame: PendingFrame, into destination: UnsafeMutableRawBufferPointer) throws {
+    let (buffer, sync, count) = try waiting(frame, planes: true)
+    guard destination.count == count else {
+      throw RenderError.planeBufferSize(expected: count, actual: destination.count)
+    }
+    try context.makeCurrent()
+    let start = DispatchTime.now().uptimeNanoseconds
+    defer { finished(frame, since: start) }
+    try context.finishReadPixels(buffer, sync: sync, into: destination)
+  }
+
+  /// The copy under way for `frame`, when it is the oldest frame waiting and was started the
+  /// way it is being finished (`planes`).
+  private func waiting(_ frame: PendingFrame, planes: Bool) throws -> (BufferHandle, GLsync, Int) {
     guard frame.serial == finishedFrames, finishedFrames < startedFrames else {
       throw RenderError.framesOutOfOrder(
         frame.serial < finishedFrames
@@ -228,19 +303,26 @@ final class GLBackend: RenderBackend {
           : "frame \(frame.serial) finished before frame \(finishedFrames), which started first")
     }
     let slot = Int(frame.serial % UInt64(Self.framesInFlight))
-    guard let (buffer, sync) = ring[slot], let sync else {
+    guard let entry = ring[slot], let sync = entry.sync else {
       throw RenderError.framesOutOfOrder("frame \(frame.serial) has no readback under way")
     }
-    try context.makeCurrent()
-    let start = DispatchTime.now().uptimeNanoseconds
-    defer {
-      context.delete(sync)
-      ring[slot]!.sync = nil
-      finishedFrames += 1
-      lastReadbackNanoseconds = DispatchTime.now().uptimeNanoseconds - start
-      context.releaseCurrent()
+    guard entry.planes == planes else {
+      throw RenderError.framesOutOfOrder(
+        entry.planes
+          ? "frame \(frame.serial) was started as Y'CbCr planes (startPlanes): finish it with finishPlanes"
+          : "frame \(frame.serial) was started as RGBA (start): finish it with finish")
     }
-    return try context.finishReadPixels(buffer, sync: sync, count: frame.width * frame.height * 4)
+    return (entry.buffer, sync, entry.count)
+  }
+
+  /// Ends a frame's wait, whether its copy succeeded or not.
+  private func finished(_ frame: PendingFrame, since start: UInt64) {
+    let slot = Int(frame.serial % UInt64(Self.framesInFlight))
+    if let sync = ring[slot]?.sync { context.delete(sync) }
+    ring[slot]?.sync = nil
+    finishedFrames += 1
+    lastReadbackNanoseconds = DispatchTime.now().uptimeNanoseconds - start
+    context.releaseCurrent()
   }
 
   func filter(_ pass: FilterPass, input: Surface, into output: Surface) throws {

@@ -5,7 +5,8 @@
 // (failing fast with the file and line of a shader error), and hands each list to the executor of
 // LayerKitRender, which validates it, runs GLBackend's primitives (GLBackend.swift; the first
 // checks the list against the driver's limits and the effects' parameters) and reads the target
-// back top-down.
+// back top-down — or, for a video frame (startPlanes), converts it to BT.709 Y'CbCr 4:2:0 on the
+// GPU and reads back only the planes.
 //
 // What it does not do: look at Layers, evaluate animations, filter textures in hardware (all
 // sampling is the manual bilinear of RenderMath, for parity with the CPU reference), or share GL
@@ -17,7 +18,7 @@ import Foundation
 import LayerKitRender
 
 /// The GPU backend: executes a RenderList with OpenGL ES 3 on a headless EGL display.
-public final class GLRenderer: OverlappingRenderer {
+public final class GLRenderer: PlanarRenderer {
   public let name = "gpu"
 
   /// The platform, driver and limits this renderer runs on.
@@ -100,8 +101,9 @@ public final class GLRenderer: OverlappingRenderer {
   }
 
   /// Waits for a started frame's pixels: the same bytes `render(_:)` returns for its list.
-  /// - Throws: `RenderError.framesOutOfOrder` for a frame that is not the oldest one waiting;
-  ///   `.backend(GLError.readback)` when the copy fails or takes more than a minute.
+  /// - Throws: `RenderError.framesOutOfOrder` for a frame that is not the oldest one waiting (or
+  ///   was started with `startPlanes`); `.backend(GLError.readback)` when the copy fails or takes
+  ///   more than a minute.
   public func finish(_ frame: PendingFrame) throws -> Image {
     let pixels: [UInt8]
     do {
@@ -110,6 +112,48 @@ public final class GLRenderer: OverlappingRenderer {
       throw RenderError.backend(error)
     }
     return try Image(width: frame.width, height: frame.height, pixels: pixels)
+  }
+
+  // MARK: - Y'CbCr planes
+
+  /// Draws `list`, converts its target on the GPU to BT.709 limited-range Y'CbCr 4:2:0
+  /// (effects/yuv420_pack.frag: YUVConversion's integer arithmetic, so the same bytes) packed
+  /// into an RGBA8 target whose bytes are the planar frame, and starts copying that into a pixel
+  /// buffer of the ring (1.5 bytes a pixel instead of 4), without waiting for either. Shares the
+  /// ring, and the order of finishing, with `start(_:)`.
+  /// - Parameters:
+  ///   - list: the frame; width and height even.
+  ///   - background: the opaque colour translucent pixels are composited over.
+  /// - Throws: as `start(_:)`; `RenderError.oddSizeForPlanes` for an odd width or height
+  ///   (checked before anything is drawn).
+  public func startPlanes(_ list: RenderList, background: SIMD3<UInt8>) throws -> PendingFrame {
+    guard list.width % 2 == 0, list.height % 2 == 0 else {
+      throw RenderError.oddSizeForPlanes(width: list.width, height: list.height)
+    }
+    guard backend.startedFrames - backend.finishedFrames < UInt64(framesInFlight) else {
+      throw RenderError.framesOutOfOrder("\(framesInFlight) frames are already waiting to be finished")
+    }
+    do {
+      let serial = try backend.execute(list) { try backend.startPlanesReadBack($0, background: background) }
+      return PendingFrame(width: list.width, height: list.height, serial: serial)
+    } catch let error as GLError {
+      throw RenderError.backend(error)
+    }
+  }
+
+  /// Waits for a frame started with `startPlanes` and writes its planes into `buffer`: Y'
+  /// (width × height), then Cb, then Cr (width / 2 × height / 2 each), rows top-down.
+  /// - Parameter buffer: exactly `RenderMath.YCbCr420.byteCount(width:height:)` bytes.
+  /// - Throws: `RenderError.framesOutOfOrder` for a frame that is not the oldest one waiting or
+  ///   was started with `start`, `.planeBufferSize` for a buffer of another size (either way the
+  ///   frame stays waiting); `.backend(GLError.readback)` when the copy fails or takes more than
+  ///   a minute.
+  public func finishPlanes(_ frame: PendingFrame, into buffer: UnsafeMutableRawBufferPointer) throws {
+    do {
+      try backend.finishPlanesReadBack(frame, into: buffer)
+    } catch let error as GLError {
+      throw RenderError.backend(error)
+    }
   }
 
   // MARK: - For tests and tools

@@ -32,6 +32,72 @@ public protocol OverlappingRenderer: Renderer {
   func finish(_ frame: PendingFrame) throws -> Image
 }
 
+/// An OverlappingRenderer that can convert a frame to planar Y'CbCr itself, before reading it
+/// back: BT.709 limited range, 4:2:0 with centre-sited chroma, composited over an opaque
+/// background — byte for byte what LayerKitMedia's `YUVConversion.convert(_:background:chroma:)`
+/// gives for the RGBA frame (`.yuv420`) — so only 1.5 bytes a pixel are read back instead of 4.
+///
+/// Frames started with `startPlanes` share the ring and the rules of `start`: they finish in the
+/// order they started, at most `framesInFlight` at a time, whichever way each was started; a
+/// frame is finished the way it was started (`finishPlanes` for `startPlanes`, `finish` for
+/// `start`).
+public protocol PlanarRenderer: OverlappingRenderer {
+  /// Draws `list`, converts its target to Y'CbCr 4:2:0 planes and starts reading them back.
+  /// - Parameters:
+  ///   - list: the frame; its width and height must be even.
+  ///   - background: the opaque colour translucent pixels are composited over (straight 8-bit
+  ///     values, as stored).
+  /// - Throws: as `start(_:)`; `RenderError.oddSizeForPlanes` when the width or height is odd
+  ///   (nothing is drawn).
+  func startPlanes(_ list: RenderList, background: SIMD3<UInt8>) throws -> PendingFrame
+  /// Waits for a frame started with `startPlanes` and writes its planes into `buffer`: the Y'
+  /// plane (`width × height` bytes, rows top-down), then Cb, then Cr (`width / 2 × height / 2`
+  /// each), rows tightly packed — the layout of Y4M and of ffmpeg's `yuv420p`.
+  /// - Parameter buffer: exactly `RenderMath.YCbCr420.byteCount(width:height:)` bytes of the
+  ///   frame's size; every byte is written.
+  /// - Throws: `RenderError.framesOutOfOrder` for a frame that is not the oldest one waiting, or
+  ///   was started with `start` (it stays waiting); `.planeBufferSize` when `buffer` has another
+  ///   size (it stays waiting; nothing is written); the backend's error when the copy fails.
+  func finishPlanes(_ frame: PendingFrame, into buffer: UnsafeMutableRawBufferPointer) throws
+}
+
+extension PlanarRenderer {
+  /// Draws `list` and writes its Y'CbCr 4:2:0 planes into `buffer`: `finishPlanes(startPlanes(…))`,
+  /// with the buffer's size checked before anything is drawn.
+  /// - Throws: as `startPlanes` and `finishPlanes`; `.planeBufferSize` before drawing when
+  ///   `buffer` is not `RenderMath.YCbCr420.byteCount(width:height:)` bytes of the list's size.
+  public func renderPlanes(
+    _ list: RenderList, background: SIMD3<UInt8> = .zero, into buffer: UnsafeMutableRawBufferPointer
+  ) throws {
+    if list.width % 2 != 0 || list.height % 2 != 0 {
+      throw RenderError.oddSizeForPlanes(width: list.width, height: list.height)
+    }
+    let expected = RenderMath.YCbCr420.byteCount(width: list.width, height: list.height)
+    guard buffer.count == expected else {
+      throw RenderError.planeBufferSize(expected: expected, actual: buffer.count)
+    }
+    try finishPlanes(startPlanes(list, background: background), into: buffer)
+  }
+
+  /// As `renderPlanes(_:background:into:)`, into a new array.
+  public func renderPlanes(_ list: RenderList, background: SIMD3<UInt8> = .zero) throws -> [UInt8] {
+    if list.width % 2 != 0 || list.height % 2 != 0 {
+      throw RenderError.oddSizeForPlanes(width: list.width, height: list.height)
+    }
+    var failure: (any Error)?
+    // Every byte is written (or, on failure, the array is dropped).
+    let bytes = FrameMemory.bytes(count: RenderMath.YCbCr420.byteCount(width: list.width, height: list.height)) {
+      do {
+        try renderPlanes(list, background: background, into: UnsafeMutableRawBufferPointer($0))
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
+    return bytes
+  }
+}
+
 /// A frame an OverlappingRenderer has drawn and is reading back.
 public struct PendingFrame: Sendable, Equatable {
   public let width: Int
@@ -89,8 +155,13 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
   /// error, an incomplete framebuffer), which callers match with `case .backend(let e as GLError)`.
   case backend(any BackendError)
   /// An OverlappingRenderer asked to finish a frame that is not the oldest one waiting, or to
-  /// start one more than `framesInFlight`.
+  /// start one more than `framesInFlight` (or a PlanarRenderer to finish a frame the other way
+  /// than it started).
   case framesOutOfOrder(String)
+  /// A PlanarRenderer asked for 4:2:0 planes of a frame whose width or height is odd.
+  case oddSizeForPlanes(width: Int, height: Int)
+  /// A PlanarRenderer handed a buffer of `actual` bytes for planes of `expected` bytes.
+  case planeBufferSize(expected: Int, actual: Int)
 
   public var description: String {
     switch self {
@@ -109,6 +180,9 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case .transitionParameters(let error): error.description
     case .backend(let error): "\(error.backendName) backend: \(error)"
     case .framesOutOfOrder(let reason): "overlapped frames: \(reason)"
+    case .oddSizeForPlanes(let w, let h):
+      "Y'CbCr 4:2:0 planes need an even width and height, the frame is \(w)×\(h)"
+    case .planeBufferSize(let e, let a): "Y'CbCr planes: the buffer holds \(a) bytes, the frame \(e)"
     }
   }
 
@@ -128,6 +202,8 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case (.transitionParameters(let e), .transitionParameters(let e2)): e == e2
     case (.backend(let e), .backend(let e2)): e.isEqual(to: e2)
     case (.framesOutOfOrder(let r), .framesOutOfOrder(let r2)): r == r2
+    case (.oddSizeForPlanes(let w, let h), .oddSizeForPlanes(let w2, let h2)): w == w2 && h == h2
+    case (.planeBufferSize(let e, let a), .planeBufferSize(let e2, let a2)): e == e2 && a == a2
     default: false
     }
   }

@@ -218,6 +218,18 @@ final class GLContext {
     }
   }
 
+  /// Limits drawing to `rect` of the bound target (GL rows, which are target rows), or to none
+  /// of it (nil: the scissor test off, as every other pass wants it).
+  func setScissor(_ rect: PixelRect?) throws(GLError) {
+    if let rect {
+      glEnable(GLenum(GL_SCISSOR_TEST))
+      glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
+    } else {
+      glDisable(GLenum(GL_SCISSOR_TEST))
+    }
+    try check("glScissor")
+  }
+
   /// Fills the bound target with `rgba` (already quantized to 8-bit steps, so no rounding rule
   /// of the driver's clear path comes into play).
   func clear(_ rgba: SIMD4<Float>) throws(GLError) {
@@ -428,24 +440,41 @@ final class GLContext {
   func finishReadPixels(_ buffer: BufferHandle, sync: GLsync, count: Int, timeout: Double = 60) throws(GLError)
     -> [UInt8]
   {
+    var failure: GLError?
+    // Every byte is written (or, on failure, the array is dropped).
+    let pixels = FrameMemory.bytes(count: count) { bytes in
+      do throws(GLError) {
+        try finishReadPixels(buffer, sync: sync, into: UnsafeMutableRawBufferPointer(bytes), timeout: timeout)
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
+    return pixels
+  }
+
+  /// Waits for `sync` (at most `timeout` seconds), then copies the first `destination.count`
+  /// bytes of `buffer` into `destination`.
+  func finishReadPixels(
+    _ buffer: BufferHandle, sync: GLsync, into destination: UnsafeMutableRawBufferPointer, timeout: Double = 60
+  ) throws(GLError) {
     let status = glClientWaitSync(sync, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), GLuint64(timeout * 1e9))
     guard status == GLenum(GL_ALREADY_SIGNALED) || status == GLenum(GL_CONDITION_SATISFIED) else {
       throw .readback(
         status == GLenum(GL_TIMEOUT_EXPIRED)
           ? "the GPU did not finish within \(Int(timeout)) s" : "glClientWaitSync failed")
     }
+    let count = destination.count
+    guard count > 0, let base = destination.baseAddress else { return }
     glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffer.name)
     defer { glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0) }
     guard let mapped = glMapBufferRange(GLenum(GL_PIXEL_PACK_BUFFER), 0, GLsizeiptr(count), GLbitfield(GL_MAP_READ_BIT))
     else {
       throw .readback("glMapBufferRange failed (0x\(String(glGetError(), radix: 16)))")
     }
-    let pixels = FrameMemory.bytes(count: count) { bytes in
-      bytes.baseAddress!.update(from: mapped.assumingMemoryBound(to: UInt8.self), count: count)
-    }
+    base.copyMemory(from: mapped, byteCount: count)
     guard glUnmapBuffer(GLenum(GL_PIXEL_PACK_BUFFER)) == GLboolean(GL_TRUE) else {
       throw .readback("the pixel buffer's contents were lost while mapped")
     }
-    return pixels
   }
 }
