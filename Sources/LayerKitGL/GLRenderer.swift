@@ -24,6 +24,9 @@ public final class GLRenderer: PlanarRenderer {
   /// The platform, driver and limits this renderer runs on.
   public var info: GLInfo { backend.context.info }
 
+  /// On a hardware GPU (not on a software rasterizer: `PlanarRenderer.planarReadbackPays`).
+  public var planarReadbackPays: Bool { !info.isSoftwareRasterizer }
+
   private let backend: GLBackend
 
   /// The programs this renderer has linked: layer variants, filters (the contents crossfade

@@ -101,6 +101,16 @@ public final class SceneFrameSource: FrameSource {
     try lookahead.frame(k) { .list(try renderList(frame: $0)) }
   }
 
+  /// Frame k; as planes read back when the sink writes Y'CbCr and the renderer converts them
+  /// before readback (the GPU: `PlanarRenderer`).
+  public func videoFrame(_ k: Int) throws -> VideoFrame {
+    try lookahead.videoFrame(k) { .list(try renderList(frame: $0)) }
+  }
+
+  public func willWrite(planes layout: YUVFrameLayout, background: YUVConversion.Background) {
+    lookahead.planes = (layout, background)
+  }
+
   public func willRender(_ frames: Range<Int>) { lookahead.range = frames }
 
   public func interruptible(_ register: (@escaping () -> Void) -> Void) {}

@@ -121,8 +121,7 @@ struct VideoJob {
   /// transitions and every one has a shortcut; the GPU for filter transitions and for layer
   /// scenes without transitions (the 50- and 500-layer rows).
   static func cpuIsFaster(than gpu: GLRenderer, effects: some Collection<String>) -> Bool {
-    let name = gpu.info.renderer.lowercased()
-    guard ["llvmpipe", "softpipe", "swrast"].contains(where: { name.contains($0) }) else { return false }
+    guard gpu.info.isSoftwareRasterizer else { return false }
     return !effects.isEmpty && effects.allSatisfy { TransitionEffects.all[$0]?.shortcut != nil }
   }
 

@@ -32,6 +32,13 @@ public struct GLInfo: Sendable, Equatable, CustomStringConvertible {
     self.device = device
   }
 
+  /// Whether the driver rasterizes on the CPU (Mesa's llvmpipe, softpipe, swrast): its shading
+  /// shares the cores with everything else.
+  public var isSoftwareRasterizer: Bool {
+    let name = renderer.lowercased()
+    return ["llvmpipe", "softpipe", "swrast"].contains { name.contains($0) }
+  }
+
   /// The fields as (key, value) pairs, in the order `description` prints them.
   public var lines: [(String, String)] {
     var lines = [

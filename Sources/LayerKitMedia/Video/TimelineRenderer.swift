@@ -33,7 +33,10 @@ public final class TimelineRenderer: FrameSource {
   /// Off: every frame is drawn from RGBA (the long way), for tests that hold the shortcuts to it.
   /// Set before the first frame.
   package var shortcuts = true {
-    didSet { makeDecoders() }
+    didSet {
+      if !shortcuts { lookahead.planes = nil }
+      makeDecoders()
+    }
   }
 
   public init(timeline: Timeline, renderer: Renderer) {
@@ -55,6 +58,8 @@ public final class TimelineRenderer: FrameSource {
 
   public func willWrite(planes layout: YUVFrameLayout, background: YUVConversion.Background) {
     planes = (layout, background)
+    // Drawn frames too: a PlanarRenderer (the GPU) converts them before readback.
+    if shortcuts { lookahead.planes = (layout, background) }
     makeDecoders()
   }
 
@@ -67,6 +72,13 @@ public final class TimelineRenderer: FrameSource {
   private lazy var lookahead = FrameLookahead(renderer: renderer)
 
   public func willRender(_ frames: Range<Int>) { lookahead.range = frames }
+
+  /// Whether drawn frames are read back as planes (FrameLookahead.planarReadback), for tests
+  /// that hold the two ways to each other.
+  package var planarReadback: Bool? {
+    get { lookahead.planarReadback }
+    set { lookahead.planarReadback = newValue }
+  }
 
   // MARK: - What a frame costs
 
@@ -151,8 +163,7 @@ public final class TimelineRenderer: FrameSource {
     if isAtHand(k) {
       frame = try frameAtHand(k)
     } else {
-      frame = .image(
-        try lookahead.frame(k, drawAhead: { !self.isAtHand($0) }) { .list(try self.renderList($0)) })
+      frame = try lookahead.videoFrame(k, drawAhead: { !self.isAtHand($0) }) { .list(try self.renderList($0)) }
     }
     // Stills and decoders of items that are over are let go, and their processes stopped.
     let next = timeline.time(ofFrame: k + 1)
