@@ -217,7 +217,7 @@ public enum YUVConversion {
   /// Fraction bits of the coefficients. With `n ≤ 2 · 255²` (the most an invalid premultiplied
   /// pixel can composite to) summed over 4 pixels and coefficients below 2^22, sums stay far
   /// inside Int (64-bit).
-  static let shift = 30
+  static let shift = RenderMath.YCbCr420.shift
 
   /// Integer coefficients for `n = 255 · R` (etc.), see the type's documentation.
   struct Coefficients: Sendable {
@@ -227,26 +227,13 @@ public enum YUVConversion {
     /// The background's contribution per unit of `255 − a`.
     let bgR, bgG, bgB: Int
 
+    /// The matrix's integers (RenderMath.YCbCr420.Coefficients, which the GPU's conversion
+    /// shares) and the background's.
     init(_ background: Background) {
-      let one = Double(1 << YUVConversion.shift)
-      let n = 255.0 * 255.0
-      // Y' = 16 + (219 / 255²) · (0.2126 nR + 0.7152 nG + 0.0722 nB). yG is what remains of the
-      // rounded total, so white (n = 255² each) lands on exactly 235.
-      let yTotal = Int((219 / n * one).rounded())
-      yR = Int((219 * 0.2126 / n * one).rounded())
-      yB = Int((219 * 0.0722 / n * one).rounded())
-      yG = yTotal - yR - yB
-      // Cb = 128 + 224 / (1.8556 · 255²) · (−0.2126 nR − 0.7152 nG + 0.9278 nB); the B
-      // coefficient is minus the sum of the others, so grey gives exactly 128.
-      let cbScale = 224 / (1.8556 * n) * one
-      cbR = -Int((0.2126 * cbScale).rounded())
-      cbG = -Int((0.7152 * cbScale).rounded())
-      cbB = -(cbR + cbG)
-      // Cr = 128 + 224 / (1.5748 · 255²) · (0.7874 nR − 0.7152 nG − 0.0722 nB), likewise.
-      let crScale = 224 / (1.5748 * n) * one
-      crG = -Int((0.7152 * crScale).rounded())
-      crB = -Int((0.0722 * crScale).rounded())
-      crR = -(crG + crB)
+      let m = RenderMath.YCbCr420.Coefficients()
+      (yR, yG, yB) = (m.yR, m.yG, m.yB)
+      (cbR, cbG, cbB) = (m.cbR, m.cbG, m.cbB)
+      (crR, crG, crB) = (m.crR, m.crG, m.crB)
       bgR = Int(background.red)
       bgG = Int(background.green)
       bgB = Int(background.blue)
@@ -307,9 +294,9 @@ public enum YUVConversion {
     _ src: UnsafePointer<UInt8>, width w: Int, rowPairs: Range<Int>, planes: Planes, k: Coefficients
   ) {
     let s = shift
-    let yOffset = 16 << s + 1 << (s - 1)
+    let yOffset = RenderMath.YCbCr420.Coefficients.yOffset
     // Chroma sums n over 4 pixels: 2 more fraction bits.
-    let cOffset = 128 << (s + 2) + 1 << (s + 1)
+    let cOffset = RenderMath.YCbCr420.Coefficients.chromaOffset
     let cw = w / 2
     for pair in rowPairs {
       var top = src + 2 * pair * w * 4
