@@ -212,6 +212,8 @@ public final class GLRenderer: PlanarRenderer {
 
   /// Image textures held between renders.
   package var cachedImageCount: Int { backend.images.count }
+  /// Image textures kept for reuse by the next image of their size.
+  package var freeImageTextureCount: Int { backend.images.freeCount }
 
   /// Surface textures (main target, groups, backdrop copies, filter outputs) held between renders.
   package var pooledTargetCount: Int { backend.targets.count }

@@ -453,6 +453,25 @@ final class GLRendererTests: XCTestCase {
       XCTAssertEqual(out.width, 4)
       XCTAssertLessThanOrEqual(renderer.cachedImageCount, 4, "frame \(frame)")
       XCTAssertLessThanOrEqual(renderer.pooledTargetCount, 2, "frame \(frame)")
+      XCTAssertLessThanOrEqual(renderer.freeImageTextureCount, 4, "frame \(frame)")
     }
+  }
+
+  /// A video brings a new image of one size every frame (clip frames): dropped textures are
+  /// refilled for the next ones, and every frame shows its own image, not a texture's old one.
+  func testRecycledImageTexturesHoldTheNewImage() throws {
+    guard let renderer = makeRenderer() else { return }
+    var rng = SeededRandom(seed: 5)
+    var reused = false
+    for frame in 0..<12 {
+      var pixels = [UInt8](repeating: 255, count: 8 * 6 * 4)
+      for i in pixels.indices where i % 4 != 3 { pixels[i] = UInt8(truncatingIfNeeded: rng.next()) }
+      let image = try Image(width: 8, height: 6, pixels: pixels)
+      let layer = Layer(frame: Rect(x: 0, y: 0, width: 8, height: 6))
+      layer.contents = image
+      reused = reused || renderer.freeImageTextureCount > 0
+      XCTAssertIdentical(try renderer.render(try RenderList(layer: layer, width: 8, height: 6)), image, "frame \(frame)")
+    }
+    XCTAssertTrue(reused, "no texture was free for reuse")
   }
 }

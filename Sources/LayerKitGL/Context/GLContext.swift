@@ -260,6 +260,19 @@ final class GLContext {
     return texture
   }
 
+  /// Replaces every texel of an RGBA8 texture with `pixels` (rows top-down, its size).
+  func replaceContents(of texture: TextureHandle, with pixels: [UInt8]) throws(GLError) {
+    precondition(pixels.count == texture.width * texture.height * 4)
+    try bindTexture(texture)
+    try activate(.paint)
+    pixels.withUnsafeBytes { bytes in
+      glTexSubImage2D(
+        GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(texture.width), GLsizei(texture.height), GLenum(GL_RGBA),
+        GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+    }
+    try check("glTexSubImage2D")
+  }
+
   /// An RGBA32F texture of undefined contents (path segments; read with texelFetch only).
   func makeFloatTexture(width: Int, height: Int) throws(GLError) -> TextureHandle {
     try makeStorage(width: width, height: height, format: GLenum(GL_RGBA32F))

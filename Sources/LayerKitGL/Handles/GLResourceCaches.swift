@@ -1,6 +1,7 @@
 // The GPU memory a renderer keeps between renders, and the rules that bound it:
 // - image textures, keyed by Image.id, dropped when the last `keepRenders` renders did not use
-//   them (a long video render that brings new images every frame stays flat);
+//   them (a long video render that brings new images every frame stays flat); a few dropped ones
+//   are kept and refilled for the next image of their size (a ring of clip-frame textures);
 // - render targets (the main target and groups), pooled by size, trimmed at the end of each
 //   render to the number that render used, and of its size.
 
@@ -11,11 +12,20 @@ struct ImageTextureCache {
   /// Entries not used by this many most recent renders are deleted.
   static let keepRenders = 3
 
+  /// Dropped textures kept for reuse, at most this many.
+  static let keepFree = 4
+
   private var entries: [UInt64: (texture: TextureHandle, lastUsed: Int)] = [:]
+  /// Textures no image holds, refilled (glTexSubImage2D) for the next image of their size: a
+  /// video's clip frames, a new image every frame, cycle through a few textures instead of
+  /// allocating one per frame.
+  private var free: [TextureHandle] = []
 
   var count: Int { entries.count }
+  var freeCount: Int { free.count }
 
-  /// The texture of `image`, uploading it on first use.
+  /// The texture of `image`, uploading it on first use (into a free texture of its size when
+  /// there is one).
   mutating func texture(for image: Image, render: Int, context: GLContext) throws(GLError)
     -> TextureHandle
   {
@@ -23,24 +33,38 @@ struct ImageTextureCache {
       entries[image.id]?.lastUsed = render
       return entry.texture
     }
-    let texture = try context.makeTexture(
-      width: image.width, height: image.height, pixels: image.pixels)
+    let texture: TextureHandle
+    if let i = free.firstIndex(where: { $0.width == image.width && $0.height == image.height }) {
+      texture = free.remove(at: i)
+      do {
+        try context.replaceContents(of: texture, with: image.pixels)
+      } catch {
+        context.delete(texture)
+        throw error
+      }
+    } else {
+      texture = try context.makeTexture(width: image.width, height: image.height, pixels: image.pixels)
+    }
     entries[image.id] = (texture, render)
     return texture
   }
 
-  /// Deletes the textures that the renders after `render - keepRenders` did not use.
+  /// Drops the textures that the renders after `render - keepRenders` did not use: kept for
+  /// reuse up to `keepFree`, deleted beyond.
   mutating func evict(after render: Int, context: GLContext) {
     let oldest = render - Self.keepRenders
     for (id, entry) in entries where entry.lastUsed <= oldest {
-      context.delete(entry.texture)
+      free.append(entry.texture)
       entries[id] = nil
     }
+    while free.count > Self.keepFree { context.delete(free.removeFirst()) }
   }
 
   mutating func removeAll(context: GLContext) {
     for entry in entries.values { context.delete(entry.texture) }
+    for texture in free { context.delete(texture) }
     entries = [:]
+    free = []
   }
 }
 
