@@ -470,7 +470,8 @@ final class GLRendererTests: XCTestCase {
       let layer = Layer(frame: Rect(x: 0, y: 0, width: 8, height: 6))
       layer.contents = image
       reused = reused || renderer.freeImageTextureCount > 0
-      XCTAssertIdentical(try renderer.render(try RenderList(layer: layer, width: 8, height: 6)), image, "frame \(frame)")
+      XCTAssertIdentical(
+        try renderer.render(try RenderList(layer: layer, width: 8, height: 6)), image, "frame \(frame)")
     }
     XCTAssertTrue(reused, "no texture was free for reuse")
   }

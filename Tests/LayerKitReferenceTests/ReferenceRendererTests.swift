@@ -314,7 +314,8 @@ final class InteriorFillTests: XCTestCase {
           _ = root.addSublayer(layer)
           let list = try RenderList(layer: root, width: 96, height: 64)
           XCTAssertIdentical(
-            try fast.render(list), try general.render(list), "picture at (\(x), \(y)), opacity \(opacity), scale \(scale)")
+            try fast.render(list), try general.render(list),
+            "picture at (\(x), \(y)), opacity \(opacity), scale \(scale)")
         }
       }
     }

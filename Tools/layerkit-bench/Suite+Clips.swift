@@ -138,7 +138,8 @@ extension Suite {
     if let s = r.stats {
       let g = s.stages
       line += String(
-        format: "  decode wait %5.2f  draw %5.2f  prepare %5.2f  write %5.2f  finish %5.2f  cpu %5.2f s  occupancy %3.0f %%",
+        format:
+          "  decode wait %5.2f  draw %5.2f  prepare %5.2f  write %5.2f  finish %5.2f  cpu %5.2f s  occupancy %3.0f %%",
         g.decodeWait, g.draw, g.prepare, g.write, g.finish, g.cpu, s.occupancy * 100)
     }
     return line

@@ -149,7 +149,9 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
   func prepare(_ frame: VideoFrame, index: Int) throws -> PreparedFrame {
     switch input {
     case .yuv(let chroma):
-      return [try frame.planes(YUVFrameLayout(width: width, height: height, chroma: chroma), background: background.tuple)]
+      return [
+        try frame.planes(YUVFrameLayout(width: width, height: height, chroma: chroma), background: background.tuple)
+      ]
     case .rgbaOpaque: return [.bytes(composited(frame.image(), over: background))]
     case .rgbaStraight: return [.bytes(Premultiply.straightened(frame.image().pixels))]
     case .rgbaPremultiplied: return [.bytes(frame.image().pixels)]

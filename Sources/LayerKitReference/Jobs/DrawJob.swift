@@ -213,7 +213,9 @@ struct Interior {
     else { return nil }
     // The rectangle in target pixels (the plane's translation), as Double.
     let r = draw.shape.rect.bounds
-    var box = (x0: Double(r.x) + offset.x, y0: Double(r.y) + offset.y, x1: Double(r.z) + offset.x, y1: Double(r.w) + offset.y)
+    var box = (
+      x0: Double(r.x) + offset.x, y0: Double(r.y) + offset.y, x1: Double(r.z) + offset.x, y1: Double(r.w) + offset.y
+    )
     let half = min(box.x1 - box.x0, box.y1 - box.y0) / 2
     let radius = min(max(Double(draw.shape.rect.cornerRadius), 0), max(half, 0))
     for clip in draw.clips {

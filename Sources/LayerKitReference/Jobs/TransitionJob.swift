@@ -54,7 +54,8 @@ struct TransitionJob: @unchecked Sendable {
 
   /// One row of moveIn, push or reveal: CPUEffects' formulas, each coordinate computed as there
   /// (q = uv ∓ d × …, one lane per axis), its taps and its half of `inside` once per column.
-  func slideRow(_ y: Int, _ slide: (kind: TransitionShortcut.Slide, d: SIMD2<Float>), _ ownRow: RenderMath.BilinearTap) {
+  func slideRow(_ y: Int, _ slide: (kind: TransitionShortcut.Slide, d: SIMD2<Float>), _ ownRow: RenderMath.BilinearTap)
+  {
     let b = pass.bounds
     let rowQ = slideCoordinates(slide, uv(b.x, y))
     let qRow = RenderMath.BilinearTap(1 - rowQ.q.y, size: b.height)
@@ -91,7 +92,9 @@ struct TransitionJob: @unchecked Sendable {
   }
 
   /// The slide's coordinates at uv (TransitionShortcut.Slide.coordinates).
-  @inline(__always) func slideCoordinates(_ slide: (kind: TransitionShortcut.Slide, d: SIMD2<Float>), _ uv: SIMD2<Float>) -> (
+  @inline(__always) func slideCoordinates(
+    _ slide: (kind: TransitionShortcut.Slide, d: SIMD2<Float>), _ uv: SIMD2<Float>
+  ) -> (
     q: SIMD2<Float>, r: SIMD2<Float>
   ) {
     slide.kind.coordinates(uv, direction: slide.d, progress: pass.progress)
