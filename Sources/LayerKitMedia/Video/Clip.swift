@@ -213,7 +213,7 @@ public final class ClipDecoder: @unchecked Sendable {
     case .image(let image): return image
     case .planes(let planes):
       if let currentImage { return currentImage }
-      let image = planes.image()
+      let image = try planes.image()
       currentImage = image
       return image
     }

@@ -152,9 +152,9 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       return [
         try frame.planes(YUVFrameLayout(width: width, height: height, chroma: chroma), background: background.tuple)
       ]
-    case .rgbaOpaque: return [.bytes(composited(frame.image(), over: background))]
-    case .rgbaStraight: return [.bytes(Premultiply.straightened(frame.image().pixels))]
-    case .rgbaPremultiplied: return [.bytes(frame.image().pixels)]
+    case .rgbaOpaque: return [.bytes(composited(try frame.image(), over: background))]
+    case .rgbaStraight: return [.bytes(Premultiply.straightened(try frame.image().pixels))]
+    case .rgbaPremultiplied: return [.bytes(try frame.image().pixels)]
     }
   }
 

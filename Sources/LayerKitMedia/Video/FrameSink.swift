@@ -76,15 +76,16 @@ public enum VideoFrame: Sendable {
   }
 
   /// The frame as RGBA (for a contact sheet, or a sink that takes no planes).
-  public func image() -> Image {
+  /// - Throws: `MediaError` when planes cannot be made into an image (a size Image refuses).
+  public func image() throws(MediaError) -> Image {
     switch self {
     case .image(let image): return image
-    case .planes(let planes): return planes.image()
+    case .planes(let planes): return try planes.image()
     case .crossfade(let a, _, _):
-      return (try? mixed(a.layout))?.image() ?? .zero
+      return try mixed(a.layout).image()
     case .slide(let slide):
       let a = slide.from.layout
-      return (try? mixed(YUVFrameLayout(width: a.width, height: a.height, chroma: .yuv444)))?.image() ?? .zero
+      return try mixed(YUVFrameLayout(width: a.width, height: a.height, chroma: .yuv444)).image()
     }
   }
 
@@ -129,7 +130,7 @@ public enum VideoFrame: Sendable {
       }
     }
     if try result.get() { return .bytes(bytes) }
-    return try VideoFrame.image(image()).planes(layout, background: background)
+    return try VideoFrame.image(try image()).planes(layout, background: background)
   }
 }
 
@@ -266,7 +267,7 @@ final class PNGFolderSink: FrameSink, @unchecked Sendable {
   }
 
   func prepare(_ frame: VideoFrame, index: Int) throws -> PreparedFrame {
-    [.bytes([UInt8](try ImageFile.encodePNG(frame.image(), compression: .fast)))]
+    [.bytes([UInt8](try ImageFile.encodePNG(try frame.image(), compression: .fast)))]
   }
 
   func write(_ frame: PreparedFrame, index: Int) throws {
@@ -376,7 +377,7 @@ final class Y4MSink: FrameSink, @unchecked Sendable {
         if case .image(let image) = frame {
           try writer.encodeFrame(image, into: UnsafeMutableRawBufferPointer(buffer))
         } else if try !frame.writePlanes(writer.layout, background: writer.background, into: body) {
-          try writer.encodeFrame(frame.image(), into: UnsafeMutableRawBufferPointer(buffer))
+          try writer.encodeFrame(try frame.image(), into: UnsafeMutableRawBufferPointer(buffer))
         }
       } catch {
         failure = error

@@ -262,7 +262,7 @@ public final class VideoPipeline: @unchecked Sendable {
       let frame = try source.videoFrame(k)
       addTime(\.source, since: t0)
       if keep.contains(k) {
-        let image = frame.image()
+        let image = try frame.image()
         lock.lock()
         keptFrames[k] = image
         lock.unlock()

@@ -61,7 +61,9 @@ public struct YUVPlanes: Sendable {
   /// The frame as opaque RGBA: `YUVConversion.image(fromPlanes:layout:)`'s formula (4:2:0 chroma
   /// replicated over its block), at most 1 off it in G (tables of Double terms summed in another
   /// order), fast enough for every frame of a video: the rows run on all cores.
-  public func image() -> Image {
+  /// - Throws: `.tooLarge` for a size `Image` refuses (a layout made from a clip or an image of an
+  ///   accepted size never is).
+  public func image() throws(MediaError) -> Image {
     let (w, h, cw) = (layout.width, layout.height, layout.chromaWidth)
     let shift = layout.chroma == .yuv420 ? 1 : 0
     let offsets = layout.planeOffsets
@@ -92,9 +94,11 @@ public struct YUVPlanes: Sendable {
         }
       }
     }
-    // A layout always has a positive size, within Image's limits when it came from an image or
-    // a clip of an accepted size.
-    return (try? Image(width: w, height: h, pixels: pixels)) ?? .zero
+    do {
+      return try Image(width: w, height: h, pixels: pixels)
+    } catch {
+      throw .tooLarge(path: "<planes>", width: w, height: h)
+    }
   }
 
   /// `a + (b − a) × t` byte by byte over every plane, rounded (t in [0, 1], in steps of 2⁻¹⁶), into
