@@ -10,8 +10,8 @@ import LayerKit
 /// whose frames are BT.709 limited-range video of the output's aspect is decoded by ffmpeg
 /// straight into the output's planes (scaled by its scaler when the size differs), which go to
 /// the sink as they are; a still's frame is converted once; and a crossfade (fade, dissolve)
-/// between two such pictures, or a slide (moveIn, push, reveal along an axis) between two stills,
-/// is computed in the output's planes by the sink's workers (`VideoFrame.crossfade`,
+/// between two such pictures, or a slide (moveIn, push, reveal along an axis) between them, is
+/// computed in the output's planes by the sink's workers (`VideoFrame.crossfade`,
 /// `VideoFrame.slide`) instead of drawn in RGBA and converted. Everything else is drawn.
 public final class TimelineRenderer: FrameSource {
   public let timeline: Timeline
@@ -121,8 +121,8 @@ public final class TimelineRenderer: FrameSource {
   }
 
   /// How transition i at `progress` is computed in the output's planes, if it is: a built-in
-  /// crossfade inside [0, 1] between two items that have planes, or a slide along an axis
-  /// between two stills (whose full-resolution planes are made once).
+  /// crossfade inside [0, 1], or a slide along an axis, between two items that have planes
+  /// (stills, converted once; clips decoded as planes).
   private enum PlanarTransition {
     case crossfade
     case slide(TransitionShortcut.Slide, direction: SIMD2<Float>)
@@ -143,7 +143,7 @@ public final class TimelineRenderer: FrameSource {
       }
       return .crossfade
     case .slide(let kind):
-      guard isStill(i), isStill(i + 1), picturesFillFrame,
+      guard [i, i + 1].allSatisfy({ isStill($0) || decodesPlanes($0) != nil }), picturesFillFrame,
         let values = try? effect.uniforms.resolve(t.parameters, effect: t.effect),
         let index = effect.parameters.firstIndex(where: { $0.name == "direction" }),
         case .vec2(let d)? = values[index], d.x == 0 || d.y == 0
@@ -217,7 +217,7 @@ public final class TimelineRenderer: FrameSource {
       case .slide(let kind, let direction):
         guard
           let slide = PlanarSlide(
-            from: try fullStillPlanes(item: i), to: try fullStillPlanes(item: i + 1), kind: kind,
+            from: try fullPlanes(i, local: fromTime), to: try fullPlanes(i + 1, local: toTime), kind: kind,
             direction: direction, progress: Float(progress))
         else { throw VideoError.invalidTimeline("transition \(i + 1): not a slide along an axis") }
         return .slide(slide)
@@ -225,6 +225,14 @@ public final class TimelineRenderer: FrameSource {
         return .crossfade(try itemPlanes(i, local: fromTime), try itemPlanes(i + 1, local: toTime), progress: progress)
       }
     }
+  }
+
+  /// Item i's picture at a local time as full-resolution (4:4:4) planes: a still's converted
+  /// once, a clip's decoded planes with each chroma sample repeated over its 2 × 2 block (as the
+  /// RGBA the long way draws from repeats it, `YUVPlanes.image()`).
+  private func fullPlanes(_ i: Int, local: Double) throws -> YUVPlanes {
+    if case .image = timeline.items[i].source { return try fullStillPlanes(item: i) }
+    return try itemPlanes(i, local: local).fullResolution()
   }
 
   /// The full-resolution (4:4:4) planes of still item i shown alone, converted once.

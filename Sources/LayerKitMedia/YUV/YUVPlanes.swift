@@ -101,6 +101,30 @@ public struct YUVPlanes: Sendable {
     }
   }
 
+  /// The same frame at full chroma resolution (4:4:4): 4:2:0 chroma samples repeated over their
+  /// 2 × 2 blocks, as `image()` repeats them; a 4:4:4 frame as it is.
+  public func fullResolution() -> YUVPlanes {
+    guard layout.chroma == .yuv420 else { return self }
+    let (w, h, cw) = (layout.width, layout.height, layout.chromaWidth)
+    let full = YUVFrameLayout(width: w, height: h, chroma: .yuv444)
+    let offsets = layout.planeOffsets
+    return YUVPlanes(layout: full) { out in
+      let o = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
+      withUnsafeBytes { src in
+        let s = src.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        o.update(from: s, count: w * h)
+        for (plane, offset) in [(1, offsets.cb), (2, offsets.cr)] {
+          let target = o + plane * w * h
+          for y in 0..<h {
+            let row = s + offset + (y >> 1) * cw
+            let line = target + y * w
+            for x in 0..<w { line[x] = row[x >> 1] }
+          }
+        }
+      }
+    }
+  }
+
   /// `a + (b − a) × t` byte by byte over every plane, rounded (t in [0, 1], in steps of 2⁻¹⁶), into
   /// `buffer` (`a.layout.byteCount` bytes): a crossfade computed in the output's format. For opaque
   /// frames it is the RGBA crossfade then converted, within one level (the conversion is affine;
@@ -152,7 +176,12 @@ public struct YUVPlanes: Sendable {
     }
   }
 
-  @inline(__always) static func level(_ v: Double) -> UInt8 { UInt8(min(max((v * 255).rounded(), 0), 255)) }
+  /// round(v × 255) clamped to a byte: v × 255 + 0.5 truncated, which is the same for every value
+  /// the clamp lets through (halves up; no libm call per pixel).
+  @inline(__always) static func level(_ v: Double) -> UInt8 {
+    let x = v * 255
+    return x > 0 ? UInt8(truncatingIfNeeded: Int(min(x, 255) + 0.5)) : 0
+  }
 
   /// R(Y', Cr) and B(Y', Cb) outright, and G's three terms, by the inverse's formula.
   private struct InverseTables: Sendable {
