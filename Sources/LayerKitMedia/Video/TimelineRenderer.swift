@@ -45,6 +45,8 @@ public final class TimelineRenderer: FrameSource {
     makeDecoders()
   }
 
+  /// Makes the decoders, and works out how each transition is computed, for the output known
+  /// so far (`planes`) and `shortcuts`.
   private func makeDecoders() {
     for d in decoders.values { d.stop() }
     decoders = [:]
@@ -54,6 +56,7 @@ public final class TimelineRenderer: FrameSource {
         decoders[i] = ClipDecoder(info, lastFrame: timeline.lastClipFrame(item: i), output: output)
       }
     }
+    planarForms = timeline.transitions.indices.map(planarForm)
   }
 
   public func willWrite(planes layout: YUVFrameLayout, background: YUVConversion.Background) {
@@ -128,9 +131,20 @@ public final class TimelineRenderer: FrameSource {
     case slide(TransitionShortcut.Slide, direction: SIMD2<Float>)
   }
 
+  /// Per transition, its form in the planes (before the progress test), made with the decoders.
+  private var planarForms: [PlanarTransition?] = []
+
   private func planarTransition(_ i: Int, progress: Double) -> PlanarTransition? {
+    guard shortcuts, let form = planarForms[i] else { return nil }
+    // A crossfade outside [0, 1] extrapolates: the RGBA path's clamping decides those.
+    if case .crossfade = form, !(progress >= 0 && progress <= 1) { return nil }
+    return form
+  }
+
+  private func planarForm(_ i: Int) -> PlanarTransition? {
     let t = timeline.transitions[i]
-    guard planes != nil, t.builtIn, let effect = TransitionEffects.all[t.effect], let shortcut = effect.shortcut
+    guard shortcuts, planes != nil, t.builtIn, let effect = TransitionEffects.all[t.effect],
+      let shortcut = effect.shortcut
     else { return nil }
     let isStill = { (item: Int) -> Bool in
       if case .image = self.timeline.items[item].source { return true }
@@ -138,9 +152,7 @@ public final class TimelineRenderer: FrameSource {
     }
     switch shortcut {
     case .crossfade:
-      guard progress >= 0, progress <= 1, [i, i + 1].allSatisfy({ isStill($0) || decodesPlanes($0) != nil }) else {
-        return nil
-      }
+      guard [i, i + 1].allSatisfy({ isStill($0) || decodesPlanes($0) != nil }) else { return nil }
       return .crossfade
     case .slide(let kind):
       guard [i, i + 1].allSatisfy({ isStill($0) || decodesPlanes($0) != nil }), picturesFillFrame,
