@@ -199,6 +199,60 @@ final class AnimationSemanticsTests: XCTestCase {
     XCTAssertEqual(x(l, 3.5), 50)  // the group ended at 3: its children no longer apply
   }
 
+  /// CAAnimationGroup's Listing 1 (Apple's reference): a fade and a scale with no duration of
+  /// their own in a 1 s group "fade out and grow over 1 second" — children that set no duration
+  /// take the group's (not the 0.25 s default), and still start at the group's start.
+  func testGroupChildrenWithoutADurationTakeTheGroups() throws {
+    let l = layer()
+    let fadeOut = BasicAnimation(keyPath: "opacity")
+    fadeOut.fromValue = 1.0
+    fadeOut.toValue = 0.0
+    let expandScale = BasicAnimation(keyPath: "transform.scale")
+    expandScale.fromValue = 1.0
+    expandScale.toValue = 3.0
+    let fadeAndScale = AnimationGroup()
+    fadeAndScale.animations = [fadeOut, expandScale]
+    fadeAndScale.duration = 1
+    fadeAndScale.beginTime = 1
+    try l.add(fadeAndScale, forKey: "fadeAndScale")
+    XCTAssertEqual(l.presentation(at: 1.5).opacity, 0.5, accuracy: 1e-9)
+    XCTAssertEqual(l.presentation(at: 1.5).transform.m11, 2, accuracy: 1e-9)
+    XCTAssertEqual(l.presentation(at: 1.99).transform.m11, 2.98, accuracy: 1e-9)
+    // A nested group without a duration takes its parent's, and passes it on.
+    let inner = AnimationGroup()
+    let move = BasicAnimation(keyPath: "position.x")
+    move.fromValue = 0.0
+    move.toValue = 100.0
+    inner.animations = [move]
+    let outer = AnimationGroup()
+    outer.animations = [inner]
+    outer.duration = 2
+    outer.beginTime = 1
+    let l2 = layer()
+    try l2.add(outer, forKey: "outer")
+    XCTAssertEqual(x(l2, 2), 50, accuracy: 1e-9)
+  }
+
+  /// A group's timing function paces its children's time (CAMediaTiming: the function maps the
+  /// group's local time; its children run in it): a linear 0 → 1 child in an easeOut group is at
+  /// easeOut(0.5) ≈ 0.685 at half time, not 0.5.
+  func testGroupTimingFunctionPacesItsChildren() throws {
+    let l = layer()
+    let fadeIn = BasicAnimation(keyPath: "opacity")
+    fadeIn.fromValue = 0.0
+    fadeIn.toValue = 1.0
+    let group = AnimationGroup()
+    group.animations = [fadeIn]
+    group.duration = 1
+    group.beginTime = 1
+    group.timingFunction = MediaTimingFunction(name: .easeOut)
+    try l.add(group, forKey: "g")
+    let expected = MediaTimingFunction(name: .easeOut).value(at: 0.5)
+    XCTAssertEqual(expected, 0.685, accuracy: 0.005)
+    XCTAssertEqual(l.presentation(at: 1.5).opacity, expected, accuracy: 1e-9)
+    XCTAssertEqual(l.presentation(at: 1.0).opacity, 0, accuracy: 1e-9)
+  }
+
   func testKeyframesThroughValues() throws {
     let l = layer()
     let k = KeyframeAnimation(keyPath: "opacity")

@@ -220,7 +220,8 @@ open class SpringAnimation: BasicAnimation {
 }
 
 /// Runs its children in its own time space (CAAnimationGroup): each child's beginTime is relative
-/// to the group's start, and the group's duration clips them.
+/// to the group's start, a child that sets no duration takes the group's, the group's duration
+/// clips them (it does not scale them), and the group's timing function paces their time.
 open class AnimationGroup: Animation {
   /// Property animations or nested groups.
   public var animations: [Animation] = []

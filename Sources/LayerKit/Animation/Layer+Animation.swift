@@ -8,27 +8,32 @@ struct AnimationEntry {
 /// The compiled form of an animation: a property track, or a group of nodes in the group's time.
 indirect enum TrackNode {
   case property(MediaTiming, any AnimationTrack)
-  case group(MediaTiming, [TrackNode])
+  /// A group: its timing, its timing function (which paces its children's time), its children.
+  case group(MediaTiming, MediaTimingFunction?, [TrackNode])
   case transition(MediaTiming, TransitionTrack)
 
   var timing: MediaTiming {
     switch self {
-    case .property(let t, _), .group(let t, _), .transition(let t, _): t
+    case .property(let t, _), .group(let t, _, _), .transition(let t, _): t
     }
   }
 
   /// Applies the node at its parent's time (the layer's, or the enclosing group's local time).
-  func apply(to layer: Layer, parentTime: Double) {
+  /// - Parameter defaultDuration: the duration of a node that sets none: the enclosing group's
+  ///   (CAAnimationGroup's children take the group's duration), or 0.25 s at the top.
+  func apply(to layer: Layer, parentTime: Double, defaultDuration: Double = MediaTiming.defaultAnimationDuration) {
     let timing = self.timing
-    let d = AnimationEntry.duration(timing)
+    let d = timing.duration > 0 ? timing.duration : defaultDuration
     guard let local = timing.localTime(parentTime: parentTime, defaultDuration: d) else { return }
     switch self {
     case .property(_, let track):
       track.apply(
         to: layer, time: local, duration: d, iteration: timing.iteration(parentTime: parentTime, defaultDuration: d))
-    case .group(_, let children):
-      // Children run in the group's local time, which the group's duration clips.
-      for child in children { child.apply(to: layer, parentTime: local) }
+    case .group(_, let function, let children):
+      // Children run in the group's local time, which the group's duration clips and its timing
+      // function paces (a time t of the group is d × f(t / d) for its children).
+      let paced = function.map { d > 0 ? d * $0.value(at: min(max(local / d, 0), 1)) : local } ?? local
+      for child in children { child.apply(to: layer, parentTime: paced, defaultDuration: d) }
     case .transition(_, let track):
       track.apply(to: layer, time: local, duration: d)
     }
@@ -78,7 +83,7 @@ extension Layer {
         }
         children.append(try compile(child, owner: owner))
       }
-      return .group(group.timing, children)
+      return .group(group.timing, group.timingFunction, children)
     case let property as PropertyAnimation:
       return .property(property.timing, try track(for: property))
     case let transition as Transition:
