@@ -161,7 +161,7 @@ public enum SampleScene {
         animation.autoreverses = true
         animation.repeatCount = .infinity
         animation.beginTime = -0.05 * Double(i % 9)
-        try tile.add(animation, forKey: "a\(k)")
+        try tile.addChecked(animation, forKey: "a\(k)")
       }
       root.addSublayer(tile)
     }

@@ -352,7 +352,9 @@ struct SceneAnimations {
     if a.isCumulative { b.add("cumulative", .bool(true)) }
   }
 
-  private func values(_ vs: [any Animatable], _ a: PropertyAnimation, path: String) throws(SceneFileError) -> [JSON] {
+  private func values(_ vs: [any AnimationValue], _ a: PropertyAnimation, path: String) throws(SceneFileError)
+    -> [JSON]
+  {
     var out: [JSON] = []
     for (i, v) in vs.enumerated() {
       let p = vs.count == 1 && !(a is KeyframeAnimation) ? path : "\(path)[\(i)]"
@@ -366,7 +368,13 @@ struct SceneAnimations {
       case let t as Transform3D: out.append(SceneValueWriter.transform(t))
       case let v as SIMD3<Double>: out.append(.array([v.x, v.y, v.z].map(JSON.number)))
       case let image as Image: out.append(image.id == Image.zero.id ? .null : try media.name(of: image, path: p))
-      default: throw .unencodable(path: p, reason: "a value of type \(type(of: v))")
+      default:
+        // The forms Core Animation code writes (NSNumber, CGFloat, CGPoint, [0, 0], …): numbers,
+        // written as a scene file writes points, sizes and rects.
+        guard let n = AnimationValues.numbers(v) else {
+          throw .unencodable(path: p, reason: "a value of type \(type(of: v))")
+        }
+        out.append(n.count == 1 ? .number(n[0]) : .array(n.map(JSON.number)))
       }
     }
     return out

@@ -118,7 +118,7 @@ public enum SceneChange {
       try layers.addPendingAnimations(of: mask)
     case .addAnimation(_, let a, let key):
       do {
-        try target.add(a, forKey: key)
+        try target.addChecked(a, forKey: key)
       } catch {
         throw .animation(path: SceneNode.join(path, "addAnimation"), error)
       }
@@ -187,7 +187,7 @@ final class LayerDirectory {
   func addPendingAnimations(of layer: Layer) throws(SceneFileError) {
     for (a, key, path) in pendingAnimations.removeValue(forKey: ObjectIdentifier(layer)) ?? [] {
       do {
-        try layer.add(a, forKey: key)
+        try layer.addChecked(a, forKey: key)
       } catch {
         throw .animation(path: path, error)
       }

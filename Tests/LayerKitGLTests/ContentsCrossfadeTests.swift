@@ -58,7 +58,7 @@ final class ContentsCrossfadeTests: XCTestCase {
     let animation = BasicAnimation(keyPath: "contents")
     animation.fromValue = try noise(64, 48, seed: 4)
     animation.duration = 1
-    try l.add(animation, forKey: "fade")
+    try l.addChecked(animation, forKey: "fade")
     for frame in 1..<10 {
       _ = try gpu.render(l.presentation(at: Double(frame) / 10), width: 64, height: 48)
     }

@@ -34,7 +34,7 @@ final class ParityAnimationTests: ParityTestCase {
     spin.beginTime = 0.1
     spin.duration = try spin.settlingDuration
     spin.fillMode = .both
-    try card.add(spin, forKey: "spin")
+    try card.addChecked(spin, forKey: "spin")
 
     let path = KeyframeAnimation(keyPath: "position")
     path.values = [Point(x: 100, y: 70), Point(x: 60, y: 80), Point(x: 30, y: 70), Point(x: 100, y: 70)]
@@ -42,7 +42,7 @@ final class ParityAnimationTests: ParityTestCase {
     path.duration = 1.5
     path.repeatCount = .infinity
     path.beginTime = 0.05
-    try dot.add(path, forKey: "path")
+    try dot.addChecked(path, forKey: "path")
 
     let group = AnimationGroup()
     let fade = BasicAnimation(keyPath: "opacity")
@@ -57,7 +57,7 @@ final class ParityAnimationTests: ParityTestCase {
     group.repeatCount = 2
     group.beginTime = 0.2
     group.timingFunction = .easeInEaseOut
-    try dot.add(group, forKey: "group")
+    try dot.addChecked(group, forKey: "group")
     return Scene(root: root)
   }
 

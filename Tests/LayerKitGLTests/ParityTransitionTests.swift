@@ -72,7 +72,7 @@ final class ParityTransitionTests: ParityTestCase {
     let t = Transition(type: .push, subtype: .fromBottom)
     t.duration = 1
     t.timingFunction = .easeInEaseOut
-    try card.add(t, forKey: nil)
+    try card.addChecked(t, forKey: nil)
     for time in [0.2, 0.5, 0.8] {
       let report = try checker.check(
         RenderList(layer: scene.presentation(at: time), width: 128, height: 96), name: "layer-transition-\(time)")

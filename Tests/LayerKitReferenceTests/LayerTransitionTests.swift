@@ -21,7 +21,7 @@ final class LayerTransitionTests: XCTestCase {
     let t = Transition(type: .push, subtype: .fromLeft)
     t.duration = 1
     t.beginTime = 1
-    try l.add(t, forKey: "anything")
+    try l.addChecked(t, forKey: "anything")
     l.contents = try Image(width: 20, height: 10, color: .blue)
     XCTAssertEqual(l.animationKeys, ["transition"])  // stored under "transition", whatever the key
     let mid = try render(l, 1.5)
@@ -43,7 +43,7 @@ final class LayerTransitionTests: XCTestCase {
     }
     let t = Transition(type: .fade)
     t.duration = 1
-    try l.add(t, forKey: nil)
+    try l.addChecked(t, forKey: nil)
     let mid = try cpu.render(RenderList(layer: scene.presentation(at: 0.5), width: 20, height: 10))
     XCTAssertEqual(mid.pixel(x: 5, y: 5), [128, 0, 128, 255])
   }
@@ -55,14 +55,14 @@ final class LayerTransitionTests: XCTestCase {
     t.beginTime = 1
     t.startProgress = 0.5
     t.endProgress = 0.75
-    try l.add(t, forKey: nil)
+    try l.addChecked(t, forKey: nil)
     l.contents = try Image(width: 20, height: 10, color: .blue)
     XCTAssertEqual(try render(l, 1).pixel(x: 5, y: 5), [128, 0, 128, 255])
     XCTAssertEqual(try render(l, 1.999).pixel(x: 5, y: 5), [64, 0, 191, 255])
     let bad = Transition()
     bad.startProgress = 0.8
     bad.endProgress = 0.2
-    XCTAssertThrowsError(try l.add(bad, forKey: nil))
+    XCTAssertThrowsError(try l.addChecked(bad, forKey: nil))
   }
 }
 
@@ -103,7 +103,7 @@ final class TransitionFilterTests: XCTestCase {
     t.filter = EffectTransitionFilter("dissolve")
     t.duration = 1
     t.beginTime = 1
-    try l.add(t, forKey: nil)
+    try l.addChecked(t, forKey: nil)
     l.contents = try Image(width: 20, height: 10, color: .blue)
     let mid = try cpu.render(RenderList(layer: l.presentation(at: 1.5), width: 20, height: 10))
     // A push would show blue on the left and red on the right; the dissolve mixes everywhere.

@@ -108,7 +108,7 @@ final class SceneTwinTests: XCTestCase {
     drop.duration = 1.5
     drop.fillMode = .backwards
     drop.beginTime = 0.1
-    try card.add(drop, forKey: "drop")
+    try card.addChecked(drop, forKey: "drop")
     let scale = BasicAnimation(keyPath: "transform.scale")
     scale.fromValue = 1.0
     scale.toValue = 1.2
@@ -121,14 +121,14 @@ final class SceneTwinTests: XCTestCase {
     group.beginTime = 0.5
     group.duration = 1
     group.autoreverses = true
-    try card.add(group, forKey: "g")
+    try card.addChecked(group, forKey: "g")
     let f = BasicAnimation(keyPath: "transform")
     f.valueFunction = .rotateY
     f.fromValue = 0.0
     f.toValue = 3.0
     f.duration = 2.5
     f.timingFunction = .easeInEaseOut
-    try flip.add(f, forKey: "f")
+    try flip.addChecked(f, forKey: "f")
     let k = KeyframeAnimation(keyPath: "position")
     var path = Path()
     path.move(to: Point(x: 4, y: 4))
@@ -138,7 +138,7 @@ final class SceneTwinTests: XCTestCase {
     k.rotationMode = .auto
     k.duration = 2
     k.repeatCount = 2
-    try dot.add(k, forKey: "k")
+    try dot.addChecked(k, forKey: "k")
     return (root, ["photo": photo, "card": card, "stage": stage, "flip": flip, "dot": dot])
   }
 
@@ -187,7 +187,7 @@ final class SceneTwinTests: XCTestCase {
         l["card"]!.backgroundColor = Color(red: 0x30 / 255.0, green: 0x70 / 255.0, blue: 0xF0 / 255.0)
         let badge = makeBadge()
         l["stage"]!.addSublayer(badge)
-        try badge.add(badgeAnimation(), forKey: nil)
+        try badge.addChecked(badgeAnimation(), forKey: nil)
         Transaction.commit()
         done = 2
       }
@@ -313,12 +313,12 @@ final class SceneTwinTests: XCTestCase {
     k.keyTimes = [0, 1]
     k.isAdditive = true
     k.repeatCount = .infinity
-    try l.add(k, forKey: "k")
+    try l.addChecked(k, forKey: "k")
     let c = try MediaTimingFunction(controlPoints: 0.3, -0.5, 0.7, 1.5)
     let t = Transition(type: .reveal, subtype: .fromBottom)
     t.timingFunction = c
     t.isRemovedOnCompletion = false
-    try l.add(t, forKey: nil)
+    try l.addChecked(t, forKey: nil)
     root.addSublayer(l)
     let settings = SceneSettings(width: 10, height: 10, fps: 25, duration: 1)
     let data = try SceneFile.encode(root: root, settings: settings)

@@ -36,7 +36,7 @@ final class AnimationSemanticsTests: XCTestCase {
     ]
     for (from, to, by, expected, rule) in cases {
       let l = layer()
-      try l.add(basic(from, to, by), forKey: "x")
+      try l.addChecked(basic(from, to, by), forKey: "x")
       XCTAssertEqual(x(l, 1.5), expected, accuracy: 1e-9, rule)
     }
   }
@@ -44,7 +44,7 @@ final class AnimationSemanticsTests: XCTestCase {
   func testFillModeRemovedRevertsToTheModelValue() throws {
     // fillMode removed: outside its active interval the animation has no effect.
     let l = layer()
-    try l.add(basic(0, 100, nil), forKey: "x")
+    try l.addChecked(basic(0, 100, nil), forKey: "x")
     XCTAssertEqual(x(l, 0.5), 50)  // before beginTime
     XCTAssertEqual(x(l, 1.25), 25, accuracy: 1e-9)
     XCTAssertEqual(x(l, 2.5), 50)  // after the end
@@ -54,7 +54,7 @@ final class AnimationSemanticsTests: XCTestCase {
     let l = layer()
     let a = basic(0, 100, nil)
     a.fillMode = .both
-    try l.add(a, forKey: "x")
+    try l.addChecked(a, forKey: "x")
     XCTAssertEqual(x(l, 0.5), 0)
     XCTAssertEqual(x(l, 3), 100, accuracy: 1e-9)
   }
@@ -64,7 +64,7 @@ final class AnimationSemanticsTests: XCTestCase {
     let l = layer()
     let a = basic(0, 10, nil)
     a.isAdditive = true
-    try l.add(a, forKey: "x")
+    try l.addChecked(a, forKey: "x")
     XCTAssertEqual(x(l, 1.5), 55, accuracy: 1e-9)
   }
 
@@ -74,7 +74,7 @@ final class AnimationSemanticsTests: XCTestCase {
     let a = basic(0, 10, nil)
     a.repeatCount = 3
     a.isCumulative = true
-    try l.add(a, forKey: "x")
+    try l.addChecked(a, forKey: "x")
     XCTAssertEqual(x(l, 1.5), 5, accuracy: 1e-9)
     XCTAssertEqual(x(l, 2.5), 15, accuracy: 1e-9)
     XCTAssertEqual(x(l, 3.5), 25, accuracy: 1e-9)
@@ -84,14 +84,14 @@ final class AnimationSemanticsTests: XCTestCase {
     let l = layer()
     let a = basic(0, 100, nil)
     a.timingFunction = .easeIn
-    try l.add(a, forKey: "x")
+    try l.addChecked(a, forKey: "x")
     XCTAssertLessThan(x(l, 1.5), 50)  // ease-in lags behind linear at half-time
     XCTAssertEqual(x(l, 1.5), 100 * MediaTimingFunction.easeIn.value(at: 0.5), accuracy: 1e-9)
   }
 
   func testModelValuesAreUntouchedAndPresentationIsPure() throws {
     let l = layer()
-    try l.add(basic(0, 100, nil), forKey: "x")
+    try l.addChecked(basic(0, 100, nil), forKey: "x")
     let a = l.presentation(at: 1.5).position.x
     let b = l.presentation(at: 1.5).position.x
     XCTAssertEqual(a, b)
@@ -100,32 +100,32 @@ final class AnimationSemanticsTests: XCTestCase {
 
   func testUnknownKeyPathAndWrongTypeAreRejectedWhenAdded() {
     let l = layer()
-    XCTAssertThrowsError(try l.add(BasicAnimation(keyPath: "positon.x"), forKey: nil)) {
+    XCTAssertThrowsError(try l.addChecked(BasicAnimation(keyPath: "positon.x"), forKey: nil)) {
       XCTAssertEqual($0 as? AnimationError, .unknownKeyPath("positon.x"))
     }
     let a = BasicAnimation(keyPath: "opacity")
     a.toValue = Point(x: 1, y: 2)
-    XCTAssertThrowsError(try l.add(a, forKey: nil)) {
+    XCTAssertThrowsError(try l.addChecked(a, forKey: nil)) {
       guard case .wrongValueType(let k, let f, _, _) = $0 as? AnimationError else { return XCTFail("\($0)") }
       XCTAssertEqual(k, "opacity")
       XCTAssertEqual(f, "toValue")
     }
     let bad = basic(0, 1, nil)
     bad.duration = -1
-    XCTAssertThrowsError(try l.add(bad, forKey: nil))
+    XCTAssertThrowsError(try l.addChecked(bad, forKey: nil))
     let nan = basic(0, 1, nil)
     nan.beginTime = .nan
-    XCTAssertThrowsError(try l.add(nan, forKey: nil))
+    XCTAssertThrowsError(try l.addChecked(nan, forKey: nil))
     XCTAssertTrue(l.animationKeys.isEmpty)
   }
 
   func testAddingCopiesAndReplacesByKey() throws {
     let l = layer()
     let a = basic(0, 100, nil)
-    try l.add(a, forKey: "x")
+    try l.addChecked(a, forKey: "x")
     a.toValue = 1000.0  // changing the original after adding does nothing
     XCTAssertEqual(x(l, 1.5), 50, accuracy: 1e-9)
-    try l.add(basic(0, 10, nil), forKey: "x")
+    try l.addChecked(basic(0, 10, nil), forKey: "x")
     XCTAssertEqual(l.animationKeys, ["x"])
     XCTAssertEqual(x(l, 1.5), 5, accuracy: 1e-9)
   }
@@ -136,7 +136,7 @@ final class AnimationSemanticsTests: XCTestCase {
     scene.advance(to: 2)
     let a = basic(0, 100, nil)
     a.beginTime = 0
-    try l.add(a, forKey: "x")
+    try l.addChecked(a, forKey: "x")
     XCTAssertEqual(l.animation(forKey: "x")?.beginTime, 2)
     XCTAssertEqual(scene.presentation(at: 2.5).position.x, 50, accuracy: 1e-9)
   }
@@ -145,7 +145,7 @@ final class AnimationSemanticsTests: XCTestCase {
     let l = layer()
     let a = basic(0, 100, nil)
     a.duration = 0
-    try l.add(a, forKey: "x")
+    try l.addChecked(a, forKey: "x")
     XCTAssertEqual(x(l, 1.125), 50, accuracy: 1e-9)
   }
 
@@ -155,7 +155,7 @@ final class AnimationSemanticsTests: XCTestCase {
     parent.timing.speed = 2
     let l = layer()
     parent.addSublayer(l)
-    try l.add(basic(0, 100, nil), forKey: "x")  // local 1…2 = parent time 0.5…1
+    try l.addChecked(basic(0, 100, nil), forKey: "x")  // local 1…2 = parent time 0.5…1
     XCTAssertEqual(parent.presentation(at: 0.75).sublayers[0].position.x, 50, accuracy: 1e-9)
   }
 
@@ -172,7 +172,7 @@ final class AnimationSemanticsTests: XCTestCase {
     parent.addSublayer(child)
     let a = basic(0, 100, nil)
     a.timingFunction = MediaTimingFunction(name: .linear)
-    try child.add(a, forKey: "x")  // local 1…2 = scene time 0.75…1.25
+    try child.addChecked(a, forKey: "x")  // local 1…2 = scene time 0.75…1.25
     for t in [0.8, 1.0, 1.1, 1.2] {
       let fromRoot = root.presentation(at: t).sublayers[0].sublayers[0].position.x
       XCTAssertEqual(child.presentation(at: t).position.x, fromRoot, accuracy: 1e-9, "t = \(t)")
@@ -193,7 +193,7 @@ final class AnimationSemanticsTests: XCTestCase {
     child.duration = 2
     child.fillMode = .both
     g.animations = [child]
-    try l.add(g, forKey: "g")
+    try l.addChecked(g, forKey: "g")
     XCTAssertEqual(x(l, 1.5), 0, accuracy: 1e-9)  // child filling backwards
     XCTAssertEqual(x(l, 2.5), 25, accuracy: 1e-9)
     XCTAssertEqual(x(l, 3.5), 50)  // the group ended at 3: its children no longer apply
@@ -214,7 +214,7 @@ final class AnimationSemanticsTests: XCTestCase {
     fadeAndScale.animations = [fadeOut, expandScale]
     fadeAndScale.duration = 1
     fadeAndScale.beginTime = 1
-    try l.add(fadeAndScale, forKey: "fadeAndScale")
+    try l.addChecked(fadeAndScale, forKey: "fadeAndScale")
     XCTAssertEqual(l.presentation(at: 1.5).opacity, 0.5, accuracy: 1e-9)
     XCTAssertEqual(l.presentation(at: 1.5).transform.m11, 2, accuracy: 1e-9)
     XCTAssertEqual(l.presentation(at: 1.99).transform.m11, 2.98, accuracy: 1e-9)
@@ -229,7 +229,7 @@ final class AnimationSemanticsTests: XCTestCase {
     outer.duration = 2
     outer.beginTime = 1
     let l2 = layer()
-    try l2.add(outer, forKey: "outer")
+    try l2.addChecked(outer, forKey: "outer")
     XCTAssertEqual(x(l2, 2), 50, accuracy: 1e-9)
   }
 
@@ -246,7 +246,7 @@ final class AnimationSemanticsTests: XCTestCase {
     group.duration = 1
     group.beginTime = 1
     group.timingFunction = MediaTimingFunction(name: .easeOut)
-    try l.add(group, forKey: "g")
+    try l.addChecked(group, forKey: "g")
     let expected = MediaTimingFunction(name: .easeOut).value(at: 0.5)
     XCTAssertEqual(expected, 0.685, accuracy: 0.005)
     XCTAssertEqual(l.presentation(at: 1.5).opacity, expected, accuracy: 1e-9)
@@ -260,19 +260,19 @@ final class AnimationSemanticsTests: XCTestCase {
     k.keyTimes = [0, 0.25, 1]
     k.duration = 1
     k.beginTime = 1
-    try l.add(k, forKey: "k")
+    try l.addChecked(k, forKey: "k")
     XCTAssertEqual(l.presentation(at: 1.125).opacity, 0.5, accuracy: 1e-9)
     XCTAssertEqual(l.presentation(at: 1.25).opacity, 1, accuracy: 1e-9)
     XCTAssertEqual(l.presentation(at: 1.625).opacity, 0.5, accuracy: 1e-9)
     let bad = KeyframeAnimation(keyPath: "opacity")
     bad.values = [0.0, 1.0]
     bad.keyTimes = [0, 0.5, 1]
-    XCTAssertThrowsError(try l.add(bad, forKey: nil)) {
+    XCTAssertThrowsError(try l.addChecked(bad, forKey: nil)) {
       guard case .invalidKeyframes = $0 as? AnimationError else { return XCTFail("\($0)") }
     }
     let empty = KeyframeAnimation(keyPath: "opacity")
     empty.values = []
-    XCTAssertThrowsError(try l.add(empty, forKey: nil))
+    XCTAssertThrowsError(try l.addChecked(empty, forKey: nil))
   }
 
   func testKeyframesDiscreteHoldEachValue() throws {
@@ -282,7 +282,7 @@ final class AnimationSemanticsTests: XCTestCase {
     k.calculationMode = .discrete
     k.duration = 3
     k.beginTime = 1
-    try l.add(k, forKey: "k")
+    try l.addChecked(k, forKey: "k")
     XCTAssertEqual(x(l, 1.5), 0)
     XCTAssertEqual(x(l, 2.5), 10)
     XCTAssertEqual(x(l, 3.5), 20)
@@ -295,7 +295,7 @@ final class AnimationSemanticsTests: XCTestCase {
     s.toValue = 100.0
     s.beginTime = 1
     s.duration = try s.settlingDuration
-    try l.add(s, forKey: "s")
+    try l.addChecked(s, forKey: "s")
     let solver = try SpringSolver(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0)
     XCTAssertEqual(x(l, 1.3), 100 * solver.progress(at: 0.3), accuracy: 1e-9)
     XCTAssertGreaterThan(try s.settlingDuration, 0.5)
@@ -316,7 +316,7 @@ final class AnimationSemanticsTests: XCTestCase {
     a.toValue = Double.pi / 2
     a.duration = 1
     a.beginTime = 1
-    try l.add(a, forKey: "r")
+    try l.addChecked(a, forKey: "r")
     let t = l.presentation(at: 1.5).transform
     XCTAssertEqual(t.m11, cos(Double.pi / 4), accuracy: 1e-9)
     XCTAssertEqual(t.m12, sin(Double.pi / 4), accuracy: 1e-9)
@@ -326,7 +326,7 @@ final class AnimationSemanticsTests: XCTestCase {
     s.duration = 1
     s.beginTime = 1
     let l2 = layer()
-    try l2.add(s, forKey: "s")
+    try l2.addChecked(s, forKey: "s")
     XCTAssertEqual(l2.presentation(at: 1.5).transform.m11, 2, accuracy: 1e-9)
   }
 
@@ -338,13 +338,13 @@ final class AnimationSemanticsTests: XCTestCase {
     a.toValue = 10.0
     a.duration = 1
     a.beginTime = 1
-    try l.add(a, forKey: "blur")
+    try l.addChecked(a, forKey: "blur")
     XCTAssertEqual(l.presentation(at: 1.5).filters[0].parameters["inputRadius"], 5)
     // A parameter the filter does not have is an error when the animation is added, not a
     // silently frozen value.
     let wrong = BasicAnimation(keyPath: "filters.gaussianBlur.inputAngle")
     wrong.toValue = 1.0
-    XCTAssertThrowsError(try l.add(wrong, forKey: "wrong")) {
+    XCTAssertThrowsError(try l.addChecked(wrong, forKey: "wrong")) {
       guard case .unsupported(keyPath: "filters.gaussianBlur.inputAngle", let reason) = $0 as? AnimationError else {
         return XCTFail("\($0)")
       }
@@ -378,9 +378,9 @@ final class AnimationSemanticsTests: XCTestCase {
     keep.duration = 0.25
     keep.isRemovedOnCompletion = false
     keep.delegate = Recorder("keep")
-    try l.add(a, forKey: "a")
-    try l.add(b, forKey: "b")
-    try l.add(keep, forKey: "keep")
+    try l.addChecked(a, forKey: "a")
+    try l.addChecked(b, forKey: "b")
+    try l.addChecked(keep, forKey: "keep")
     scene.advance(to: 10)
     XCTAssertEqual(
       Recorder.events, ["keep start", "keep stop true", "a start", "b start", "b stop true", "a stop true"])
@@ -399,7 +399,7 @@ final class AnimationExtrasTests: XCTestCase {
     a.toValue = 4 * Double.pi
     a.duration = 1
     a.beginTime = 1
-    try l.add(a, forKey: "spin")
+    try l.addChecked(a, forKey: "spin")
     let t = l.presentation(at: 1.125).transform  // π/2
     XCTAssertEqual(t.m11, 0, accuracy: 1e-9)
     XCTAssertEqual(t.m12, 1, accuracy: 1e-9)
@@ -410,7 +410,7 @@ final class AnimationExtrasTests: XCTestCase {
     s.duration = 1
     s.beginTime = 1
     let l2 = Layer()
-    try l2.add(s, forKey: "grow")
+    try l2.addChecked(s, forKey: "grow")
     XCTAssertEqual(l2.presentation(at: 1.5).transform.m22, 2, accuracy: 1e-9)
   }
 
@@ -418,12 +418,12 @@ final class AnimationExtrasTests: XCTestCase {
     let l = Layer()
     let a = BasicAnimation(keyPath: "position")
     a.toValue = Point(x: .nan, y: 0)
-    XCTAssertThrowsError(try l.add(a, forKey: nil)) {
+    XCTAssertThrowsError(try l.addChecked(a, forKey: nil)) {
       XCTAssertEqual($0 as? AnimationError, .nonFiniteValue(keyPath: "position", field: "toValue"))
     }
     let k = KeyframeAnimation(keyPath: "opacity")
     k.values = [0.0, Double.infinity]
-    XCTAssertThrowsError(try l.add(k, forKey: nil)) {
+    XCTAssertThrowsError(try l.addChecked(k, forKey: nil)) {
       XCTAssertEqual($0 as? AnimationError, .nonFiniteValue(keyPath: "opacity", field: "values[1]"))
     }
   }
@@ -438,7 +438,7 @@ final class AnimationExtrasTests: XCTestCase {
     k.calculationMode = .paced
     k.duration = 4
     k.beginTime = 1
-    try l.add(k, forKey: "orbit")
+    try l.addChecked(k, forKey: "orbit")
     let p = l.presentation(at: 1.5)  // an eighth of the way: halfway along the top edge
     XCTAssertEqual(p.position.x, 50, accuracy: 1e-6)
     XCTAssertEqual(p.position.y, 0, accuracy: 1e-6)
@@ -449,7 +449,7 @@ final class AnimationExtrasTests: XCTestCase {
     XCTAssertEqual(q.transform.rotationZ, Double.pi / 2, accuracy: 1e-6)
     let bad = KeyframeAnimation(keyPath: "opacity")
     bad.path = k.path
-    XCTAssertThrowsError(try l.add(bad, forKey: nil)) {
+    XCTAssertThrowsError(try l.addChecked(bad, forKey: nil)) {
       guard case .unsupported = $0 as? AnimationError else { return XCTFail("\($0)") }
     }
   }
@@ -475,7 +475,7 @@ final class ContentsAndRemovalTests: XCTestCase {
     a.toValue = blue
     a.duration = 1
     a.beginTime = 1
-    try l.add(a, forKey: "fade")
+    try l.addChecked(a, forKey: "fade")
     XCTAssertEqual(l.presentation(at: 1.5).contents?.pixel(x: 0, y: 0), [128, 0, 128, 255])
     XCTAssertEqual(l.presentation(at: 1.75).contents?.pixel(x: 1, y: 1), [64, 0, 191, 255])
     XCTAssertEqual(l.presentation(at: 1).contents, red)
@@ -486,7 +486,7 @@ final class ContentsAndRemovalTests: XCTestCase {
     b.toValue = blue
     b.duration = 1
     b.beginTime = 1
-    try m.add(b, forKey: "in")
+    try m.addChecked(b, forKey: "in")
     XCTAssertEqual(m.presentation(at: 1.5).contents?.pixel(x: 0, y: 0), [0, 0, 128, 128])
   }
 
@@ -502,8 +502,8 @@ final class ContentsAndRemovalTests: XCTestCase {
     let a = BasicAnimation(keyPath: "opacity")
     a.toValue = 0.0
     a.delegate = stops
-    try l.add(a, forKey: "o")
-    try l.add(a, forKey: "o")  // replaces the first
+    try l.addChecked(a, forKey: "o")
+    try l.addChecked(a, forKey: "o")  // replaces the first
     l.removeAnimation(forKey: "o")
     XCTAssertEqual(stops.finished, [false, false])
     XCTAssertTrue(l.animationKeys.isEmpty)
@@ -528,7 +528,7 @@ final class NestedGroupTests: XCTestCase {
     outer.beginTime = 1
     outer.duration = 4
     outer.animations = [inner]
-    try l.add(outer, forKey: "outer")
+    try l.addChecked(outer, forKey: "outer")
     XCTAssertEqual(l.presentation(at: 2.5).position.x, 50, accuracy: 1e-9)  // inner local 1 of 2
     XCTAssertEqual(l.presentation(at: 2.25).position.x, 25, accuracy: 1e-9)
     XCTAssertEqual(l.presentation(at: 3.5).position.x, 7)  // inner ended at outer time 2
@@ -543,7 +543,7 @@ final class BooleanKeyPathTests: XCTestCase {
     a.toValue = true
     a.duration = 1
     a.beginTime = 1
-    try l.add(a, forKey: "hide")
+    try l.addChecked(a, forKey: "hide")
     XCTAssertFalse(l.presentation(at: 1.4).isHidden)
     XCTAssertTrue(l.presentation(at: 1.6).isHidden)
     XCTAssertFalse(l.presentation(at: 2.5).isHidden)  // fill removed: back to the model value

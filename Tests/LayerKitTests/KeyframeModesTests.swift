@@ -15,7 +15,7 @@ final class KeyframeModesTests: XCTestCase {
     k.fillMode = .forwards
     k.isRemovedOnCompletion = false
     configure(k)
-    try l.add(k, forKey: "k")
+    try l.addChecked(k, forKey: "k")
     return l
   }
 
@@ -142,7 +142,7 @@ final class KeyframeModesTests: XCTestCase {
     k.beginTime = 1
     k.fillMode = .forwards
     k.isRemovedOnCompletion = false
-    try l.add(k, forKey: "o")
+    try l.addChecked(k, forKey: "o")
     // Two values, ends repeated: the Catmull–Rom segment is −s³ + 1.5s² + 0.5s, which is not
     // linear in s but is monotonic, so its arc length is its value: at constant speed the
     // opacity rises linearly in time.
@@ -158,7 +158,7 @@ final class KeyframeModesTests: XCTestCase {
     k.values = [0.0, 10.0, 20.0]
     k.calculationMode = .cubicPaced
     k.tensionValues = [0, 0]
-    XCTAssertThrowsError(try l.add(k, forKey: nil)) {
+    XCTAssertThrowsError(try l.addChecked(k, forKey: nil)) {
       XCTAssertEqual(
         $0 as? AnimationError,
         .invalidKeyframes(keyPath: "position.x", .countMismatch(field: "tensionValues", expected: 3, actual: 2)))
@@ -223,7 +223,7 @@ final class KeyframeModesTests: XCTestCase {
     let k = KeyframeAnimation(keyPath: "position")
     k.path = lineThenQuad
     k.keyTimes = [0, 1]
-    XCTAssertThrowsError(try l.add(k, forKey: nil)) {
+    XCTAssertThrowsError(try l.addChecked(k, forKey: nil)) {
       XCTAssertEqual(
         $0 as? AnimationError,
         .invalidKeyframes(keyPath: "position", .countMismatch(field: "keyTimes", expected: 3, actual: 2)))

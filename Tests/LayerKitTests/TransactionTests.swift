@@ -173,10 +173,10 @@ final class TransactionDurationTests: XCTestCase {
     a.toValue = 0.0
     try Transaction.perform {
       Transaction.animationDuration = 2
-      try l.add(a, forKey: "fade")
+      try l.addChecked(a, forKey: "fade")
     }
     XCTAssertEqual(l.animation(forKey: "fade")?.duration, 2)
-    try l.add(a, forKey: "quick")
+    try l.addChecked(a, forKey: "quick")
     XCTAssertEqual(l.animation(forKey: "quick")?.duration, 0.25)
   }
 }

@@ -24,7 +24,7 @@ import Foundation
 /// premultiplied images (Image+Animatable.swift), with `p` clamped to [0, 1] (an image cannot
 /// overshoot). At `p == 0` it is exactly `from`, at `p == 1` exactly `to`; a discrete keyframe
 /// animation of contents switches images without a crossfade.
-public protocol Animatable: Sendable, Equatable {
+public protocol Animatable: AnimationValue, Equatable {
   /// The value at eased progress `t` between `from` (`t == 0`) and `to` (`t == 1`).
   /// - Parameters:
   ///   - from: The value at `t == 0`.
@@ -53,11 +53,23 @@ public protocol Animatable: Sendable, Equatable {
   /// between equal values).
   /// - Parameter other: The value to measure to.
   func distance(to other: Self) -> Double
+
+  /// This type's value for a value written in another form (`AnimationValue`), or nil when it
+  /// has none. By default only a value of this type itself.
+  static func converted(from value: any AnimationValue) -> Self?
+}
+
+extension Animatable {
+  public static func converted(from value: any AnimationValue) -> Self? { value as? Self }
 }
 
 // MARK: - Scalars
 
 extension Double: Animatable {
+  /// Any number: `NSNumber`, `Int`, `Float`, `CGFloat`, or a one-element array of them.
+  public static func converted(from value: any AnimationValue) -> Double? {
+    AnimationValues.numbers(value).flatMap { $0.count == 1 ? $0[0] : nil }
+  }
   /// `(1 − t)·from + t·to`: unlike `from + (to − from)·t`, exact at both ends in floating point.
   public static func interpolate(_ from: Double, _ to: Double, _ t: Double) -> Double {
     (1 - t) * from + t * to
@@ -70,6 +82,10 @@ extension Double: Animatable {
 // MARK: - Geometry
 
 extension Point: Animatable {
+  /// `CGPoint`, two numbers (`[0, 0]`, the CABasicAnimation reference's own form), `SIMD2`.
+  public static func converted(from value: any AnimationValue) -> Point? {
+    AnimationValues.numbers(value).flatMap { $0.count == 2 ? Point(x: $0[0], y: $0[1]) : nil }
+  }
   /// Component-wise in x and y.
   public static func interpolate(_ from: Point, _ to: Point, _ t: Double) -> Point {
     Point(x: Double.interpolate(from.x, to.x, t), y: Double.interpolate(from.y, to.y, t))
@@ -80,6 +96,10 @@ extension Point: Animatable {
 }
 
 extension Size: Animatable {
+  /// `CGSize`, two numbers, `SIMD2`.
+  public static func converted(from value: any AnimationValue) -> Size? {
+    AnimationValues.numbers(value).flatMap { $0.count == 2 ? Size(width: $0[0], height: $0[1]) : nil }
+  }
   /// Component-wise in width and height; a size may pass through zero and negative values.
   public static func interpolate(_ from: Size, _ to: Size, _ t: Double) -> Size {
     Size(width: Double.interpolate(from.width, to.width, t), height: Double.interpolate(from.height, to.height, t))
@@ -94,6 +114,12 @@ extension Size: Animatable {
 }
 
 extension Rect: Animatable {
+  /// `CGRect`, four numbers (x, y, width, height).
+  public static func converted(from value: any AnimationValue) -> Rect? {
+    AnimationValues.numbers(value).flatMap {
+      $0.count == 4 ? Rect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) : nil
+    }
+  }
   /// Origin and size component-wise (as Core Animation animates `bounds`), not corner by corner:
   /// the two agree for positive sizes, and this way a negative size stays as stored.
   public static func interpolate(_ from: Rect, _ to: Rect, _ t: Double) -> Rect {
@@ -146,6 +172,10 @@ extension Color: Animatable {
 // MARK: - Vectors
 
 extension SIMD2: Animatable where Scalar == Double {
+  /// Two numbers, or a point.
+  public static func converted(from value: any AnimationValue) -> Self? {
+    AnimationValues.numbers(value).flatMap { $0.count == 2 ? SIMD2($0[0], $0[1]) : nil }
+  }
   public static func interpolate(_ from: Self, _ to: Self, _ t: Double) -> Self { (1 - t) * from + t * to }
   public static func add(_ a: Self, _ b: Self) -> Self { a + b }
   public static func scale(_ a: Self, by k: Double) -> Self { a * k }
@@ -174,6 +204,11 @@ extension SIMD4: Animatable where Scalar == Double {
 /// `nil`; the ends are returned exactly as given (`nil` at `t == 0` when `from` is `nil`);
 /// everywhere else the result is a value.
 extension Optional: Animatable where Wrapped: Animatable {
+  /// The wrapped type's conversions.
+  public static func converted(from value: any AnimationValue) -> Wrapped?? {
+    if let v = value as? Wrapped? { return .some(v) }
+    return Wrapped.converted(from: value).map { .some($0) }
+  }
   public static func interpolate(_ from: Wrapped?, _ to: Wrapped?, _ t: Double) -> Wrapped? {
     if from == nil && to == nil { return nil }
     if t == 0 { return from }
@@ -193,5 +228,60 @@ extension Optional: Animatable where Wrapped: Animatable {
   public static var zero: Wrapped? { .some(Wrapped.zero) }
   public func distance(to other: Wrapped?) -> Double {
     (self ?? Wrapped.zero).distance(to: other ?? Wrapped.zero)
+  }
+}
+
+// MARK: - The forms Core Animation code writes
+
+/// A value given to `fromValue`, `toValue`, `byValue` or `values`: an `Animatable` value of the
+/// key path's type, or one of the forms Core Animation code writes for it — `NSNumber`, `Int`,
+/// `Float`, `CGFloat` for numbers; `CGPoint`, `CGSize`, `CGRect`; an array of numbers (`[0, 0]`
+/// for a point, as the CABasicAnimation reference writes it); `SIMD2` for a point or a size.
+/// `Layer.add(_:forKey:)` converts it to the key path's type once (`Animatable.converted(from:)`)
+/// and throws `AnimationError.wrongValueType` for a form that has no such value.
+public protocol AnimationValue: Sendable {}
+
+extension Int: AnimationValue {}
+extension Float: AnimationValue {}
+extension CGFloat: AnimationValue {}
+extension CGPoint: AnimationValue {}
+extension CGSize: AnimationValue {}
+extension CGRect: AnimationValue {}
+extension NSNumber: AnimationValue {}
+extension Array: AnimationValue where Element: AnimationValue {}
+extension SIMD2: AnimationValue where Scalar: BinaryFloatingPoint {}
+extension SIMD3: AnimationValue where Scalar == Double {}
+extension SIMD4: AnimationValue where Scalar == Double {}
+extension Optional: AnimationValue where Wrapped: AnimationValue {}
+
+/// What the forms of `AnimationValue` stand for.
+public enum AnimationValues {
+  /// The numbers a value stands for, in order (a number, a point's x and y, a rect's x, y, width
+  /// and height, an array's elements), or nil when it is not made of numbers.
+  public static func numbers(_ value: any AnimationValue) -> [Double]? {
+    switch value {
+    case let v as Double: return [v]
+    case let v as Int: return [Double(v)]
+    case let v as Float: return [Double(v)]
+    case let v as CGFloat: return [Double(v)]
+    // Bool is bridged to NSNumber on some platforms: a number is what is meant here.
+    case let v as NSNumber: return [v.doubleValue]
+    case let v as CGPoint: return [Double(v.x), Double(v.y)]
+    case let v as CGSize: return [Double(v.width), Double(v.height)]
+    case let v as CGRect: return [Double(v.origin.x), Double(v.origin.y), Double(v.size.width), Double(v.size.height)]
+    case let v as Point: return [v.x, v.y]
+    case let v as Size: return [v.width, v.height]
+    case let v as Rect: return [v.origin.x, v.origin.y, v.size.width, v.size.height]
+    case let v as SIMD2<Double>: return [v.x, v.y]
+    case let v as SIMD2<Float>: return [Double(v.x), Double(v.y)]
+    case let v as [any AnimationValue]:
+      var out: [Double] = []
+      for element in v {
+        guard let n = numbers(element), n.count == 1 else { return nil }
+        out.append(n[0])
+      }
+      return out
+    default: return nil
+    }
   }
 }

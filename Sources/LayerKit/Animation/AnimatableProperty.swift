@@ -188,9 +188,13 @@ extension ValueFunction {
     }
   }
 
-  /// A number n becomes (n, n, n); vectors pass through.
-  static func vector(_ v: any Animatable) -> any Animatable {
-    if let d = v as? Double { return SIMD3(d, d, d) }
+  /// A number n (in any of its forms) becomes (n, n, n), three numbers (`[1, 1, 1]`, as
+  /// CAValueFunction's examples write them) a vector; vectors pass through.
+  static func vector(_ v: any AnimationValue) -> any AnimationValue {
+    if let n = AnimationValues.numbers(v) {
+      if n.count == 1 { return SIMD3(n[0], n[0], n[0]) }
+      if n.count == 3 { return SIMD3(n[0], n[1], n[2]) }
+    }
     return v
   }
 }

@@ -151,9 +151,9 @@ open class PropertyAnimation: Animation {
 /// "Current presentation value" is the property's value with the animations before this one
 /// applied, at the same time.
 open class BasicAnimation: PropertyAnimation {
-  public var fromValue: (any Animatable)?
-  public var toValue: (any Animatable)?
-  public var byValue: (any Animatable)?
+  public var fromValue: (any AnimationValue)?
+  public var toValue: (any AnimationValue)?
+  public var byValue: (any AnimationValue)?
 
   public override init(keyPath: String) {
     super.init(keyPath: keyPath)

@@ -7,12 +7,13 @@ protocol AnimationTrack {
   func apply(to layer: Layer, time: Double, duration: Double, iteration: Int)
 }
 
-/// Casts an animation's value to the key path's type, once, when the animation is added.
+/// Casts (or converts, `Animatable.converted(from:)`) an animation's value to the key path's
+/// type, once, when the animation is added.
 func typed<V: Animatable>(
-  _ value: (any Animatable)?, as _: V.Type, keyPath: String, field: String
+  _ value: (any AnimationValue)?, as _: V.Type, keyPath: String, field: String
 ) throws(AnimationError) -> V? {
   guard let value else { return nil }
-  guard let v = value as? V else {
+  guard let v = value as? V ?? V.converted(from: value) else {
     throw .wrongValueType(
       keyPath: keyPath, field: field, expected: String(describing: V.self), actual: String(describing: type(of: value)))
   }

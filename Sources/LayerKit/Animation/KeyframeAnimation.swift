@@ -10,7 +10,7 @@ public enum RotationMode: String, Sendable {
 /// (CAKeyframeAnimation).
 open class KeyframeAnimation: PropertyAnimation {
   /// The keyframe values; ignored when `path` is set.
-  public var values: [any Animatable]?
+  public var values: [any AnimationValue]?
   /// A point property (position, anchorPoint) moves along this path instead of through `values`.
   public var path: Path?
   /// When each value is reached, in [0, 1] of the duration; nil spaces them evenly.

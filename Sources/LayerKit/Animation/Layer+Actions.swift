@@ -36,7 +36,7 @@ extension Layer {
     if animation.timing.duration == 0 { animation.timing.duration = settings.duration }
     if animation.timingFunction == nil { animation.timingFunction = settings.timingFunction ?? .default }
     do {
-      try add(animation, forKey: key)
+      try addChecked(animation, forKey: key)
     } catch {
       // An action that does not fit the property is not run; the scene hears why.
       scene?.actionFailed(.init(layer: debugName, key: key, error: error))
@@ -57,7 +57,7 @@ extension Layer {
       animation.timingFunction = settings.timingFunction ?? .default
     }
     do {
-      try add(animation, forKey: key)
+      try addChecked(animation, forKey: key)
     } catch {
       scene?.actionFailed(.init(layer: debugName, key: key, error: error))
       return

@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 /// An animation added to a layer: the stored copy and its compiled tracks.
 struct AnimationEntry {
   let key: String
@@ -42,11 +45,32 @@ indirect enum TrackNode {
 
 extension Layer {
   /// Adds a copy of `animation` under `key` (replacing one with the same key), as
+  /// CALayer.add(_:forKey:) does, and as Core Animation code writes it — no `try`: an animation
+  /// that cannot run (an unknown key path, a value of the wrong type, bad timing, spring or
+  /// keyframe parameters) is not added, and `Layer.animationFailureReporter` is told (by default,
+  /// one line on standard error), where Core Animation ignores it silently. `addChecked(_:forKey:)`
+  /// throws instead.
+  public func add(_ animation: Animation, forKey key: String?) {
+    do {
+      try addChecked(animation, forKey: key)
+    } catch {
+      Layer.animationFailureReporter(error, key)
+    }
+  }
+
+  /// Told of every animation `add(_:forKey:)` could not add, with its key; by default one line
+  /// on standard error. Set it to log elsewhere, collect, or fail a test.
+  public static var animationFailureReporter: @Sendable (AnimationError, String?) -> Void {
+    get { failureReporter.withLock { $0 } }
+    set { failureReporter.withLock { $0 = newValue } }
+  }
+
+  /// Adds a copy of `animation` under `key` (replacing one with the same key), as
   /// CALayer.add(_:forKey:) does. A beginTime of 0 means "now": the layer's current local time
   /// in its scene (0 outside a scene).
   /// - Throws: `AnimationError` for an unknown key path, a value of the wrong type, bad timing,
   ///   spring or keyframe parameters — when the animation is added, never while rendering.
-  public func add(_ animation: Animation, forKey key: String?) throws(AnimationError) {
+  public func addChecked(_ animation: Animation, forKey key: String?) throws(AnimationError) {
     let copy = animation.copy()
     do {
       try copy.timing.validate(key ?? "animation")
@@ -226,4 +250,9 @@ extension MediaTiming {
     guard i.isFinite else { return 0 }
     return Int(min(max(i, 0), max(count.rounded(.up) - 1, 0)))
   }
+}
+
+private let failureReporter = Mutex<@Sendable (AnimationError, String?) -> Void> { error, key in
+  let name = key.map { "'\($0)' " } ?? ""
+  FileHandle.standardError.write(Data("LayerKit: animation \(name)not added: \(error)\n".utf8))
 }

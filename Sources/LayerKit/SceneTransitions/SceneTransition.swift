@@ -121,7 +121,7 @@ public final class SceneTransitionContext {
     copy.delegate = EndOnStop(self)
     running += 1
     do {
-      try layer.add(copy, forKey: key)
+      try layer.addChecked(copy, forKey: key)
     } catch {
       running -= 1
       throw error

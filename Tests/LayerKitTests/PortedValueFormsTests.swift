@@ -1,0 +1,140 @@
+import Foundation
+import LayerKit
+import XCTest
+
+/// The value forms Core Animation code writes, taken as they are written: the CABasicAnimation
+/// reference's `fromValue = [0, 0]` for `position`, NSNumber, CGFloat, Float and Int numbers,
+/// CGPoint / CGSize / CGRect, SIMD2, and CAValueFunction's `[1, 1, 1]`. Each is converted to the
+/// key path's type when the animation is added; a form with no such value is a typed error.
+final class PortedValueFormsTests: XCTestCase {
+  private func layer() -> Layer {
+    let l = Layer(frame: Rect(x: 0, y: 0, width: 100, height: 50))
+    l.position = Point(x: 50, y: 25)
+    return l
+  }
+
+  func testTheBasicAnimationReferenceExample() throws {
+    // CABasicAnimation's reference: animation.fromValue = [0, 0]; animation.toValue = [100, 100].
+    let l = layer()
+    let animation = BasicAnimation(keyPath: "position")
+    animation.fromValue = [0, 0]
+    animation.toValue = [100, 100]
+    animation.duration = 1
+    animation.beginTime = 1
+    try l.addChecked(animation, forKey: "basic")
+    XCTAssertEqual(l.presentation(at: 1.5).position, Point(x: 50, y: 50))
+  }
+
+  func testNumbersInEveryForm() throws {
+    let forms: [(any AnimationValue, any AnimationValue)] = [
+      (NSNumber(value: 0), NSNumber(value: 1)), (CGFloat(0), CGFloat(1)), (Float(0), Float(1)), (0, 1), ([0], [1]),
+    ]
+    for (from, to) in forms {
+      let l = layer()
+      let a = BasicAnimation(keyPath: "opacity")
+      a.fromValue = from
+      a.toValue = to
+      a.duration = 1
+      a.beginTime = 1
+      try l.addChecked(a, forKey: "fade")
+      XCTAssertEqual(l.presentation(at: 1.25).opacity, 0.25, accuracy: 1e-6, "\(type(of: from))")
+    }
+  }
+
+  func testGeometryInFoundationsTypesAndSIMD() throws {
+    let l = layer()
+    let move = BasicAnimation(keyPath: "position")
+    move.fromValue = CGPoint(x: 0, y: 0)
+    move.toValue = SIMD2<Double>(100, 10)
+    move.duration = 1
+    move.beginTime = 1
+    try l.addChecked(move, forKey: "move")
+    let size = BasicAnimation(keyPath: "bounds.size")
+    size.fromValue = CGSize(width: 10, height: 10)
+    size.toValue = CGSize(width: 30, height: 50)
+    size.duration = 1
+    size.beginTime = 1
+    try l.addChecked(size, forKey: "size")
+    let p = l.presentation(at: 1.5)
+    XCTAssertEqual(p.position, Point(x: 50, y: 5))
+    XCTAssertEqual(p.bounds.size, Size(width: 20, height: 30))
+    let l2 = layer()
+    let bounds = BasicAnimation(keyPath: "bounds")
+    bounds.toValue = CGRect(x: 0, y: 0, width: 200, height: 100)
+    bounds.fromValue = CGRect(x: 0, y: 0, width: 100, height: 50)
+    bounds.duration = 1
+    bounds.beginTime = 1
+    try l2.addChecked(bounds, forKey: "bounds")
+    XCTAssertEqual(l2.presentation(at: 1.5).bounds.size, Size(width: 150, height: 75))
+  }
+
+  func testKeyframeValuesInPortedForms() throws {
+    let l = layer()
+    let k = KeyframeAnimation(keyPath: "position")
+    k.values = [CGPoint(x: 0, y: 0), [100, 0], SIMD2<Double>(100, 100)]
+    k.duration = 1
+    k.beginTime = 1
+    try l.addChecked(k, forKey: "k")
+    XCTAssertEqual(l.presentation(at: 1.25).position, Point(x: 50, y: 0))
+    XCTAssertEqual(l.presentation(at: 1.75).position, Point(x: 100, y: 50))
+  }
+
+  /// CAAnimationGroup's Listing 1 as written (value function scale, `[1, 1, 1]` to `[3, 3, 3]`).
+  func testValueFunctionVectorsAsArrays() throws {
+    let l = layer()
+    let expandScale = BasicAnimation(keyPath: "transform")
+    expandScale.valueFunction = .scale
+    expandScale.fromValue = [1, 1, 1]
+    expandScale.toValue = [3, 3, 3]
+    expandScale.duration = 1
+    expandScale.beginTime = 1
+    try l.addChecked(expandScale, forKey: "scale")
+    XCTAssertEqual(l.presentation(at: 1.5).transform.m11, 2, accuracy: 1e-9)
+  }
+
+  func testAFormWithNoValueOfTheKeyPathsTypeIsATypedError() throws {
+    let l = layer()
+    let a = BasicAnimation(keyPath: "position")
+    a.toValue = [1, 2, 3]
+    XCTAssertThrowsError(try l.addChecked(a, forKey: "bad")) { error in
+      guard case .wrongValueType(let keyPath, _, _, _)? = error as? AnimationError else {
+        return XCTFail("\(error)")
+      }
+      XCTAssertEqual(keyPath, "position")
+    }
+    let b = BasicAnimation(keyPath: "opacity")
+    b.toValue = CGPoint(x: 1, y: 2)
+    XCTAssertThrowsError(try l.addChecked(b, forKey: "bad2"))
+  }
+
+  /// `layer.add(animation, forKey:)` as Core Animation code writes it, without `try`: what cannot
+  /// run is not added and is reported (`Layer.animationFailureReporter`); `addChecked` throws.
+  func testAddWithoutTryReportsWhatItCannotAdd() throws {
+    let reported = Reports()
+    let previous = Layer.animationFailureReporter
+    Layer.animationFailureReporter = { error, key in reported.append("\(key ?? "-"): \(error)") }
+    defer { Layer.animationFailureReporter = previous }
+    let l = layer()
+    let fade = BasicAnimation(keyPath: "opacity")
+    fade.fromValue = 0
+    fade.toValue = 1
+    fade.duration = 1
+    fade.beginTime = 1
+    l.add(fade, forKey: "fade")
+    let bad = BasicAnimation(keyPath: "noSuchProperty")
+    bad.toValue = 1
+    l.add(bad, forKey: "bad")
+    XCTAssertEqual(l.animationKeys, ["fade"])
+    XCTAssertEqual(l.presentation(at: 1.5).opacity, 0.5, accuracy: 1e-9)
+    XCTAssertEqual(reported.lines.count, 1)
+    XCTAssertTrue(reported.lines[0].hasPrefix("bad: "), reported.lines[0])
+    XCTAssertThrowsError(try l.addChecked(bad, forKey: "bad"))
+  }
+}
+
+private final class Reports: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [String] = []
+  func append(_ line: String) { lock.withLock { stored.append(line) } }
+  var lines: [String] { lock.withLock { stored } }
+}
