@@ -1,0 +1,54 @@
+// A layer is a timed object, as CALayer adopts CAMediaTiming: its beginTime, speed and timeOffset
+// (and the rest, which a layer's infinite duration makes moot) shape the time its sublayers and
+// animations see. They live in `timing`; these forward to it under Core Animation's names, so the
+// recipes written for CALayer — pausing a layer (Apple's QA1673), staggered starts — port as
+// written, with the scene's time where they read CACurrentMediaTime().
+
+extension Layer {
+  /// CAMediaTiming's beginTime: when the layer's local time starts, in its superlayer's time.
+  public var beginTime: Double {
+    get { timing.beginTime }
+    set { timing.beginTime = newValue }
+  }
+  /// CAMediaTiming's speed: how fast the layer's local time runs against its superlayer's (0 pauses).
+  public var speed: Double {
+    get { timing.speed }
+    set { timing.speed = newValue }
+  }
+  /// CAMediaTiming's timeOffset: added to the layer's local time.
+  public var timeOffset: Double {
+    get { timing.timeOffset }
+    set { timing.timeOffset = newValue }
+  }
+
+  /// A time in `layer`'s local time space, converted to this layer's (CALayer.convertTime(_:from:)):
+  /// up `layer`'s ancestors to the scene's time, then down this layer's. `nil` is the scene's time
+  /// itself (the time `Scene.advance(to:)` was given, where Core Animation code reads
+  /// CACurrentMediaTime()). Layers of different trees meet at their scenes' times.
+  public func convertTime(_ t: Double, from layer: Layer?) -> Double {
+    let sceneTime = layer.map { $0.sceneTime(fromLocal: t) } ?? t
+    return timing.layerTime(parentTime: parentTime(atRootTime: sceneTime))
+  }
+
+  /// A time in this layer's local time space, converted to `layer`'s (CALayer.convertTime(_:to:));
+  /// `nil` converts to the scene's time.
+  public func convertTime(_ t: Double, to layer: Layer?) -> Double {
+    let sceneTime = self.sceneTime(fromLocal: t)
+    guard let layer else { return sceneTime }
+    return layer.convertTime(sceneTime, from: nil)
+  }
+
+  /// The scene's time for a local time of this layer: each layer's
+  /// `local = (parent − beginTime) × speed + timeOffset` undone, from this layer up. A paused layer
+  /// (speed 0) maps every parent time to one local time; its beginTime stands for them.
+  func sceneTime(fromLocal t: Double) -> Double {
+    var time = t
+    var node: Layer? = self
+    while let layer = node {
+      let timing = layer.timing
+      time = timing.speed == 0 ? timing.beginTime : (time - timing.timeOffset) / timing.speed + timing.beginTime
+      node = layer.superlayer
+    }
+    return time
+  }
+}
