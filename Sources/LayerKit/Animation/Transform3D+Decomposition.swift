@@ -335,7 +335,7 @@ extension Transform3D: Animatable {
   }
 
   /// The inverse by Gauss–Jordan elimination with partial pivoting, or nil when singular.
-  private static func inverse(_ m: Transform3D) -> Transform3D? {
+  static func inverse(_ m: Transform3D) -> Transform3D? {
     var a = m.rows
     var inv = Transform3D.identity.rows
     let scale = a.flatMap { $0 }.map(abs).max() ?? 0

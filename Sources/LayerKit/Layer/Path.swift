@@ -12,7 +12,7 @@ public struct Path: Hashable, Sendable {
     case closeSubpath
   }
 
-  public private(set) var elements: [Element] = []
+  public internal(set) var elements: [Element] = []
 
   public init() {}
 
