@@ -64,11 +64,12 @@ struct FilterPlan {
 
 extension RenderListBuilder {
   mutating func effects(
-    _ layer: Layer, mapping: PlaneMapping, toTarget: Transform3D, anchor: Point, opacity: Float,
+    _ layer: Layer, mapping: PlaneMapping, toTarget: Transform3D, opacity: Float,
     clips: [ClipEntry], region: PixelRect
   ) throws(RenderError) -> [RenderOp] {
     try validateEffects(layer)
     let h = toTarget.planeHomography
+    let anchor = layer.anchorInBounds
     let scale = RenderListBuilder.linearScale(h, at: anchor)
     let filterPlan = FilterPlan(layer.filters, pixelsPerPoint: scale)
     let b = layer.bounds
@@ -96,7 +97,7 @@ extension RenderListBuilder {
 
     // 2. The content, into its own surface, with room for the filters' blur.
     let inner = try content(
-      layer, mapping: mapping, toTarget: toTarget, anchor: anchor, clips: [], region: contentRegion)
+      layer, mapping: mapping, toTarget: toTarget, clips: [], region: contentRegion)
     var contentBounds = RenderListBuilder.touched(by: inner).expanded(by: filterPlan.margin).intersection(contentRegion)
     var pathShadow: PathGeometry?
     var pathBounds = PixelRect(x: 0, y: 0, width: 0, height: 0)

@@ -84,12 +84,7 @@ struct RenderListBuilder {
     }
     defer { visiting.remove(ObjectIdentifier(layer)) }
 
-    let anchor = Point(
-      x: layer.bounds.origin.x + layer.anchorOffset.x, y: layer.bounds.origin.y + layer.anchorOffset.y)
-    let local = Transform3D(translationX: -anchor.x, y: -anchor.y)
-      .concatenating(layer.transform)
-      .concatenating(Transform3D(translationX: layer.position.x, y: layer.position.y, z: layer.zPosition))
-    let toTarget = local.concatenating(parent)
+    let toTarget = layer.localTransform.concatenating(parent)
     // An edge-on plane covers no pixel, and neither does anything flattened into it.
     guard let (mapping, det) = PlaneMapping.make(toTarget.planeHomography) else { return [] }
     if !layer.isDoubleSided && det < 0 { return [] }
@@ -100,14 +95,14 @@ struct RenderListBuilder {
     let opacity = Float(min(layer.opacity, 1))
     if layer.hasEffects {
       return try effects(
-        layer, mapping: mapping, toTarget: toTarget, anchor: anchor, opacity: opacity, clips: clips,
+        layer, mapping: mapping, toTarget: toTarget, opacity: opacity, clips: clips,
         region: region)
     }
     if opacity >= 1 {
-      return try content(layer, mapping: mapping, toTarget: toTarget, anchor: anchor, clips: clips, region: region)
+      return try content(layer, mapping: mapping, toTarget: toTarget, clips: clips, region: region)
     }
     // Group opacity: the subtree is composited as one image. A subtree of one draw needs no group.
-    let inner = try content(layer, mapping: mapping, toTarget: toTarget, anchor: anchor, clips: [], region: region)
+    let inner = try content(layer, mapping: mapping, toTarget: toTarget, clips: [], region: region)
     if inner.count == 1, case .draw(var d) = inner[0], d.clips.count + clips.count <= RenderList.maxClips {
       d.opacity *= opacity
       d.clips = clips.map(\.clip) + d.clips
@@ -119,7 +114,7 @@ struct RenderListBuilder {
 
   /// The layer's own draws (background, contents, sublayers, border), without its opacity.
   mutating func content(
-    _ layer: Layer, mapping: PlaneMapping, toTarget: Transform3D, anchor: Point,
+    _ layer: Layer, mapping: PlaneMapping, toTarget: Transform3D,
     clips: [ClipEntry], region: PixelRect
   ) throws(RenderError) -> [RenderOp] {
     var ops: [RenderOp] = []
@@ -150,11 +145,7 @@ struct RenderListBuilder {
         append(&clipped, contentsDraw(layer, image: image, mapping: mapping, clips: innerClips, region: innerRegion))
       }
       if !layer.sublayerList.isEmpty {
-        let childParent = Transform3D(translationX: -anchor.x, y: -anchor.y)
-          .concatenating(layer.sublayerTransform)
-          .concatenating(Transform3D(translationX: anchor.x, y: anchor.y))
-          .concatenating(.flatten)
-          .concatenating(toTarget)
+        let childParent = layer.sublayersParent(toTarget)
         // Siblings draw by zPosition, then in insertion order.
         let ordered = layer.sublayerList.enumerated().sorted {
           ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset)

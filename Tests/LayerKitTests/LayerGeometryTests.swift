@@ -1,0 +1,65 @@
+import LayerKit
+import XCTest
+
+/// CALayer's convert(_:from:) / convert(_:to:), contains(_:) and hitTest(_:), in the geometry
+/// the layers are drawn with.
+final class LayerGeometryTests: XCTestCase {
+  private func tree() -> (root: Layer, card: Layer, badge: Layer) {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: 400, height: 300))
+    let card = Layer(frame: Rect(x: 100, y: 50, width: 200, height: 100))
+    let badge = Layer(frame: Rect(x: 150, y: -10, width: 40, height: 40))
+    _ = root.addSublayer(card)
+    _ = card.addSublayer(badge)
+    return (root, card, badge)
+  }
+
+  func testConvertingPointsThroughPositionsAndTransforms() throws {
+    let (root, card, badge) = tree()
+    XCTAssertEqual(card.convert(Point(x: 0, y: 0), to: root), Point(x: 100, y: 50))
+    XCTAssertEqual(badge.convert(Point(x: 0, y: 0), to: nil), Point(x: 250, y: 40))
+    XCTAssertEqual(badge.convert(Point(x: 250, y: 40), from: nil), Point(x: 0, y: 0))
+    // A card turned a quarter about its centre: its top-left corner lands top-right of the centre.
+    card.transform = Transform3DMakeRotation(.pi / 2, 0, 0, 1)
+    let corner = try XCTUnwrap(card.convert(Point(x: 0, y: 0), to: root))
+    XCTAssertEqual(corner.x, 250, accuracy: 1e-9)
+    XCTAssertEqual(corner.y, 0, accuracy: 1e-9)
+    let back = try XCTUnwrap(card.convert(corner, from: root))
+    XCTAssertEqual(back.x, 0, accuracy: 1e-9)
+    XCTAssertEqual(back.y, 0, accuracy: 1e-9)
+    let box = try XCTUnwrap(card.convert(card.bounds, to: root))
+    XCTAssertEqual(box.width, 100, accuracy: 1e-9)
+    XCTAssertEqual(box.height, 200, accuracy: 1e-9)
+  }
+
+  func testPerspectiveRoundTrip() throws {
+    let (root, card, _) = tree()
+    root.sublayerTransform.m34 = -1 / 500
+    card.transform = Transform3DMakeRotation(.pi / 5, 0, 1, 0)
+    let p = Point(x: 30, y: 70)
+    let there = try XCTUnwrap(card.convert(p, to: root))
+    let back = try XCTUnwrap(card.convert(there, from: root))
+    XCTAssertEqual(back.x, p.x, accuracy: 1e-9)
+    XCTAssertEqual(back.y, p.y, accuracy: 1e-9)
+  }
+
+  func testHitTestFindsTheFrontmostLayer() throws {
+    let (root, card, badge) = tree()
+    XCTAssertTrue(card.contains(Point(x: 199, y: 99)))
+    XCTAssertFalse(card.contains(Point(x: 200, y: 50)))
+    // hitTest takes a point in the receiver's superlayer's space (the target, for the root).
+    XCTAssertTrue(root.hitTest(Point(x: 260, y: 60)) === badge)
+    XCTAssertTrue(root.hitTest(Point(x: 120, y: 60)) === card)
+    XCTAssertTrue(root.hitTest(Point(x: 10, y: 10)) === root)
+    XCTAssertNil(root.hitTest(Point(x: 500, y: 10)))
+    // The badge's part outside the card is outside the card's bounds: not hit through it.
+    XCTAssertTrue(root.hitTest(Point(x: 260, y: 45)) === root)
+    badge.isHidden = true
+    XCTAssertTrue(root.hitTest(Point(x: 260, y: 60)) === card)
+    // Siblings: the higher zPosition is in front.
+    let other = Layer(frame: Rect(x: 110, y: 60, width: 20, height: 20))
+    _ = root.addSublayer(other)
+    XCTAssertTrue(root.hitTest(Point(x: 115, y: 65)) === other)
+    card.zPosition = 1
+    XCTAssertTrue(root.hitTest(Point(x: 115, y: 65)) === card)
+  }
+}
