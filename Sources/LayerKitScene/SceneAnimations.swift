@@ -14,7 +14,7 @@ import LayerKit
 
 /// The JSON type of the values of each animatable key path.
 enum SceneValueKind: String {
-  case number, bool, point, size, rect, color, transform, image
+  case number, bool, point, size, rect, color, transform, image, path
 
   /// The kind of `keyPath`'s values; nil for a key path LayerKit does not animate.
   static func of(_ keyPath: String) -> SceneValueKind? {
@@ -44,6 +44,7 @@ enum SceneValueKind: String {
     for k in ["bounds", "contentsRect"] { t[k] = .rect }
     for k in ["backgroundColor", "borderColor", "shadowColor"] { t[k] = .color }
     t["contents"] = .image
+    t["shadowPath"] = .path
     for base in ["transform", "sublayerTransform"] {
       t[base] = .transform
       for c in [
@@ -218,6 +219,7 @@ struct SceneAnimations {
     case .color: try n.color()
     case .transform: try n.transform()
     case .image: n.isNull ? Image.zero : try media.image(n)
+    case .path: n.isNull ? Path?.none : Path?.some(try n.bezierPath())
     }
   }
 
@@ -368,6 +370,8 @@ struct SceneAnimations {
       case let t as Transform3D: out.append(SceneValueWriter.transform(t))
       case let v as SIMD3<Double>: out.append(.array([v.x, v.y, v.z].map(JSON.number)))
       case let image as Image: out.append(image.id == Image.zero.id ? .null : try media.name(of: image, path: p))
+      case let path as Path: out.append(SceneValueWriter.path(path))
+      case let path as Path?: out.append(path.map(SceneValueWriter.path) ?? .null)
       default:
         // The forms Core Animation code writes (NSNumber, CGFloat, CGPoint, [0, 0], …): numbers,
         // written as a scene file writes points, sizes and rects.

@@ -309,7 +309,7 @@ final class SceneKeyPathTests: XCTestCase {
     // of the form the format gives it is accepted by `Layer.add`.
     let samples: [String: String] = [
       "number": "1", "bool": "true", "point": "[1, 2]", "size": "[1, 2]", "rect": "[0, 0, 1, 2]",
-      "color": "\"#FF0000\"", "transform": "[{\"scale\": 2}]", "image": "null",
+      "color": "\"#FF0000\"", "transform": "[{\"scale\": 2}]", "image": "null", "path": "\"M 0 0 L 4 0 L 4 4 Z\"",
     ]
     for keyPath in LayerKitKeyPaths.all {
       let animation = """

@@ -109,6 +109,7 @@ enum AnimatableProperties {
     add(.make("backgroundColor", { $0.backgroundColor ?? .clear }, { $0.backgroundColor = $1 }))
     add(.make("borderColor", { $0.borderColor }, { $0.borderColor = $1 }))
     add(.make("shadowColor", { $0.shadowColor }, { $0.shadowColor = $1 }))
+    add(.make("shadowPath", { $0.shadowPath }, { $0.shadowPath = $1 }))
 
     addTransform("transform", { $0.transform }, { $0.transform = $1 }, into: &t)
     addTransform("sublayerTransform", { $0.sublayerTransform }, { $0.sublayerTransform = $1 }, into: &t)

@@ -1,0 +1,47 @@
+import Foundation
+import LayerKit
+import LayerKitScene
+import XCTest
+
+/// shadowPath animates, as Core Animation lists it: point by point between paths of the same
+/// elements; and a scene file writes and reads such an animation.
+final class ShadowPathAnimationTests: XCTestCase {
+  func testShadowPathAnimatesPointByPoint() throws {
+    let l = Layer(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+    l.shadowPath = Path(rect: Rect(x: 0, y: 0, width: 100, height: 100))
+    let grow = BasicAnimation(keyPath: "shadowPath")
+    grow.fromValue = Path(rect: Rect(x: 0, y: 0, width: 100, height: 100))
+    grow.toValue = Path(rect: Rect(x: -20, y: -20, width: 140, height: 140))
+    grow.duration = 1
+    grow.beginTime = 1
+    try l.addChecked(grow, forKey: "grow")
+    XCTAssertEqual(l.presentation(at: 1.5).shadowPath?.boundingBox, Rect(x: -10, y: -10, width: 120, height: 120))
+    // Paths of different elements: the first until the midpoint, then the second.
+    let swap = BasicAnimation(keyPath: "shadowPath")
+    swap.fromValue = Path(rect: Rect(x: 0, y: 0, width: 10, height: 10))
+    swap.toValue = Path(ellipseIn: Rect(x: 0, y: 0, width: 50, height: 50))
+    swap.duration = 1
+    swap.beginTime = 1
+    let l2 = Layer(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+    try l2.addChecked(swap, forKey: "swap")
+    XCTAssertEqual(l2.presentation(at: 1.4).shadowPath?.boundingBox.width, 10)
+    XCTAssertEqual(l2.presentation(at: 1.6).shadowPath?.boundingBox.width, 50)
+  }
+
+  func testASceneFileWritesAndReadsAShadowPathAnimation() throws {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: 64, height: 64))
+    let card = Layer(frame: Rect(x: 8, y: 8, width: 32, height: 32))
+    card.shadowOpacity = 0.5
+    _ = root.addSublayer(card)
+    let grow = BasicAnimation(keyPath: "shadowPath")
+    grow.fromValue = Path(rect: Rect(x: 0, y: 0, width: 32, height: 32))
+    grow.toValue = Path(rect: Rect(x: -8, y: -8, width: 48, height: 48))
+    grow.duration = 1
+    grow.beginTime = 1
+    try card.addChecked(grow, forKey: "grow")
+    let data = try SceneFile.encode(root: root, settings: SceneSettings(width: 64, height: 64, duration: 2))
+    let loaded = try SceneFile.decode(data, folder: FileManager.default.temporaryDirectory)
+    let presented = try loaded.presentation(at: 1.5)
+    XCTAssertEqual(presented.sublayers[0].shadowPath?.boundingBox, Rect(x: -4, y: -4, width: 40, height: 40))
+  }
+}
