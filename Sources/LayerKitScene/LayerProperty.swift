@@ -11,6 +11,7 @@ public enum LayerProperty: Equatable, Sendable {
   case anchorPoint(Point)
   case frame(Rect)
   case zPosition(Double)
+  case anchorPointZ(Double)
   case transform(Transform3D)
   case sublayerTransform(Transform3D)
   case opacity(Double)
@@ -39,7 +40,8 @@ public enum LayerProperty: Equatable, Sendable {
   /// Every key, in the order properties are applied (and written): `frame` after `anchorPoint`,
   /// because it places the layer by its anchor point.
   public static let keys = [
-    "bounds", "position", "anchorPoint", "frame", "zPosition", "transform", "sublayerTransform", "opacity",
+    "bounds", "position", "anchorPoint", "frame", "zPosition", "anchorPointZ", "transform", "sublayerTransform",
+    "opacity",
     "hidden", "backgroundColor", "contents", "contentsRect", "contentsGravity", "contentsScale", "cornerRadius",
     "borderWidth", "borderColor", "masksToBounds", "doubleSided", "shadowColor", "shadowOpacity", "shadowOffset",
     "shadowRadius", "shadowPath", "filters", "backgroundFilters", "compositingFilter", "timing",
@@ -53,6 +55,7 @@ public enum LayerProperty: Equatable, Sendable {
     case .anchorPoint: "anchorPoint"
     case .frame: "frame"
     case .zPosition: "zPosition"
+    case .anchorPointZ: "anchorPointZ"
     case .transform: "transform"
     case .sublayerTransform: "sublayerTransform"
     case .opacity: "opacity"
@@ -89,6 +92,7 @@ public enum LayerProperty: Equatable, Sendable {
     case .anchorPoint(let v): layer.anchorPoint = v
     case .frame(let v): layer.frame = v
     case .zPosition(let v): layer.zPosition = v
+    case .anchorPointZ(let v): layer.anchorPointZ = v
     case .transform(let v): layer.transform = v
     case .sublayerTransform(let v): layer.sublayerTransform = v
     case .opacity(let v): layer.opacity = v
@@ -120,6 +124,7 @@ public enum LayerProperty: Equatable, Sendable {
   public static func all(of l: Layer) -> [LayerProperty] {
     [
       .bounds(l.bounds), .position(l.position), .anchorPoint(l.anchorPoint), .zPosition(l.zPosition),
+      .anchorPointZ(l.anchorPointZ),
       .transform(l.transform), .sublayerTransform(l.sublayerTransform), .opacity(l.opacity), .hidden(l.isHidden),
       .backgroundColor(l.backgroundColor), .contents(l.contents), .contentsRect(l.contentsRect),
       .contentsGravity(l.contentsGravity), .contentsScale(l.contentsScale), .cornerRadius(l.cornerRadius),
@@ -149,6 +154,7 @@ public enum LayerProperty: Equatable, Sendable {
     case "anchorPoint": return .anchorPoint(try node.point())
     case "frame": return .frame(try node.rect())
     case "zPosition": return .zPosition(try node.number())
+    case "anchorPointZ": return .anchorPointZ(try node.number())
     case "transform": return .transform(try node.transform())
     case "sublayerTransform": return .sublayerTransform(try node.transform())
     case "opacity": return .opacity(try node.number())
@@ -203,7 +209,8 @@ public enum LayerProperty: Equatable, Sendable {
     switch self {
     case .bounds(let v), .frame(let v), .contentsRect(let v): return W.rect(v)
     case .position(let v), .anchorPoint(let v): return W.point(v)
-    case .zPosition(let v), .opacity(let v), .contentsScale(let v), .cornerRadius(let v), .borderWidth(let v),
+    case .zPosition(let v), .anchorPointZ(let v), .opacity(let v), .contentsScale(let v), .cornerRadius(let v),
+      .borderWidth(let v),
       .shadowOpacity(let v), .shadowRadius(let v):
       return .number(v)
     case .transform(let v), .sublayerTransform(let v): return W.transform(v)

@@ -62,4 +62,28 @@ final class LayerGeometryTests: XCTestCase {
     card.zPosition = 1
     XCTAssertTrue(root.hitTest(Point(x: 115, y: 65)) === card)
   }
+
+  /// anchorPointZ moves the layer's plane −anchorPointZ from its anchor, in depth: under a
+  /// perspective of 500 points, a plane 100 points further away looks 500 / 600 the size; turned a
+  /// quarter about y around an anchor 50 behind it, a face stands at the cube's side.
+  func testAnchorPointZPlacesThePlaneInDepth() throws {
+    let (root, card, _) = tree()
+    root.sublayerTransform.m34 = -1 / 500
+    card.frame = Rect(x: 150, y: 100, width: 100, height: 100)
+    card.anchorPointZ = 100
+    let box = try XCTUnwrap(card.convert(card.bounds, to: root))
+    XCTAssertEqual(box.width, 100 * 500 / 600, accuracy: 1e-9)
+    XCTAssertEqual(box.midX, 200, accuracy: 1e-9)
+    // The cube's right face: anchored at the cube's centre (50 behind the face), a quarter turn
+    // about y puts the face's plane at x = +50 from the centre, spanning depths −50 … 50: in
+    // perspective it is seen from the side, from x = 200 + 50 · 500/550 to 200 + 50 · 500/450.
+    let face = Layer(frame: Rect(x: 150, y: 100, width: 100, height: 100))
+    face.anchorPointZ = -50
+    face.transform = Transform3DMakeRotation(.pi / 2, 0, 1, 0)
+    _ = root.addSublayer(face)
+    XCTAssertNil(face.convert(Point(x: 10, y: 10), from: root), "an edge-on plane has no points")
+    let side = try XCTUnwrap(face.convert(face.bounds, to: root))
+    XCTAssertEqual(side.minX, 200 + 50.0 * 500 / 550, accuracy: 1e-9)
+    XCTAssertEqual(side.maxX, 200 + 50.0 * 500 / 450, accuracy: 1e-9)
+  }
 }

@@ -76,6 +76,7 @@ enum AnimatableProperties {
     func add(_ p: ResolvedProperty) { t[p.keyPath] = p }
     add(.make("opacity", { $0.opacity }, { $0.opacity = $1 }))
     add(.make("zPosition", { $0.zPosition }, { $0.zPosition = $1 }))
+    add(.make("anchorPointZ", { $0.anchorPointZ }, { $0.anchorPointZ = $1 }))
     add(.make("cornerRadius", { $0.cornerRadius }, { $0.cornerRadius = $1 }))
     add(.make("borderWidth", { $0.borderWidth }, { $0.borderWidth = $1 }))
     add(.make("shadowOpacity", { $0.shadowOpacity }, { $0.shadowOpacity = $1 }))

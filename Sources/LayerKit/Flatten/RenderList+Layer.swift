@@ -2,7 +2,7 @@
 //
 // Matrices are CATransform3D-style row-vector transforms in Double. A point of a layer's bounds
 // space reaches the target through:
-//   local(L)  = T(−anchor in bounds space) · L.transform · T(L.position, L.zPosition)
+//   local(L)  = T(−anchor in bounds space, −L.anchorPointZ) · L.transform · T(L.position, L.zPosition)
 //   toTarget(L) = local(L) · parent(L)
 //   parent(child of L) = T(−anchor) · L.sublayerTransform · T(anchor) · Flatten · toTarget(L)
 //   parent(root) = Flatten · S(scale)
@@ -249,6 +249,7 @@ struct RenderListBuilder {
     try finite(layer.position.isFinite, "position")
     try finite(layer.anchorPoint.isFinite, "anchorPoint")
     try finite(layer.zPosition.isFinite, "zPosition")
+    try finite(layer.anchorPointZ.isFinite, "anchorPointZ")
     try finite(layer.transform.isFinite, "transform")
     try finite(layer.sublayerTransform.isFinite, "sublayerTransform")
     try finite(layer.opacity.isFinite, "opacity")

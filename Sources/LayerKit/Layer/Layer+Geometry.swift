@@ -67,10 +67,11 @@ extension Layer {
     Point(x: bounds.origin.x + anchorOffset.x, y: bounds.origin.y + anchorOffset.y)
   }
 
-  /// The layer's bounds to its superlayer's space: T(−anchor) · transform · T(position, zPosition).
+  /// The layer's bounds to its superlayer's space:
+  /// T(−anchor, −anchorPointZ) · transform · T(position, zPosition).
   var localTransform: Transform3D {
     let anchor = anchorInBounds
-    return Transform3D(translationX: -anchor.x, y: -anchor.y)
+    return Transform3D(translationX: -anchor.x, y: -anchor.y, z: -anchorPointZ)
       .concatenating(transform)
       .concatenating(Transform3D(translationX: position.x, y: position.y, z: zPosition))
   }

@@ -24,6 +24,10 @@ open class Layer {
   public var anchorPoint = Point(x: 0.5, y: 0.5) {
     didSet { didChange("anchorPoint", from: oldValue, to: anchorPoint) }
   }
+  /// The anchor point's z coordinate (CALayer.anchorPointZ): transforms pivot on
+  /// (anchorPoint, anchorPointZ), and the layer's plane lies −anchorPointZ from it (the cube recipe
+  /// turns its faces about the cube's centre this way).
+  public var anchorPointZ: Double = 0 { didSet { didChange("anchorPointZ", from: oldValue, to: anchorPointZ) } }
   /// Position on the z axis, in the superlayer's space; also orders siblings (higher draws later).
   public var zPosition: Double = 0 { didSet { didChange("zPosition", from: oldValue, to: zPosition) } }
   /// Applied to the layer about its anchor point.
@@ -167,7 +171,7 @@ open class Layer {
   /// The properties whose changes run a basic animation by default (the Animatable Properties
   /// appendix).
   public static let implicitlyAnimatedKeys: Set<String> = [
-    "bounds", "position", "anchorPoint", "zPosition", "transform", "sublayerTransform", "opacity",
+    "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "transform", "sublayerTransform", "opacity",
     "backgroundColor", "contentsRect", "cornerRadius", "borderWidth", "borderColor", "shadowColor",
     "shadowOpacity", "shadowOffset", "shadowRadius", "contents",
   ]
@@ -268,6 +272,7 @@ open class Layer {
     bounds = o.bounds
     position = o.position
     anchorPoint = o.anchorPoint
+    anchorPointZ = o.anchorPointZ
     zPosition = o.zPosition
     transform = o.transform
     sublayerTransform = o.sublayerTransform
