@@ -107,6 +107,27 @@ final class PortedValueFormsTests: XCTestCase {
     XCTAssertThrowsError(try l.addChecked(b, forKey: "bad2"))
   }
 
+  /// CAMediaTiming's Float fields take Float values: `repeatCount = .greatestFiniteMagnitude`
+  /// repeats forever (as the CAMediaTiming reference says), `speed = Float(2)` doubles the pace;
+  /// and a transition added under `kTransition` is kept there.
+  func testFloatTimingFieldsAndTheTransitionKey() throws {
+    let l = layer()
+    let pulse = BasicAnimation(keyPath: "opacity")
+    pulse.fromValue = 0
+    pulse.toValue = 1
+    pulse.duration = 1
+    pulse.beginTime = 1
+    pulse.repeatCount = .greatestFiniteMagnitude
+    pulse.speed = Float(2)
+    l.add(pulse, forKey: "pulse")
+    XCTAssertEqual(l.presentation(at: 1.25).opacity, 0.5, accuracy: 1e-9)
+    XCTAssertEqual(l.presentation(at: 1001.25).opacity, 0.5, accuracy: 1e-6)
+    XCTAssertEqual(pulse.repeatCount, .infinity)
+    let fade = Transition()
+    l.add(fade, forKey: kTransition)
+    XCTAssertEqual(l.animationKeys.last, "transition")
+  }
+
   /// `layer.add(animation, forKey:)` as Core Animation code writes it, without `try`: what cannot
   /// run is not added and is reported (`Layer.animationFailureReporter`); `addChecked` throws.
   func testAddWithoutTryReportsWhatItCannotAdd() throws {

@@ -54,17 +54,20 @@ open class Animation {
     get { timing.duration }
     set { timing.duration = newValue }
   }
-  public var speed: Double {
-    get { timing.speed }
-    set { timing.speed = newValue }
+  /// A Float, as CAMediaTiming's is (`timing.speed` holds it as a Double).
+  public var speed: Float {
+    get { Float(timing.speed) }
+    set { timing.speed = Double(newValue) }
   }
   public var timeOffset: Double {
     get { timing.timeOffset }
     set { timing.timeOffset = newValue }
   }
-  public var repeatCount: Double {
-    get { timing.repeatCount }
-    set { timing.repeatCount = newValue }
+  /// A Float, as CAMediaTiming's is (`.infinity` or `.greatestFiniteMagnitude` repeat forever;
+  /// `timing.repeatCount` holds it as a Double).
+  public var repeatCount: Float {
+    get { Float(timing.repeatCount) }
+    set { timing.repeatCount = newValue == .greatestFiniteMagnitude ? .infinity : Double(newValue) }
   }
   public var repeatDuration: Double {
     get { timing.repeatDuration }

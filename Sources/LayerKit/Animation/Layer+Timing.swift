@@ -10,10 +10,11 @@ extension Layer {
     get { timing.beginTime }
     set { timing.beginTime = newValue }
   }
-  /// CAMediaTiming's speed: how fast the layer's local time runs against its superlayer's (0 pauses).
-  public var speed: Double {
-    get { timing.speed }
-    set { timing.speed = newValue }
+  /// CAMediaTiming's speed: how fast the layer's local time runs against its superlayer's (0
+  /// pauses); a Float, as CALayer's is.
+  public var speed: Float {
+    get { Float(timing.speed) }
+    set { timing.speed = Double(newValue) }
   }
   /// CAMediaTiming's timeOffset: added to the layer's local time.
   public var timeOffset: Double {

@@ -141,3 +141,7 @@ extension TransitionEffects {
     }
   }
 }
+
+/// `kCATransition`: the key a layer keeps its transition under (any key given to `add` is
+/// replaced by it, as Core Animation does).
+public let kTransition = "transition"
