@@ -32,7 +32,8 @@ enum SceneValueKind: String {
   static let table: [String: SceneValueKind] = {
     var t: [String: SceneValueKind] = [:]
     for k in [
-      "opacity", "zPosition", "anchorPointZ", "cornerRadius", "borderWidth", "shadowOpacity", "shadowRadius", "contentsScale",
+      "opacity", "zPosition", "anchorPointZ", "cornerRadius", "borderWidth", "shadowOpacity", "shadowRadius",
+      "contentsScale",
       "position.x", "position.y", "anchorPoint.x", "anchorPoint.y", "bounds.origin.x", "bounds.origin.y",
       "bounds.size.width", "bounds.size.height", "shadowOffset.width", "shadowOffset.height",
     ] {
