@@ -76,6 +76,7 @@ uniform vec4 u_color;
 uniform sampler2D u_texture;
 uniform vec2 u_texScale;
 uniform vec2 u_texOffset;
+uniform bool u_texNearest;
 
 // Texture unit 1: the mask surface, sampled at uv = p * u_maskScale + u_maskOffset.
 uniform sampler2D u_mask;
@@ -396,7 +397,7 @@ bool drawColor(vec2 p, out vec4 color) {
   if (coverage == 0.0) return false;
 #if HAS_TEXTURE
   vec2 uv = lp.q * u_texScale + u_texOffset;
-  vec4 paint = lk_sampleBilinear(u_texture, uv);
+  vec4 paint = u_texNearest ? lk_sampleNearest(u_texture, uv) : lk_sampleBilinear(u_texture, uv);
 #else
   vec4 paint = u_color;
 #endif

@@ -360,10 +360,14 @@ public struct FilterPass: Hashable, Sendable {
 public struct TextureTransform: Hashable, Sendable {
   public var scale: SIMD2<Float>
   public var offset: SIMD2<Float>
+  /// The texel that contains uv (RenderMath.sampleNearest: Core Animation's `nearest` contents
+  /// filter) instead of the bilinear sample.
+  public var nearest: Bool
 
-  public init(scale: SIMD2<Float>, offset: SIMD2<Float>) {
+  public init(scale: SIMD2<Float>, offset: SIMD2<Float>, nearest: Bool = false) {
     self.scale = scale
     self.offset = offset
+    self.nearest = nearest
   }
 }
 
@@ -371,7 +375,8 @@ public struct TextureTransform: Hashable, Sendable {
 public enum Paint: Hashable, Sendable {
   /// A premultiplied colour.
   case color(SIMD4<Float>)
-  /// Texels, sampled bilinearly with clamp-to-edge (RenderMath.sampleBilinear).
+  /// Texels, sampled bilinearly with clamp-to-edge (RenderMath.sampleBilinear), or the nearest
+  /// texel (RenderMath.sampleNearest) when the transform says so.
   case texture(TextureSource, TextureTransform)
 }
 

@@ -139,6 +139,20 @@ public enum RenderMath {
     return top + (bottom - top) * f.y
   }
 
+  /// The texel containing `uv` (normalized, clamp-to-edge): index floor(u × size), clamped — the
+  /// `nearest` filter. Non-finite coordinates sample nothing, as in `sampleBilinear`.
+  @inlinable @inline(__always)
+  public static func sampleNearest(
+    _ texels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, uv: SIMD2<Float>
+  ) -> SIMD4<Float> {
+    if !(abs(uv.x) < 1e30 && abs(uv.y) < 1e30) { return .zero }
+    let t = uv * SIMD2(Float(width), Float(height))
+    let x = Int(min(max(floor(t.x, below: width), 0), Float(width - 1)))
+    let y = Int(min(max(floor(t.y, below: height), 0), Float(height - 1)))
+    let i = (y * width + x) * 4
+    return SIMD4(Float(texels[i]), Float(texels[i + 1]), Float(texels[i + 2]), Float(texels[i + 3])) / 255
+  }
+
   /// One axis of `sampleBilinear` at normalized coordinate `u` over `size` texels: the two
   /// clamped texel indices and the fraction between them, computed with exactly its operations.
   /// A pass that samples the same coordinates on every row (or column) computes them once.

@@ -21,6 +21,8 @@ public enum LayerProperty: Equatable, Sendable {
   case contents(Image?)
   case contentsRect(Rect)
   case contentsGravity(ContentsGravity)
+  case magnificationFilter(ContentsFilter)
+  case minificationFilter(ContentsFilter)
   case contentsScale(Double)
   case cornerRadius(Double)
   case borderWidth(Double)
@@ -42,7 +44,8 @@ public enum LayerProperty: Equatable, Sendable {
   public static let keys = [
     "bounds", "position", "anchorPoint", "frame", "zPosition", "anchorPointZ", "transform", "sublayerTransform",
     "opacity",
-    "hidden", "backgroundColor", "contents", "contentsRect", "contentsGravity", "contentsScale", "cornerRadius",
+    "hidden", "backgroundColor", "contents", "contentsRect", "contentsGravity", "contentsScale", "magnificationFilter",
+    "minificationFilter", "cornerRadius",
     "borderWidth", "borderColor", "masksToBounds", "doubleSided", "shadowColor", "shadowOpacity", "shadowOffset",
     "shadowRadius", "shadowPath", "filters", "backgroundFilters", "compositingFilter", "timing",
   ]
@@ -64,6 +67,8 @@ public enum LayerProperty: Equatable, Sendable {
     case .contents: "contents"
     case .contentsRect: "contentsRect"
     case .contentsGravity: "contentsGravity"
+    case .magnificationFilter: "magnificationFilter"
+    case .minificationFilter: "minificationFilter"
     case .contentsScale: "contentsScale"
     case .cornerRadius: "cornerRadius"
     case .borderWidth: "borderWidth"
@@ -101,6 +106,8 @@ public enum LayerProperty: Equatable, Sendable {
     case .contents(let v): layer.contents = v
     case .contentsRect(let v): layer.contentsRect = v
     case .contentsGravity(let v): layer.contentsGravity = v
+    case .magnificationFilter(let v): layer.magnificationFilter = v
+    case .minificationFilter(let v): layer.minificationFilter = v
     case .contentsScale(let v): layer.contentsScale = v
     case .cornerRadius(let v): layer.cornerRadius = v
     case .borderWidth(let v): layer.borderWidth = v
@@ -127,7 +134,9 @@ public enum LayerProperty: Equatable, Sendable {
       .anchorPointZ(l.anchorPointZ),
       .transform(l.transform), .sublayerTransform(l.sublayerTransform), .opacity(l.opacity), .hidden(l.isHidden),
       .backgroundColor(l.backgroundColor), .contents(l.contents), .contentsRect(l.contentsRect),
-      .contentsGravity(l.contentsGravity), .contentsScale(l.contentsScale), .cornerRadius(l.cornerRadius),
+      .contentsGravity(l.contentsGravity), .contentsScale(l.contentsScale),
+      .magnificationFilter(l.magnificationFilter), .minificationFilter(l.minificationFilter),
+      .cornerRadius(l.cornerRadius),
       .borderWidth(l.borderWidth), .borderColor(l.borderColor), .masksToBounds(l.masksToBounds),
       .doubleSided(l.isDoubleSided), .shadowColor(l.shadowColor), .shadowOpacity(l.shadowOpacity),
       .shadowOffset(l.shadowOffset), .shadowRadius(l.shadowRadius), .shadowPath(l.shadowPath), .filters(l.filters),
@@ -163,6 +172,8 @@ public enum LayerProperty: Equatable, Sendable {
     case "contents": return .contents(node.isNull ? nil : try media.image(node))
     case "contentsRect": return .contentsRect(try node.rect())
     case "contentsGravity": return .contentsGravity(try node.choice(ContentsGravity.self))
+    case "magnificationFilter": return .magnificationFilter(try node.choice(ContentsFilter.self))
+    case "minificationFilter": return .minificationFilter(try node.choice(ContentsFilter.self))
     case "contentsScale":
       let s = try node.number("a number > 0")
       guard s > 0 else { throw node.invalid("a number > 0") }
@@ -219,6 +230,7 @@ public enum LayerProperty: Equatable, Sendable {
     case .contents(let v):
       return try v.map { (i) throws(SceneFileError) -> JSON in try media.name(of: i, path: path) } ?? .null
     case .contentsGravity(let v): return .string(v.rawValue)
+    case .magnificationFilter(let v), .minificationFilter(let v): return .string(v.rawValue)
     case .borderColor(let v), .shadowColor(let v): return W.color(v)
     case .shadowOffset(let v): return W.size(v)
     case .shadowPath(let v): return v.map(W.path) ?? .null

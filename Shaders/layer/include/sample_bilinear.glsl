@@ -4,6 +4,16 @@
 // bounds. Included (`#include`, docs/ARCHITECTURE.md) by layer/layer_quad.frag and
 // transitions/transition_wrapper.frag, which give the precision; the `lk_` prefix keeps it apart
 // from the names of the user's transition files hosted there.
+// RenderMath.sampleNearest: the texel containing uv, clamp-to-edge (the `nearest` filter).
+vec4 lk_sampleNearest(sampler2D tex, vec2 uv) {
+  if (!(abs(uv.x) < 1e30 && abs(uv.y) < 1e30)) return vec4(0.0);
+  ivec2 size = textureSize(tex, 0);
+  vec2 t = uv * vec2(float(size.x), float(size.y));
+  int x = int(min(max(floor(t.x), 0.0), float(size.x - 1)));
+  int y = int(min(max(floor(t.y), 0.0), float(size.y - 1)));
+  return texelFetch(tex, ivec2(x, y), 0);
+}
+
 vec4 lk_sampleBilinear(sampler2D tex, vec2 uv) {
   // Non-finite coordinates sample nothing.
   if (!(abs(uv.x) < 1e30 && abs(uv.y) < 1e30)) return vec4(0.0);

@@ -208,8 +208,15 @@ struct RenderListBuilder {
     // uv = cr.origin + (q − g.origin) / g.size × cr.size
     let scale = SIMD2(cr.size.width / g.size.width, cr.size.height / g.size.height)
     let offset = SIMD2(cr.origin.x - g.origin.x * scale.x, cr.origin.y - g.origin.y * scale.y)
+    // Magnified where a texel covers more than a pixel: the layer's filter for that case decides.
+    let m = mapping.toTarget
+    let h = [m.row0, m.row1, m.row2].map { [Double($0.x), Double($0.y), Double($0.z)] }
+    let pixelsPerPoint = RenderListBuilder.linearScale(h, at: Point(x: g.midX, y: g.midY))
+    let texelsPerPoint = (abs(scale.x) * Double(image.width) * abs(scale.y) * Double(image.height)).squareRoot()
+    let filter = texelsPerPoint < pixelsPerPoint ? layer.magnificationFilter : layer.minificationFilter
     let transform = TextureTransform(
-      scale: SIMD2(Float(scale.x), Float(scale.y)), offset: SIMD2(Float(offset.x), Float(offset.y)))
+      scale: SIMD2(Float(scale.x), Float(scale.y)), offset: SIMD2(Float(offset.x), Float(offset.y)),
+      nearest: filter == .nearest)
     let rect = RoundedRect(bounds: SIMD4(Float(g.minX), Float(g.minY), Float(g.maxX), Float(g.maxY)))
     let source: TextureSource
     if let fade = image.crossfade {

@@ -91,6 +91,10 @@ open class Layer {
   public var contentsGravity: ContentsGravity = .resize
   /// Pixels of the contents image per point, for the natural size that non-resizing gravities use.
   public var contentsScale: Double = 1
+  /// How contents drawn larger than their pixels are sampled (CALayer.magnificationFilter).
+  public var magnificationFilter: ContentsFilter = .linear
+  /// How contents drawn smaller than their pixels are sampled (CALayer.minificationFilter).
+  public var minificationFilter: ContentsFilter = .linear
   /// Rounds the background and border; the contents and sublayers too when `masksToBounds`.
   public var cornerRadius: Double = 0 { didSet { didChange("cornerRadius", from: oldValue, to: cornerRadius) } }
   /// Drawn inset from the bounds, above the contents and the sublayers.
@@ -283,6 +287,8 @@ open class Layer {
     contentsRect = o.contentsRect
     contentsGravity = o.contentsGravity
     contentsScale = o.contentsScale
+    magnificationFilter = o.magnificationFilter
+    minificationFilter = o.minificationFilter
     cornerRadius = o.cornerRadius
     borderWidth = o.borderWidth
     borderColor = o.borderColor

@@ -123,6 +123,7 @@ struct LayerQuadProgram {
   private let color: GLint
   private let texScale: GLint
   private let texOffset: GLint
+  private let texNearest: GLint
   private let opacity: GLint
   private let maskScale: GLint
   private let maskOffset: GLint
@@ -156,6 +157,7 @@ struct LayerQuadProgram {
     color = location("u_color")
     texScale = location("u_texScale")
     texOffset = location("u_texOffset")
+    texNearest = location("u_texNearest")
     opacity = location("u_opacity")
     maskScale = location("u_maskScale")
     maskOffset = location("u_maskOffset")
@@ -216,6 +218,7 @@ struct LayerQuadProgram {
     case .texture(_, let transform):
       glUniform2f(texScale, transform.scale.x, transform.scale.y)
       glUniform2f(texOffset, transform.offset.x, transform.offset.y)
+      glUniform1i(texNearest, transform.nearest ? 1 : 0)
     }
     if variant.effects {
       glUniform1i(hasMask, draw.mask == nil ? 0 : 1)

@@ -26,6 +26,8 @@ struct DrawJob: @unchecked Sendable {
     self.fastPaths = fastPaths
     var interior = fastPaths ? Interior(draw) : nil
     var taps: [RenderMath.BilinearTap] = []
+    // The nearest filter reads other texels than the interior's bilinear taps: the general path.
+    if case .texture(_, let t) = draw.paint, t.nearest { interior = nil }
     if let found = interior, case .texture(_, let t) = draw.paint, let texels {
       // The general path's operations for uv.x, at the interior's columns on its first row: with a
       // translation, the x coordinate does not depend on the row (0 × y adds exactly nothing).
@@ -96,7 +98,8 @@ struct DrawJob: @unchecked Sendable {
         case .color(let c):
           color = c
         case .texture(_, let t):
-          color = texels!.sample(lp.q * t.scale + t.offset)
+          let uv = lp.q * t.scale + t.offset
+          color = t.nearest ? texels!.sampleNearest(uv) : texels!.sample(uv)
         }
         let src = color * (coverage * opacity)
         let i = target.index(x, y)

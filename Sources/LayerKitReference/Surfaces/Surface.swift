@@ -52,6 +52,10 @@ struct SurfacePixels: @unchecked Sendable {
     RenderMath.sampleBilinear(texels, width: bounds.width, height: bounds.height, uv: uv)
   }
 
+  @inline(__always) func sampleNearest(_ uv: SIMD2<Float>) -> SIMD4<Float> {
+    RenderMath.sampleNearest(texels, width: bounds.width, height: bounds.height, uv: uv)
+  }
+
   /// `sample` at the coordinates of two precomputed taps, bit for bit the same.
   @inline(__always) func sample(_ x: RenderMath.BilinearTap, _ y: RenderMath.BilinearTap) -> SIMD4<Float> {
     RenderMath.sampleBilinear(texels, width: bounds.width, x: x, y: y)
