@@ -62,6 +62,7 @@ uniform vec3 u_toTargetRow2;
 // The shape: rounded rectangle (minX, minY, maxX, maxY), corner radius, border width (0 = fill).
 uniform vec4 u_shapeBounds;
 uniform float u_shapeRadius;
+uniform int u_shapeCorners;
 uniform float u_borderWidth;
 
 // Clips, the first u_clipCount of each array.
@@ -70,6 +71,7 @@ uniform mat3 u_clipFromTarget[MAX_CLIPS];
 uniform vec3 u_clipToTargetRow2[MAX_CLIPS];
 uniform vec4 u_clipBounds[MAX_CLIPS];
 uniform float u_clipRadius[MAX_CLIPS];
+uniform int u_clipCorners[MAX_CLIPS];
 
 uniform vec4 u_color;
 // Texture unit 0: the paint (an image or a surface).
@@ -152,14 +154,16 @@ bool unproject(vec2 p, mat3 inv, vec3 toTargetRow2, out LocalPoint lp) {
 
 // RenderMath.signedDistance: negative inside, in local units; `normal` is the unit gradient.
 // sign(0) counts as +1 (GLSL's sign() would give 0, so it is spelled out).
-float signedDistance(vec2 q, vec4 bounds, float cornerRadius, out vec2 normal) {
+// `corners` has RoundedRect.corners' bits: the quadrant's corner is rounded, or square.
+float signedDistance(vec2 q, vec4 bounds, float cornerRadius, int corners, out vec2 normal) {
   vec2 lo = vec2(bounds.x, bounds.y);
   vec2 hi = vec2(bounds.z, bounds.w);
   vec2 center = (lo + hi) * 0.5;
   vec2 halfSize = (hi - lo) * 0.5;
-  float radius = min(max(cornerRadius, 0.0), min(halfSize.x, halfSize.y));
   vec2 rel = q - center;
   vec2 s = vec2(rel.x >= 0.0 ? 1.0 : -1.0, rel.y >= 0.0 ? 1.0 : -1.0);
+  int corner = (rel.x >= 0.0 ? 2 : 1) << (rel.y >= 0.0 ? 2 : 0);
+  float radius = (corners & corner) != 0 ? min(max(cornerRadius, 0.0), min(halfSize.x, halfSize.y)) : 0.0;
   vec2 d = vec2(abs(rel.x), abs(rel.y)) - (halfSize - radius);
   if (d.x > 0.0 && d.y > 0.0) {
     float len = sqrt(d.x * d.x + d.y * d.y);
@@ -175,9 +179,9 @@ float signedDistance(vec2 q, vec4 bounds, float cornerRadius, out vec2 normal) {
 }
 
 // RenderMath.coverage(LocalPoint, RoundedRect): the 1-pixel ramp clamp(0.5 - d, 0, 1).
-float coverageRect(LocalPoint lp, vec4 bounds, float cornerRadius) {
+float coverageRect(LocalPoint lp, vec4 bounds, float cornerRadius, int corners) {
   vec2 n;
-  float sd = signedDistance(lp.q, bounds, cornerRadius, n);
+  float sd = signedDistance(lp.q, bounds, cornerRadius, corners, n);
   vec2 g = vec2(sum2(n * lp.dqdx), sum2(n * lp.dqdy));
   float len = max(sqrt(g.x * g.x + g.y * g.y), 1e-8);
   return min(max(0.5 - sd / len, 0.0), 1.0);
@@ -185,7 +189,7 @@ float coverageRect(LocalPoint lp, vec4 bounds, float cornerRadius) {
 
 // RenderMath.coverage(LocalPoint, Shape): the filled rounded rectangle, or the ring of a border.
 float coverageShape(LocalPoint lp) {
-  float outer = coverageRect(lp, u_shapeBounds, u_shapeRadius);
+  float outer = coverageRect(lp, u_shapeBounds, u_shapeRadius, u_shapeCorners);
 #if !HAS_BORDER
   return outer;
 #endif
@@ -195,14 +199,14 @@ float coverageShape(LocalPoint lp) {
   vec4 innerBounds = vec4(b.x + bw, b.y + bw, b.z - bw, b.w - bw);
   float innerRadius = max(u_shapeRadius - bw, 0.0);
   if (!(innerBounds.z > innerBounds.x && innerBounds.w > innerBounds.y)) return outer;
-  return outer * (1.0 - coverageRect(lp, innerBounds, innerRadius));
+  return outer * (1.0 - coverageRect(lp, innerBounds, innerRadius, u_shapeCorners));
 }
 
 // RenderMath.coverage(SIMD2, Clip).
 float coverageClip(vec2 p, int i) {
   LocalPoint lp;
   if (!unproject(p, u_clipFromTarget[i], u_clipToTargetRow2[i], lp)) return 0.0;
-  return coverageRect(lp, u_clipBounds[i], u_clipRadius[i]);
+  return coverageRect(lp, u_clipBounds[i], u_clipRadius[i], u_clipCorners[i]);
 }
 
 // RenderMath.sampleBilinear: lk_sampleBilinear.

@@ -133,10 +133,14 @@ public struct RoundedRect: Hashable, Sendable {
   public var bounds: SIMD4<Float>
   /// Corner radius; clamped to half the shorter side when used.
   public var cornerRadius: Float
+  /// Which corners the radius rounds (CACornerMask's bits: 1 min-x min-y — the top left, y
+  /// down —, 2 max-x min-y, 4 min-x max-y, 8 max-x max-y); the others stay square.
+  public var corners: UInt8
 
-  public init(bounds: SIMD4<Float>, cornerRadius: Float = 0) {
+  public init(bounds: SIMD4<Float>, cornerRadius: Float = 0, corners: UInt8 = 0b1111) {
     self.bounds = bounds
     self.cornerRadius = cornerRadius
+    self.corners = corners
   }
 }
 

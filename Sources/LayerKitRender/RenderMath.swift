@@ -57,9 +57,11 @@ public enum RenderMath {
     let hi = SIMD2(r.bounds.z, r.bounds.w)
     let center = (lo + hi) * 0.5
     let half = (hi - lo) * 0.5
-    let radius = min(max(r.cornerRadius, 0), min(half.x, half.y))
     let rel = q - center
     let s = SIMD2<Float>(rel.x >= 0 ? 1 : -1, rel.y >= 0 ? 1 : -1)
+    // The quadrant's corner (RoundedRect.corners): rounded, or square.
+    let corner: UInt8 = (rel.x >= 0 ? 2 : 1) << (rel.y >= 0 ? 2 : 0)
+    let radius = r.corners & corner != 0 ? min(max(r.cornerRadius, 0), min(half.x, half.y)) : 0
     let d = SIMD2(abs(rel.x), abs(rel.y)) - (half - radius)
     if d.x > 0 && d.y > 0 {
       let len = (d.x * d.x + d.y * d.y).squareRoot()
@@ -96,7 +98,7 @@ public enum RenderMath {
     let b = rect.bounds
     let inner = RoundedRect(
       bounds: SIMD4(b.x + bw, b.y + bw, b.z - bw, b.w - bw),
-      cornerRadius: max(rect.cornerRadius - bw, 0))
+      cornerRadius: max(rect.cornerRadius - bw, 0), corners: rect.corners)
     if !(inner.bounds.z > inner.bounds.x && inner.bounds.w > inner.bounds.y) { return outer }
     return outer * (1 - coverage(lp, inner))
   }

@@ -21,6 +21,7 @@ public enum LayerProperty: Equatable, Sendable {
   case contents(Image?)
   case contentsRect(Rect)
   case contentsGravity(ContentsGravity)
+  case maskedCorners(CornerMask)
   case magnificationFilter(ContentsFilter)
   case minificationFilter(ContentsFilter)
   case contentsScale(Double)
@@ -44,7 +45,8 @@ public enum LayerProperty: Equatable, Sendable {
   public static let keys = [
     "bounds", "position", "anchorPoint", "frame", "zPosition", "anchorPointZ", "transform", "sublayerTransform",
     "opacity",
-    "hidden", "backgroundColor", "contents", "contentsRect", "contentsGravity", "contentsScale", "magnificationFilter",
+    "hidden", "backgroundColor", "contents", "contentsRect", "contentsGravity", "contentsScale", "maskedCorners",
+    "magnificationFilter",
     "minificationFilter", "cornerRadius",
     "borderWidth", "borderColor", "masksToBounds", "doubleSided", "shadowColor", "shadowOpacity", "shadowOffset",
     "shadowRadius", "shadowPath", "filters", "backgroundFilters", "compositingFilter", "timing",
@@ -67,6 +69,7 @@ public enum LayerProperty: Equatable, Sendable {
     case .contents: "contents"
     case .contentsRect: "contentsRect"
     case .contentsGravity: "contentsGravity"
+    case .maskedCorners: "maskedCorners"
     case .magnificationFilter: "magnificationFilter"
     case .minificationFilter: "minificationFilter"
     case .contentsScale: "contentsScale"
@@ -106,6 +109,7 @@ public enum LayerProperty: Equatable, Sendable {
     case .contents(let v): layer.contents = v
     case .contentsRect(let v): layer.contentsRect = v
     case .contentsGravity(let v): layer.contentsGravity = v
+    case .maskedCorners(let v): layer.maskedCorners = v
     case .magnificationFilter(let v): layer.magnificationFilter = v
     case .minificationFilter(let v): layer.minificationFilter = v
     case .contentsScale(let v): layer.contentsScale = v
@@ -134,7 +138,7 @@ public enum LayerProperty: Equatable, Sendable {
       .anchorPointZ(l.anchorPointZ),
       .transform(l.transform), .sublayerTransform(l.sublayerTransform), .opacity(l.opacity), .hidden(l.isHidden),
       .backgroundColor(l.backgroundColor), .contents(l.contents), .contentsRect(l.contentsRect),
-      .contentsGravity(l.contentsGravity), .contentsScale(l.contentsScale),
+      .contentsGravity(l.contentsGravity), .contentsScale(l.contentsScale), .maskedCorners(l.maskedCorners),
       .magnificationFilter(l.magnificationFilter), .minificationFilter(l.minificationFilter),
       .cornerRadius(l.cornerRadius),
       .borderWidth(l.borderWidth), .borderColor(l.borderColor), .masksToBounds(l.masksToBounds),
@@ -172,6 +176,13 @@ public enum LayerProperty: Equatable, Sendable {
     case "contents": return .contents(node.isNull ? nil : try media.image(node))
     case "contentsRect": return .contentsRect(try node.rect())
     case "contentsGravity": return .contentsGravity(try node.choice(ContentsGravity.self))
+    case "maskedCorners":
+      var mask: CornerMask = []
+      for corner in try node.array("an array of corners: minXMinY, maxXMinY, minXMaxY, maxXMaxY") {
+        let name = try corner.choice(names: CornerMask.names.map(\.0))
+        mask.insert(CornerMask.names.first { $0.0 == name }!.1)
+      }
+      return .maskedCorners(mask)
     case "magnificationFilter": return .magnificationFilter(try node.choice(ContentsFilter.self))
     case "minificationFilter": return .minificationFilter(try node.choice(ContentsFilter.self))
     case "contentsScale":
@@ -230,6 +241,7 @@ public enum LayerProperty: Equatable, Sendable {
     case .contents(let v):
       return try v.map { (i) throws(SceneFileError) -> JSON in try media.name(of: i, path: path) } ?? .null
     case .contentsGravity(let v): return .string(v.rawValue)
+    case .maskedCorners(let v): return .array(CornerMask.names.filter { v.contains($0.1) }.map { .string($0.0) })
     case .magnificationFilter(let v), .minificationFilter(let v): return .string(v.rawValue)
     case .borderColor(let v), .shadowColor(let v): return W.color(v)
     case .shadowOffset(let v): return W.size(v)

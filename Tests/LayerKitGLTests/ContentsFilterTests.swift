@@ -49,3 +49,39 @@ final class ContentsFilterTests: ParityTestCase {
     XCTAssertParity(checker, root2, width: 24, height: 20, name: "contents-nearest-minified")
   }
 }
+
+/// Layer.maskedCorners (CACornerMask): only the named corners are rounded — background, border
+/// and the masksToBounds clip alike — on both backends.
+final class MaskedCornersTests: ParityTestCase {
+  private func card() throws -> Layer {
+    let card = Layer(frame: Rect(x: 4.5, y: 3, width: 40, height: 30))
+    card.backgroundColor = Color(red: 0.9, green: 0.2, blue: 0.1)
+    card.cornerRadius = 12
+    card.borderWidth = 3
+    card.borderColor = Color(red: 0.1, green: 0.3, blue: 0.9)
+    card.maskedCorners = [.layerMinXMinYCorner, .layerMaxXMaxYCorner]
+    return card
+  }
+
+  func testOnlyTheMaskedCornersAreRounded() throws {
+    let card = try card()
+    card.position = Point(x: 20, y: 15)
+    let out = try ReferenceRenderer(threadCount: 1).render(try RenderList(layer: card, width: 40, height: 30))
+    func alpha(_ x: Int, _ y: Int) -> UInt8 { out.pixels[(y * 40 + x) * 4 + 3] }
+    XCTAssertEqual(alpha(0, 0), 0, "top left: rounded")
+    XCTAssertEqual(alpha(39, 29), 0, "bottom right: rounded")
+    XCTAssertEqual(alpha(39, 0), 255, "top right: square")
+    XCTAssertEqual(alpha(0, 29), 255, "bottom left: square")
+  }
+
+  func testMaskedCornersMatchOnBothBackends() throws {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: 56, height: 40))
+    let card = try card()
+    let photo = Layer(frame: Rect(x: -5, y: -5, width: 50, height: 40))
+    photo.backgroundColor = Color(red: 0.2, green: 0.8, blue: 0.4, alpha: 0.8)
+    card.masksToBounds = true
+    _ = card.addSublayer(photo)
+    _ = root.addSublayer(card)
+    XCTAssertParity(checker, root, width: 56, height: 40, name: "masked-corners")
+  }
+}

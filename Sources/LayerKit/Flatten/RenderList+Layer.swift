@@ -121,7 +121,7 @@ struct RenderListBuilder {
     let b = layer.bounds
     let boundsRect = RoundedRect(
       bounds: SIMD4(Float(b.minX), Float(b.minY), Float(b.maxX), Float(b.maxY)),
-      cornerRadius: Float(layer.cornerRadius))
+      cornerRadius: Float(layer.cornerRadius), corners: UInt8(layer.maskedCorners.rawValue & 0xF))
 
     if let bg = layer.backgroundColor, bg.alpha > 0 {
       append(&ops, Draw.make(mapping, Shape(rect: boundsRect), .color(bg.premultiplied), clips, region))

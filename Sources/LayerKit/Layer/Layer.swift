@@ -95,6 +95,8 @@ open class Layer {
   public var magnificationFilter: ContentsFilter = .linear
   /// How contents drawn smaller than their pixels are sampled (CALayer.minificationFilter).
   public var minificationFilter: ContentsFilter = .linear
+  /// The corners `cornerRadius` rounds (CALayer.maskedCorners; all by default).
+  public var maskedCorners: CornerMask = .all
   /// Rounds the background and border; the contents and sublayers too when `masksToBounds`.
   public var cornerRadius: Double = 0 { didSet { didChange("cornerRadius", from: oldValue, to: cornerRadius) } }
   /// Drawn inset from the bounds, above the contents and the sublayers.
@@ -287,6 +289,7 @@ open class Layer {
     contentsRect = o.contentsRect
     contentsGravity = o.contentsGravity
     contentsScale = o.contentsScale
+    maskedCorners = o.maskedCorners
     magnificationFilter = o.magnificationFilter
     minificationFilter = o.minificationFilter
     cornerRadius = o.cornerRadius

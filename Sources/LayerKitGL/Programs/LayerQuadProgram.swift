@@ -114,12 +114,14 @@ struct LayerQuadProgram {
   private let toTargetRow2: GLint
   private let shapeBounds: GLint
   private let shapeRadius: GLint
+  private let shapeCorners: GLint
   private let borderWidth: GLint
   private let clipCount: GLint
   private let clipFromTarget: GLint
   private let clipToTargetRow2: GLint
   private let clipBounds: GLint
   private let clipRadius: GLint
+  private let clipCorners: GLint
   private let color: GLint
   private let texScale: GLint
   private let texOffset: GLint
@@ -148,12 +150,14 @@ struct LayerQuadProgram {
     toTargetRow2 = location("u_toTargetRow2")
     shapeBounds = location("u_shapeBounds")
     shapeRadius = location("u_shapeRadius")
+    shapeCorners = location("u_shapeCorners")
     borderWidth = location("u_borderWidth")
     clipCount = location("u_clipCount")
     clipFromTarget = location("u_clipFromTarget")
     clipToTargetRow2 = location("u_clipToTargetRow2")
     clipBounds = location("u_clipBounds")
     clipRadius = location("u_clipRadius")
+    clipCorners = location("u_clipCorners")
     color = location("u_color")
     texScale = location("u_texScale")
     texOffset = location("u_texOffset")
@@ -195,6 +199,7 @@ struct LayerQuadProgram {
     let r = draw.shape.rect
     glUniform4f(shapeBounds, r.bounds.x, r.bounds.y, r.bounds.z, r.bounds.w)
     glUniform1f(shapeRadius, r.cornerRadius)
+    glUniform1i(shapeCorners, GLint(r.corners))
     // With a path the shape is the path alone (RenderMath.coverage(LocalPoint, Shape)).
     glUniform1f(borderWidth, draw.shape.path == nil ? draw.shape.borderWidth : 0)
     glUniform1f(opacity, draw.opacity)
@@ -210,6 +215,7 @@ struct LayerQuadProgram {
       let bounds = clips.flatMap { [$0.rect.bounds.x, $0.rect.bounds.y, $0.rect.bounds.z, $0.rect.bounds.w] }
       glUniform4fv(clipBounds, count, bounds)
       glUniform1fv(clipRadius, count, clips.map(\.rect.cornerRadius))
+      glUniform1iv(clipCorners, count, clips.map { GLint($0.rect.corners) })
     }
 
     switch draw.paint {
