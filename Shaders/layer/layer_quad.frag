@@ -79,6 +79,14 @@ uniform sampler2D u_texture;
 uniform vec2 u_texScale;
 uniform vec2 u_texOffset;
 uniform bool u_texNearest;
+// TextureTransform.slices (nine-slice contents): per axis the two breaks and three pieces.
+uniform bool u_texSliced;
+uniform vec2 u_texBreaksX;
+uniform vec3 u_texScaleX;
+uniform vec3 u_texOffsetX;
+uniform vec2 u_texBreaksY;
+uniform vec3 u_texScaleY;
+uniform vec3 u_texOffsetY;
 
 // Texture unit 1: the mask surface, sampled at uv = p * u_maskScale + u_maskOffset.
 uniform sampler2D u_mask;
@@ -401,6 +409,12 @@ bool drawColor(vec2 p, out vec4 color) {
   if (coverage == 0.0) return false;
 #if HAS_TEXTURE
   vec2 uv = lp.q * u_texScale + u_texOffset;
+  if (u_texSliced) {
+    // TextureTransform.u / v: each axis's piece.
+    int i = lp.q.x < u_texBreaksX.x ? 0 : (lp.q.x < u_texBreaksX.y ? 1 : 2);
+    int j = lp.q.y < u_texBreaksY.x ? 0 : (lp.q.y < u_texBreaksY.y ? 1 : 2);
+    uv = vec2(lp.q.x * u_texScaleX[i] + u_texOffsetX[i], lp.q.y * u_texScaleY[j] + u_texOffsetY[j]);
+  }
   vec4 paint = u_texNearest ? lk_sampleNearest(u_texture, uv) : lk_sampleBilinear(u_texture, uv);
 #else
   vec4 paint = u_color;

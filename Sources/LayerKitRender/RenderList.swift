@@ -367,11 +367,58 @@ public struct TextureTransform: Hashable, Sendable {
   /// The texel that contains uv (RenderMath.sampleNearest: Core Animation's `nearest` contents
   /// filter) instead of the bilinear sample.
   public var nearest: Bool
+  /// Nine-slice stretching (CALayer.contentsCenter): three pieces along each axis, each its own
+  /// `q × scale + offset`; nil is the one piece of `scale` and `offset`.
+  public var slices: Slices?
 
-  public init(scale: SIMD2<Float>, offset: SIMD2<Float>, nearest: Bool = false) {
+  /// Per axis, the two local coordinates where the pieces meet and each piece's scale and
+  /// offset: below `breaks.x` the first, from `breaks.x` below `breaks.y` the second, else the
+  /// third.
+  public struct Slices: Hashable, Sendable {
+    public var breaksX: SIMD2<Float>
+    public var scaleX: SIMD3<Float>
+    public var offsetX: SIMD3<Float>
+    public var breaksY: SIMD2<Float>
+    public var scaleY: SIMD3<Float>
+    public var offsetY: SIMD3<Float>
+
+    public init(
+      breaksX: SIMD2<Float>, scaleX: SIMD3<Float>, offsetX: SIMD3<Float>, breaksY: SIMD2<Float>,
+      scaleY: SIMD3<Float>, offsetY: SIMD3<Float>
+    ) {
+      (self.breaksX, self.scaleX, self.offsetX) = (breaksX, scaleX, offsetX)
+      (self.breaksY, self.scaleY, self.offsetY) = (breaksY, scaleY, offsetY)
+    }
+  }
+
+  public init(scale: SIMD2<Float>, offset: SIMD2<Float>, nearest: Bool = false, slices: Slices? = nil) {
     self.scale = scale
     self.offset = offset
     self.nearest = nearest
+    self.slices = slices
+  }
+
+  /// The normalized u of local x: `x × scale.x + offset.x`, or its piece's.
+  @inlinable @inline(__always)
+  public func u(_ x: Float) -> Float {
+    guard let s = slices else { return x * scale.x + offset.x }
+    let i = x < s.breaksX.x ? 0 : (x < s.breaksX.y ? 1 : 2)
+    return x * s.scaleX[i] + s.offsetX[i]
+  }
+
+  /// The normalized v of local y, likewise.
+  @inlinable @inline(__always)
+  public func v(_ y: Float) -> Float {
+    guard let s = slices else { return y * scale.y + offset.y }
+    let i = y < s.breaksY.x ? 0 : (y < s.breaksY.y ? 1 : 2)
+    return y * s.scaleY[i] + s.offsetY[i]
+  }
+
+  /// uv of a local point: `q × scale + offset`, or per piece.
+  @inlinable @inline(__always)
+  public func uv(_ q: SIMD2<Float>) -> SIMD2<Float> {
+    guard slices != nil else { return q * scale + offset }
+    return SIMD2(u(q.x), v(q.y))
   }
 }
 

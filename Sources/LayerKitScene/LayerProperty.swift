@@ -20,6 +20,7 @@ public enum LayerProperty: Equatable, Sendable {
   /// The image of a `media` entry, by name in the file.
   case contents(Image?)
   case contentsRect(Rect)
+  case contentsCenter(Rect)
   case contentsGravity(ContentsGravity)
   case maskedCorners(CornerMask)
   case magnificationFilter(ContentsFilter)
@@ -45,7 +46,8 @@ public enum LayerProperty: Equatable, Sendable {
   public static let keys = [
     "bounds", "position", "anchorPoint", "frame", "zPosition", "anchorPointZ", "transform", "sublayerTransform",
     "opacity",
-    "hidden", "backgroundColor", "contents", "contentsRect", "contentsGravity", "contentsScale", "maskedCorners",
+    "hidden", "backgroundColor", "contents", "contentsRect", "contentsCenter", "contentsGravity", "contentsScale",
+    "maskedCorners",
     "magnificationFilter",
     "minificationFilter", "cornerRadius",
     "borderWidth", "borderColor", "masksToBounds", "doubleSided", "shadowColor", "shadowOpacity", "shadowOffset",
@@ -68,6 +70,7 @@ public enum LayerProperty: Equatable, Sendable {
     case .backgroundColor: "backgroundColor"
     case .contents: "contents"
     case .contentsRect: "contentsRect"
+    case .contentsCenter: "contentsCenter"
     case .contentsGravity: "contentsGravity"
     case .maskedCorners: "maskedCorners"
     case .magnificationFilter: "magnificationFilter"
@@ -108,6 +111,7 @@ public enum LayerProperty: Equatable, Sendable {
     case .backgroundColor(let v): layer.backgroundColor = v
     case .contents(let v): layer.contents = v
     case .contentsRect(let v): layer.contentsRect = v
+    case .contentsCenter(let v): layer.contentsCenter = v
     case .contentsGravity(let v): layer.contentsGravity = v
     case .maskedCorners(let v): layer.maskedCorners = v
     case .magnificationFilter(let v): layer.magnificationFilter = v
@@ -138,6 +142,7 @@ public enum LayerProperty: Equatable, Sendable {
       .anchorPointZ(l.anchorPointZ),
       .transform(l.transform), .sublayerTransform(l.sublayerTransform), .opacity(l.opacity), .hidden(l.isHidden),
       .backgroundColor(l.backgroundColor), .contents(l.contents), .contentsRect(l.contentsRect),
+      .contentsCenter(l.contentsCenter),
       .contentsGravity(l.contentsGravity), .contentsScale(l.contentsScale), .maskedCorners(l.maskedCorners),
       .magnificationFilter(l.magnificationFilter), .minificationFilter(l.minificationFilter),
       .cornerRadius(l.cornerRadius),
@@ -175,6 +180,7 @@ public enum LayerProperty: Equatable, Sendable {
     case "backgroundColor": return .backgroundColor(node.isNull ? nil : try node.color())
     case "contents": return .contents(node.isNull ? nil : try media.image(node))
     case "contentsRect": return .contentsRect(try node.rect())
+    case "contentsCenter": return .contentsCenter(try node.rect())
     case "contentsGravity": return .contentsGravity(try node.choice(ContentsGravity.self))
     case "maskedCorners":
       var mask: CornerMask = []
@@ -229,7 +235,7 @@ public enum LayerProperty: Equatable, Sendable {
   func json(media: SceneMediaTable, path: String) throws(SceneFileError) -> JSON {
     typealias W = SceneValueWriter
     switch self {
-    case .bounds(let v), .frame(let v), .contentsRect(let v): return W.rect(v)
+    case .bounds(let v), .frame(let v), .contentsRect(let v), .contentsCenter(let v): return W.rect(v)
     case .position(let v), .anchorPoint(let v): return W.point(v)
     case .zPosition(let v), .anchorPointZ(let v), .opacity(let v), .contentsScale(let v), .cornerRadius(let v),
       .borderWidth(let v),

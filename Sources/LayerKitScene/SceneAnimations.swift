@@ -42,7 +42,7 @@ enum SceneValueKind: String {
     for k in ["hidden", "masksToBounds", "doubleSided"] { t[k] = .bool }
     for k in ["position", "anchorPoint", "bounds.origin"] { t[k] = .point }
     for k in ["bounds.size", "shadowOffset", "transform.translation", "sublayerTransform.translation"] { t[k] = .size }
-    for k in ["bounds", "contentsRect"] { t[k] = .rect }
+    for k in ["bounds", "contentsRect", "contentsCenter"] { t[k] = .rect }
     for k in ["backgroundColor", "borderColor", "shadowColor"] { t[k] = .color }
     t["contents"] = .image
     t["shadowPath"] = .path

@@ -85,3 +85,42 @@ final class MaskedCornersTests: ParityTestCase {
     XCTAssertParity(checker, root, width: 56, height: 40, name: "masked-corners")
   }
 }
+
+/// Layer.contentsCenter (nine-slice): the parts outside the centre keep their natural size at
+/// the edges, the centre stretches; on both backends alike.
+final class ContentsCenterTests: ParityTestCase {
+  /// A 3 × 3 image, one colour a texel, shown 10 points a texel (contentsScale 0.1) in 60 × 45
+  /// points with the middle texel as the centre: corners 10 × 10, edges stretched along one axis.
+  /// With the nearest filter each pixel is the texel of its piece, exactly.
+  func testNineSlicePiecesLandWhereTheyBelong() throws {
+    var pixels = [UInt8](repeating: 255, count: 3 * 3 * 4)
+    for i in 0..<9 { (pixels[i * 4], pixels[i * 4 + 1], pixels[i * 4 + 2]) = (UInt8(i * 25), UInt8(200 - i * 20), 7) }
+    let image = try Image(width: 3, height: 3, pixels: pixels)
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: 60, height: 45))
+    layer.contents = image
+    layer.contentsScale = 0.1
+    layer.contentsCenter = Rect(x: 1.0 / 3, y: 1.0 / 3, width: 1.0 / 3, height: 1.0 / 3)
+    layer.magnificationFilter = .nearest
+    let out = try ReferenceRenderer(threadCount: 1).render(try RenderList(layer: layer, width: 60, height: 45))
+    func texel(_ x: Int, _ y: Int) -> [UInt8] { let i = (y * 3 + x) * 4; return Array(image.pixels[i..<i + 4]) }
+    func pixel(_ x: Int, _ y: Int) -> [UInt8] { let i = (y * 60 + x) * 4; return Array(out.pixels[i..<i + 4]) }
+    let expectations: [((Int, Int), (Int, Int))] = [
+      ((5, 5), (0, 0)), ((9, 9), (0, 0)), ((10, 5), (1, 0)), ((49, 5), (1, 0)), ((50, 5), (2, 0)), ((59, 0), (2, 0)),
+      ((5, 10), (0, 1)), ((30, 22), (1, 1)), ((5, 34), (0, 1)), ((5, 35), (0, 2)), ((55, 44), (2, 2)),
+    ]
+    for ((x, y), (u, v)) in expectations { XCTAssertEqual(pixel(x, y), texel(u, v), "(\(x), \(y))") }
+  }
+
+  func testNineSliceMatchesOnBothBackends() throws {
+    var rng = SeededRandom(seed: 23)
+    var pixels = [UInt8](repeating: 255, count: 12 * 9 * 4)
+    for i in pixels.indices where i % 4 != 3 { pixels[i] = UInt8(truncatingIfNeeded: rng.next()) }
+    let root = Layer(frame: Rect(x: 0, y: 0, width: 80, height: 50))
+    let layer = Layer(frame: Rect(x: 3.5, y: 2.25, width: 70, height: 41))
+    layer.contents = try Image(width: 12, height: 9, pixels: pixels)
+    layer.contentsScale = 0.5
+    layer.contentsCenter = Rect(x: 0.25, y: 0.3, width: 0.4, height: 0.35)
+    _ = root.addSublayer(layer)
+    XCTAssertParity(checker, root, width: 80, height: 50, name: "contents-center")
+  }
+}

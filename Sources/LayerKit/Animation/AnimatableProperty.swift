@@ -102,6 +102,7 @@ enum AnimatableProperties {
     add(.make("bounds.size.width", { $0.bounds.size.width }, { $0.bounds.size.width = $1 }))
     add(.make("bounds.size.height", { $0.bounds.size.height }, { $0.bounds.size.height = $1 }))
     add(.make("contentsRect", { $0.contentsRect }, { $0.contentsRect = $1 }))
+    add(.make("contentsCenter", { $0.contentsCenter }, { $0.contentsCenter = $1 }))
     add(.make("shadowOffset", { $0.shadowOffset }, { $0.shadowOffset = $1 }))
     add(.make("shadowOffset.width", { $0.shadowOffset.width }, { $0.shadowOffset.width = $1 }))
     add(.make("shadowOffset.height", { $0.shadowOffset.height }, { $0.shadowOffset.height = $1 }))

@@ -216,7 +216,9 @@ struct RenderListBuilder {
     let filter = texelsPerPoint < pixelsPerPoint ? layer.magnificationFilter : layer.minificationFilter
     let transform = TextureTransform(
       scale: SIMD2(Float(scale.x), Float(scale.y)), offset: SIMD2(Float(offset.x), Float(offset.y)),
-      nearest: filter == .nearest)
+      nearest: filter == .nearest,
+      slices: layer.contentsGravity == .resize && layer.contentsCenter != .unit
+        ? RenderListBuilder.slices(layer.contentsCenter, contentsRect: cr, natural: natural, in: g) : nil)
     let rect = RoundedRect(bounds: SIMD4(Float(g.minX), Float(g.minY), Float(g.maxX), Float(g.maxY)))
     let source: TextureSource
     if let fade = image.crossfade {
@@ -227,6 +229,37 @@ struct RenderListBuilder {
       source = .image(imageID(image))
     }
     return Draw.make(mapping, Shape(rect: rect), .texture(source, transform), clips, region)
+  }
+
+  /// The nine-slice pieces of contents resized into `g` (CALayer.contentsCenter): along each
+  /// axis, the parts of the image before and after `center` keep their natural size (shrunk
+  /// alike where the two do not fit), the centre stretches over the rest.
+  static func slices(_ center: Rect, contentsRect cr: Rect, natural: Size, in g: Rect) -> TextureTransform.Slices {
+    func axis(_ c0: Double, _ c1: Double, _ u0: Double, _ uw: Double, _ n: Double, _ g0: Double, _ g1: Double)
+      -> (SIMD2<Float>, SIMD3<Float>, SIMD3<Float>)
+    {
+      let (lo, hi) = (min(max(min(c0, c1), 0), 1), min(max(max(c0, c1), 0), 1))
+      var (before, after) = (lo * n, (1 - hi) * n)
+      let span = g1 - g0
+      if before + after > span, before + after > 0 {
+        let k = span / (before + after)
+        (before, after) = (before * k, after * k)
+      }
+      let xs = [g0, g0 + before, g1 - after, g1]
+      let us = [u0, u0 + lo * uw, u0 + hi * uw, u0 + uw]
+      var scale = SIMD3<Float>()
+      var offset = SIMD3<Float>()
+      for i in 0..<3 {
+        let dx = xs[i + 1] - xs[i]
+        let s = dx != 0 ? (us[i + 1] - us[i]) / dx : 0
+        scale[i] = Float(s)
+        offset[i] = Float(us[i] - xs[i] * s)
+      }
+      return (SIMD2(Float(xs[1]), Float(xs[2])), scale, offset)
+    }
+    let x = axis(center.minX, center.maxX, cr.origin.x, cr.size.width, natural.width, g.minX, g.maxX)
+    let y = axis(center.minY, center.maxY, cr.origin.y, cr.size.height, natural.height, g.minY, g.maxY)
+    return TextureTransform.Slices(breaksX: x.0, scaleX: x.1, offsetX: x.2, breaksY: y.0, scaleY: y.1, offsetY: y.2)
   }
 
   /// Draws `inner` into a new group and composites it with `opacity` under `clips`.

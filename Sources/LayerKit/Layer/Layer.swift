@@ -88,6 +88,13 @@ open class Layer {
   public var contents: Image? { didSet { didChange("contents", from: oldValue ?? .zero, to: contents ?? .zero) } }
   /// The part of the contents image to draw, in unit coordinates of the image.
   public var contentsRect: Rect = .unit { didSet { didChange("contentsRect", from: oldValue, to: contentsRect) } }
+  /// The part of the contents (unit coordinates of `contentsRect`'s image) that stretches when
+  /// the contents are resized (CALayer.contentsCenter): with the `.resize` gravity, the parts
+  /// outside it keep their natural size at the edges — a nine-slice image (a button's rounded
+  /// frame). The whole image (the default) stretches as one.
+  public var contentsCenter: Rect = .unit {
+    didSet { didChange("contentsCenter", from: oldValue, to: contentsCenter) }
+  }
   public var contentsGravity: ContentsGravity = .resize
   /// Pixels of the contents image per point, for the natural size that non-resizing gravities use.
   public var contentsScale: Double = 1
@@ -178,7 +185,7 @@ open class Layer {
   /// appendix).
   public static let implicitlyAnimatedKeys: Set<String> = [
     "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "transform", "sublayerTransform", "opacity",
-    "backgroundColor", "contentsRect", "cornerRadius", "borderWidth", "borderColor", "shadowColor",
+    "backgroundColor", "contentsRect", "contentsCenter", "cornerRadius", "borderWidth", "borderColor", "shadowColor",
     "shadowOpacity", "shadowOffset", "shadowRadius", "contents",
   ]
 
@@ -289,6 +296,7 @@ open class Layer {
     contentsRect = o.contentsRect
     contentsGravity = o.contentsGravity
     contentsScale = o.contentsScale
+    contentsCenter = o.contentsCenter
     maskedCorners = o.maskedCorners
     magnificationFilter = o.magnificationFilter
     minificationFilter = o.minificationFilter

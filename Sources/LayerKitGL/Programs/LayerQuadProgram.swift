@@ -126,6 +126,8 @@ struct LayerQuadProgram {
   private let texScale: GLint
   private let texOffset: GLint
   private let texNearest: GLint
+  private let texSliced: GLint
+  private let texSlices: [GLint]
   private let opacity: GLint
   private let maskScale: GLint
   private let maskOffset: GLint
@@ -162,6 +164,9 @@ struct LayerQuadProgram {
     texScale = location("u_texScale")
     texOffset = location("u_texOffset")
     texNearest = location("u_texNearest")
+    texSliced = location("u_texSliced")
+    texSlices = ["u_texBreaksX", "u_texScaleX", "u_texOffsetX", "u_texBreaksY", "u_texScaleY", "u_texOffsetY"].map(
+      location)
     opacity = location("u_opacity")
     maskScale = location("u_maskScale")
     maskOffset = location("u_maskOffset")
@@ -225,6 +230,15 @@ struct LayerQuadProgram {
       glUniform2f(texScale, transform.scale.x, transform.scale.y)
       glUniform2f(texOffset, transform.offset.x, transform.offset.y)
       glUniform1i(texNearest, transform.nearest ? 1 : 0)
+      glUniform1i(texSliced, transform.slices == nil ? 0 : 1)
+      if let s = transform.slices {
+        glUniform2f(texSlices[0], s.breaksX.x, s.breaksX.y)
+        glUniform3f(texSlices[1], s.scaleX.x, s.scaleX.y, s.scaleX.z)
+        glUniform3f(texSlices[2], s.offsetX.x, s.offsetX.y, s.offsetX.z)
+        glUniform2f(texSlices[3], s.breaksY.x, s.breaksY.y)
+        glUniform3f(texSlices[4], s.scaleY.x, s.scaleY.y, s.scaleY.z)
+        glUniform3f(texSlices[5], s.offsetY.x, s.offsetY.y, s.offsetY.z)
+      }
     }
     if variant.effects {
       glUniform1i(hasMask, draw.mask == nil ? 0 : 1)

@@ -34,7 +34,7 @@ struct DrawJob: @unchecked Sendable {
       let y = Float(found.rows.lowerBound) + 0.5
       for x in found.columns.lowerBound..<found.columns.upperBound {
         guard let lp = RenderMath.unproject(SIMD2(Float(x) + 0.5, y), draw.mapping) else { break }
-        let u = lp.q.x * t.scale.x + t.offset.x
+        let u = t.u(lp.q.x)
         guard abs(u) < 1e30 else { break }
         taps.append(RenderMath.BilinearTap(u, size: texels.bounds.width))
       }
@@ -98,7 +98,7 @@ struct DrawJob: @unchecked Sendable {
         case .color(let c):
           color = c
         case .texture(_, let t):
-          let uv = lp.q * t.scale + t.offset
+          let uv = t.uv(lp.q)
           color = t.nearest ? texels!.sampleNearest(uv) : texels!.sample(uv)
         }
         let src = color * (coverage * opacity)
@@ -140,7 +140,7 @@ struct DrawJob: @unchecked Sendable {
         // The general path's uv.y, the same on every column (0 × x adds exactly nothing).
         guard let interior, let lp = RenderMath.unproject(SIMD2(Float(xs.lowerBound) + 0.5, Float(y) + 0.5), mapping)
         else { return false }
-        let v = lp.q.y * t.scale.y + t.offset.y
+        let v = t.v(lp.q.y)
         guard abs(v) < 1e30 else { return false }
         let row = RenderMath.BilinearTap(v, size: texels.bounds.height)
         let first = interior.columns.lowerBound
