@@ -70,7 +70,8 @@ public final class LoadedScene {
     let directory = LayerDirectory()
     let root = Layer(frame: Rect(x: 0, y: 0, width: Double(settings.width), height: Double(settings.height)))
     if let n = o["root"] {
-      _ = try reader.layer(n, into: directory, keys: SceneFile.layerKeys.filter { $0 != "sublayers" }, layer: root)
+      _ = try reader.layer(
+        n, into: directory, keys: SceneFile.layerKeys.filter { $0 != "sublayers" && $0 != "kind" }, layer: root)
     }
     if let n = o["layers"] {
       for item in try n.array("an array of layers") { root.addSublayer(try reader.layer(item, into: directory)) }

@@ -52,7 +52,7 @@ public enum SceneFile {
   ]
   /// The keys of a layer object.
   public static let layerKeys =
-    ["name"] + LayerProperty.keys + ["mask", "animations", "actions", "styleActions", "sublayers"]
+    ["name", "kind"] + LayerProperty.keys + ["mask", "animations", "actions", "styleActions", "sublayers"]
 
   /// Loads a scene file: reads the JSON, decodes every still and probes every clip it names
   /// (relative paths against the file's folder), builds the layer tree and checks the whole
@@ -151,11 +151,20 @@ struct SceneReader {
   /// A layer and its subtree; its animations (and its subtree's) wait in `directory` until the
   /// layer is in the tree.
   func layer(
-    _ node: SceneNode, into directory: LayerDirectory, keys: [String] = SceneFile.layerKeys, layer: Layer = Layer()
+    _ node: SceneNode, into directory: LayerDirectory, keys: [String] = SceneFile.layerKeys, layer given: Layer? = nil
   )
     throws(SceneFileError) -> Layer
   {
     let o = try node.object("a layer object", keys: keys)
+    // "kind": "transform" is a TransformLayer (CATransformLayer); a plain layer otherwise.
+    let layer: Layer
+    if let given {
+      layer = given
+    } else if let n = o["kind"], try n.choice(names: ["layer", "transform"]) == "transform" {
+      layer = TransformLayer()
+    } else {
+      layer = Layer()
+    }
     if let n = o["name"] { layer.name = try n.string("a layer name") }
     for p in try LayerProperty.readAll(o, media: media) { p.apply(to: layer) }
     if let n = o["mask"] { layer.mask = try self.layer(n, into: directory) }
@@ -278,6 +287,7 @@ struct SceneWriter {
     visited.layers[ObjectIdentifier(l)] = path
     var b = ObjectBuilder()
     b.add("name", l.name.map(JSON.string))
+    if l is TransformLayer { b.add("kind", .string("transform")) }
     for p in LayerProperty.changed(in: l, from: reference) {
       b.add(p.key, try p.json(media: media, path: SceneNode.join(path, p.key)))
     }

@@ -44,4 +44,21 @@ final class ShadowPathAnimationTests: XCTestCase {
     let presented = try loaded.presentation(at: 1.5)
     XCTAssertEqual(presented.sublayers[0].shadowPath?.boundingBox, Rect(x: -4, y: -4, width: 40, height: 40))
   }
+
+  /// A TransformLayer is written as {"kind": "transform", …} and read back as one.
+  func testATransformLayerRoundTripsThroughASceneFile() throws {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: 64, height: 64))
+    let cube = TransformLayer()
+    cube.frame = Rect(x: 16, y: 16, width: 32, height: 32)
+    let face = Layer(frame: Rect(x: 0, y: 0, width: 32, height: 32))
+    face.anchorPointZ = -16
+    _ = cube.addSublayer(face)
+    _ = root.addSublayer(cube)
+    let data = try SceneFile.encode(root: root, settings: SceneSettings(width: 64, height: 64, duration: 1))
+    XCTAssertTrue(String(decoding: data, as: UTF8.self).contains("\"kind\""))
+    let loaded = try SceneFile.decode(data, folder: FileManager.default.temporaryDirectory)
+    let read = try loaded.presentation(at: 0).sublayers[0]
+    XCTAssertTrue(read is TransformLayer)
+    XCTAssertEqual(read.sublayers[0].anchorPointZ, -16)
+  }
 }

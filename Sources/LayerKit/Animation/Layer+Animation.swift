@@ -210,7 +210,7 @@ extension Layer {
   }
 
   func presentationCopy(parentTime: Double, record: ((Layer, Layer) -> Void)? = nil) -> Layer {
-    let copy = Layer()
+    let copy = type(of: self).init()
     record?(self, copy)
     copy.copyModelValues(from: self)
     // A presentation tree placed in another scene keeps the transitions it was showing.

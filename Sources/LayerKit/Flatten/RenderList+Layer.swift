@@ -117,6 +117,9 @@ struct RenderListBuilder {
     _ layer: Layer, mapping: PlaneMapping, toTarget: Transform3D,
     clips: [ClipEntry], region: PixelRect
   ) throws(RenderError) -> [RenderOp] {
+    if !layer.flattensSublayers {
+      return try transformLayerContent(layer, toTarget: toTarget, clips: clips, region: region)
+    }
     var ops: [RenderOp] = []
     let b = layer.bounds
     let boundsRect = RoundedRect(
@@ -260,6 +263,42 @@ struct RenderListBuilder {
     let x = axis(center.minX, center.maxX, cr.origin.x, cr.size.width, natural.width, g.minX, g.maxX)
     let y = axis(center.minY, center.maxY, cr.origin.y, cr.size.height, natural.height, g.minY, g.maxY)
     return TextureTransform.Slices(breaksX: x.0, scaleX: x.1, offsetX: x.2, breaksY: y.0, scaleY: y.1, offsetY: y.2)
+  }
+
+  /// A TransformLayer's sublayers (through nested transform layers) kept in its 3D space and drawn
+  /// back to front by the depth of their centres (TransformLayer's documentation).
+  mutating func transformLayerContent(
+    _ layer: Layer, toTarget: Transform3D, clips: [ClipEntry], region: PixelRect
+  ) throws(RenderError) -> [RenderOp] {
+    // Depth runs through the transform layer down to its superlayer's sublayerTransform (a
+    // perspective), before any flattening.
+    let depthBase = layer.localTransform.concatenating(
+      layer.superlayer.map { $0.aboutAnchor($0.sublayerTransform) } ?? .identity)
+    var leaves: [(layer: Layer, parent: Transform3D, depth: Double, order: Int)] = []
+    func collect(_ t: Layer, toTarget: Transform3D, depthFrame: Transform3D) throws(RenderError) {
+      guard visiting.insert(ObjectIdentifier(t)).inserted || t === layer else {
+        throw .layerCycle(layer: t.debugName)
+      }
+      let parent = t.sublayersParent(toTarget, flattening: false)
+      let depthParent = t.aboutAnchor(t.sublayerTransform).concatenating(depthFrame)
+      for s in t.sublayerList where !s.isHidden {
+        if !s.flattensSublayers {
+          try collect(
+            s, toTarget: s.localTransform.concatenating(parent),
+            depthFrame: s.localTransform.concatenating(depthParent))
+          visiting.remove(ObjectIdentifier(s))
+          continue
+        }
+        let c = s.localTransform.concatenating(depthParent).homogeneous(Point(x: s.bounds.midX, y: s.bounds.midY))
+        leaves.append((s, parent, c.w > 1e-9 ? c.z / c.w : -.infinity, leaves.count))
+      }
+    }
+    try collect(layer, toTarget: toTarget, depthFrame: depthBase)
+    var ops: [RenderOp] = []
+    for leaf in leaves.sorted(by: { ($0.depth, $0.order) < ($1.depth, $1.order) }) {
+      ops += try subtree(leaf.layer, parent: leaf.parent, clips: clips, region: region)
+    }
+    return ops
   }
 
   /// Draws `inner` into a new group and composites it with `opacity` under `clips`.

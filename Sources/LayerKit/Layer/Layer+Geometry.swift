@@ -59,7 +59,8 @@ extension Layer {
 
   /// The layer's 3D transform to the root's target space (at scale 1).
   var toTarget: Transform3D {
-    localTransform.concatenating(superlayer.map { $0.sublayersParent($0.toTarget) } ?? .flatten)
+    localTransform.concatenating(
+      superlayer.map { $0.sublayersParent($0.toTarget, flattening: $0.flattensSublayers) } ?? .flatten)
   }
 
   /// The anchor point in the bounds' coordinates.
@@ -77,14 +78,19 @@ extension Layer {
   }
 
   /// What the sublayers' local transforms are followed by, for this layer at `toTarget`: the
-  /// sublayerTransform about the anchor, the flattening into this layer's plane, then `toTarget`.
-  func sublayersParent(_ toTarget: Transform3D) -> Transform3D {
+  /// sublayerTransform about the anchor, the flattening into this layer's plane (not for a
+  /// TransformLayer's 3D space), then `toTarget`.
+  func sublayersParent(_ toTarget: Transform3D, flattening: Bool = true) -> Transform3D {
+    let t = aboutAnchor(sublayerTransform)
+    return (flattening ? t.concatenating(.flatten) : t).concatenating(toTarget)
+  }
+
+  /// `t` applied about the anchor point: T(−anchor) · t · T(anchor).
+  func aboutAnchor(_ t: Transform3D) -> Transform3D {
     let anchor = anchorInBounds
     return Transform3D(translationX: -anchor.x, y: -anchor.y)
-      .concatenating(sublayerTransform)
+      .concatenating(t)
       .concatenating(Transform3D(translationX: anchor.x, y: anchor.y))
-      .concatenating(.flatten)
-      .concatenating(toTarget)
   }
 
   /// H · (x, y, 1), divided by its w; nil behind the eye or at infinity.

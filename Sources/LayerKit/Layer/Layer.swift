@@ -194,7 +194,7 @@ open class Layer {
   public private(set) weak var superlayer: Layer?
   private(set) var sublayerList: [Layer] = []
 
-  public init() {}
+  public required init() {}
 
   /// A layer with the given bounds size and frame origin, for brevity in scenes and tests.
   public convenience init(frame: Rect) {
