@@ -36,6 +36,17 @@ public enum LayerProperty: Equatable, Sendable {
   case shadowOffset(Size)
   case shadowRadius(Double)
   case shadowPath(Path?)
+  // ReplicatorLayer's: a plain layer reads their defaults; a scene file gives them only with
+  // "kind": "replicator".
+  case instanceCount(Int)
+  case instanceTransform(Transform3D)
+  case instanceDelay(Double)
+  case instanceColor(Color)
+  case instanceRedOffset(Double)
+  case instanceGreenOffset(Double)
+  case instanceBlueOffset(Double)
+  case instanceAlphaOffset(Double)
+  case preservesDepth(Bool)
   case filters([Filter])
   case backgroundFilters([Filter])
   case compositingFilter(BlendMode?)
@@ -51,7 +62,9 @@ public enum LayerProperty: Equatable, Sendable {
     "magnificationFilter",
     "minificationFilter", "cornerRadius",
     "borderWidth", "borderColor", "masksToBounds", "doubleSided", "shadowColor", "shadowOpacity", "shadowOffset",
-    "shadowRadius", "shadowPath", "filters", "backgroundFilters", "compositingFilter", "timing",
+    "shadowRadius", "shadowPath", "instanceCount", "instanceTransform", "instanceDelay", "instanceColor",
+    "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset", "preservesDepth",
+    "filters", "backgroundFilters", "compositingFilter", "timing",
   ]
 
   /// The JSON key (the property's name).
@@ -86,6 +99,15 @@ public enum LayerProperty: Equatable, Sendable {
     case .shadowOffset: "shadowOffset"
     case .shadowRadius: "shadowRadius"
     case .shadowPath: "shadowPath"
+    case .instanceCount: "instanceCount"
+    case .instanceTransform: "instanceTransform"
+    case .instanceDelay: "instanceDelay"
+    case .instanceColor: "instanceColor"
+    case .instanceRedOffset: "instanceRedOffset"
+    case .instanceGreenOffset: "instanceGreenOffset"
+    case .instanceBlueOffset: "instanceBlueOffset"
+    case .instanceAlphaOffset: "instanceAlphaOffset"
+    case .preservesDepth: "preservesDepth"
     case .filters: "filters"
     case .backgroundFilters: "backgroundFilters"
     case .compositingFilter: "compositingFilter"
@@ -127,6 +149,15 @@ public enum LayerProperty: Equatable, Sendable {
     case .shadowOffset(let v): layer.shadowOffset = v
     case .shadowRadius(let v): layer.shadowRadius = v
     case .shadowPath(let v): layer.shadowPath = v
+    case .instanceCount(let v): (layer as? ReplicatorLayer).map { r in r.instanceCount = v }
+    case .instanceTransform(let v): (layer as? ReplicatorLayer).map { r in r.instanceTransform = v }
+    case .instanceDelay(let v): (layer as? ReplicatorLayer).map { r in r.instanceDelay = v }
+    case .instanceColor(let v): (layer as? ReplicatorLayer).map { r in r.instanceColor = v }
+    case .instanceRedOffset(let v): (layer as? ReplicatorLayer).map { r in r.instanceRedOffset = Float(v) }
+    case .instanceGreenOffset(let v): (layer as? ReplicatorLayer).map { r in r.instanceGreenOffset = Float(v) }
+    case .instanceBlueOffset(let v): (layer as? ReplicatorLayer).map { r in r.instanceBlueOffset = Float(v) }
+    case .instanceAlphaOffset(let v): (layer as? ReplicatorLayer).map { r in r.instanceAlphaOffset = Float(v) }
+    case .preservesDepth(let v): (layer as? ReplicatorLayer).map { r in r.preservesDepth = v }
     case .filters(let v): layer.filters = v
     case .backgroundFilters(let v): layer.backgroundFilters = v
     case .compositingFilter(let v): layer.compositingFilter = v
@@ -148,7 +179,16 @@ public enum LayerProperty: Equatable, Sendable {
       .cornerRadius(l.cornerRadius),
       .borderWidth(l.borderWidth), .borderColor(l.borderColor), .masksToBounds(l.masksToBounds),
       .doubleSided(l.isDoubleSided), .shadowColor(l.shadowColor), .shadowOpacity(l.shadowOpacity),
-      .shadowOffset(l.shadowOffset), .shadowRadius(l.shadowRadius), .shadowPath(l.shadowPath), .filters(l.filters),
+      .shadowOffset(l.shadowOffset), .shadowRadius(l.shadowRadius), .shadowPath(l.shadowPath),
+      .instanceCount((l as? ReplicatorLayer)?.instanceCount ?? 1),
+      .instanceTransform((l as? ReplicatorLayer)?.instanceTransform ?? .identity),
+      .instanceDelay((l as? ReplicatorLayer)?.instanceDelay ?? 0),
+      .instanceColor((l as? ReplicatorLayer)?.instanceColor ?? .white),
+      .instanceRedOffset(Double((l as? ReplicatorLayer)?.instanceRedOffset ?? 0)),
+      .instanceGreenOffset(Double((l as? ReplicatorLayer)?.instanceGreenOffset ?? 0)),
+      .instanceBlueOffset(Double((l as? ReplicatorLayer)?.instanceBlueOffset ?? 0)),
+      .instanceAlphaOffset(Double((l as? ReplicatorLayer)?.instanceAlphaOffset ?? 0)),
+      .preservesDepth((l as? ReplicatorLayer)?.preservesDepth ?? false), .filters(l.filters),
       .backgroundFilters(l.backgroundFilters), .compositingFilter(l.compositingFilter), .timing(l.timing),
     ]
   }
@@ -205,6 +245,15 @@ public enum LayerProperty: Equatable, Sendable {
     case "shadowOffset": return .shadowOffset(try node.size())
     case "shadowRadius": return .shadowRadius(try node.number(atLeast: 0))
     case "shadowPath": return .shadowPath(node.isNull ? nil : try node.bezierPath())
+    case "instanceCount": return .instanceCount(try node.integer(atLeast: 0))
+    case "instanceTransform": return .instanceTransform(try node.transform())
+    case "instanceDelay": return .instanceDelay(try node.number())
+    case "instanceColor": return .instanceColor(try node.color())
+    case "instanceRedOffset": return .instanceRedOffset(try node.number())
+    case "instanceGreenOffset": return .instanceGreenOffset(try node.number())
+    case "instanceBlueOffset": return .instanceBlueOffset(try node.number())
+    case "instanceAlphaOffset": return .instanceAlphaOffset(try node.number())
+    case "preservesDepth": return .preservesDepth(try node.bool())
     case "filters": return .filters(try SceneFilters.readList(node))
     case "backgroundFilters": return .backgroundFilters(try SceneFilters.readList(node))
     case "compositingFilter": return .compositingFilter(node.isNull ? nil : try node.choice(BlendMode.self))
@@ -252,6 +301,15 @@ public enum LayerProperty: Equatable, Sendable {
     case .borderColor(let v), .shadowColor(let v): return W.color(v)
     case .shadowOffset(let v): return W.size(v)
     case .shadowPath(let v): return v.map(W.path) ?? .null
+    case .instanceCount(let v): return .number(Double(v))
+    case .instanceTransform(let v): return W.transform(v)
+    case .instanceDelay(let v): return .number(v)
+    case .instanceColor(let v): return W.color(v)
+    case .instanceRedOffset(let v): return .number(v)
+    case .instanceGreenOffset(let v): return .number(v)
+    case .instanceBlueOffset(let v): return .number(v)
+    case .instanceAlphaOffset(let v): return .number(v)
+    case .preservesDepth(let v): return .bool(v)
     case .filters(let v), .backgroundFilters(let v): return .array(v.map(SceneFilters.write))
     case .compositingFilter(let v): return v.map { .string($0.rawValue) } ?? .null
     case .timing(let t):

@@ -32,7 +32,8 @@ enum SceneValueKind: String {
   static let table: [String: SceneValueKind] = {
     var t: [String: SceneValueKind] = [:]
     for k in [
-      "opacity", "zPosition", "anchorPointZ", "cornerRadius", "borderWidth", "shadowOpacity", "shadowRadius",
+      "opacity", "zPosition", "anchorPointZ", "instanceDelay", "instanceRedOffset", "instanceGreenOffset",
+      "instanceBlueOffset", "instanceAlphaOffset", "cornerRadius", "borderWidth", "shadowOpacity", "shadowRadius",
       "contentsScale",
       "position.x", "position.y", "anchorPoint.x", "anchorPoint.y", "bounds.origin.x", "bounds.origin.y",
       "bounds.size.width", "bounds.size.height", "shadowOffset.width", "shadowOffset.height",
@@ -43,7 +44,8 @@ enum SceneValueKind: String {
     for k in ["position", "anchorPoint", "bounds.origin"] { t[k] = .point }
     for k in ["bounds.size", "shadowOffset", "transform.translation", "sublayerTransform.translation"] { t[k] = .size }
     for k in ["bounds", "contentsRect", "contentsCenter"] { t[k] = .rect }
-    for k in ["backgroundColor", "borderColor", "shadowColor"] { t[k] = .color }
+    for k in ["backgroundColor", "borderColor", "shadowColor", "instanceColor"] { t[k] = .color }
+    t["instanceTransform"] = .transform
     t["contents"] = .image
     t["shadowPath"] = .path
     for base in ["transform", "sublayerTransform"] {

@@ -51,6 +51,12 @@ public enum SceneFile {
     "$schema", "version", "width", "height", "fps", "duration", "background", "media", "root", "layers", "timeline",
   ]
   /// The keys of a layer object.
+  /// ReplicatorLayer's keys.
+  static let replicatorKeys = [
+    "instanceCount", "instanceTransform", "instanceDelay", "instanceColor", "instanceRedOffset", "instanceGreenOffset",
+    "instanceBlueOffset", "instanceAlphaOffset", "preservesDepth",
+  ]
+
   public static let layerKeys =
     ["name", "kind"] + LayerProperty.keys + ["mask", "animations", "actions", "styleActions", "sublayers"]
 
@@ -160,10 +166,15 @@ struct SceneReader {
     let layer: Layer
     if let given {
       layer = given
-    } else if let n = o["kind"], try n.choice(names: ["layer", "transform"]) == "transform" {
-      layer = TransformLayer()
     } else {
-      layer = Layer()
+      switch try o["kind"]?.choice(names: ["layer", "transform", "replicator"]) {
+      case "transform": layer = TransformLayer()
+      case "replicator": layer = ReplicatorLayer()
+      default: layer = Layer()
+      }
+    }
+    if !(layer is ReplicatorLayer), let key = SceneFile.replicatorKeys.first(where: { o[$0] != nil }) {
+      throw o[key]!.invalid("\"kind\": \"replicator\" on the layer (\(key) is a ReplicatorLayer's)")
     }
     if let n = o["name"] { layer.name = try n.string("a layer name") }
     for p in try LayerProperty.readAll(o, media: media) { p.apply(to: layer) }
@@ -288,6 +299,7 @@ struct SceneWriter {
     var b = ObjectBuilder()
     b.add("name", l.name.map(JSON.string))
     if l is TransformLayer { b.add("kind", .string("transform")) }
+    if l is ReplicatorLayer { b.add("kind", .string("replicator")) }
     for p in LayerProperty.changed(in: l, from: reference) {
       b.add(p.key, try p.json(media: media, path: SceneNode.join(path, p.key)))
     }

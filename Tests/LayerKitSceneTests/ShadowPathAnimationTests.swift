@@ -61,4 +61,28 @@ final class ShadowPathAnimationTests: XCTestCase {
     XCTAssertTrue(read is TransformLayer)
     XCTAssertEqual(read.sublayers[0].anchorPointZ, -16)
   }
+
+  /// A ReplicatorLayer is written as {"kind": "replicator", …} with its instance settings and
+  /// read back as one; the settings on a plain layer are an error that names the kind.
+  func testAReplicatorLayerRoundTripsThroughASceneFile() throws {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: 64, height: 64))
+    let spinner = ReplicatorLayer()
+    spinner.frame = Rect(x: 0, y: 0, width: 64, height: 64)
+    spinner.instanceCount = 6
+    spinner.instanceTransform = Transform3DMakeRotation(.pi / 3, 0, 0, 1)
+    spinner.instanceDelay = 0.1
+    spinner.instanceAlphaOffset = -0.15
+    _ = root.addSublayer(spinner)
+    let data = try SceneFile.encode(root: root, settings: SceneSettings(width: 64, height: 64, duration: 1))
+    let read = try SceneFile.decode(data, folder: FileManager.default.temporaryDirectory).presentation(at: 0)
+    let r = try XCTUnwrap(read.sublayers[0] as? ReplicatorLayer)
+    XCTAssertEqual(r.instanceCount, 6)
+    XCTAssertEqual(r.instanceDelay, 0.1)
+    XCTAssertEqual(r.instanceAlphaOffset, -0.15)
+    XCTAssertEqual(r.instanceTransform.m11, cos(.pi / 3), accuracy: 1e-9)
+    let plain = #"{"width": 8, "height": 8, "duration": 1, "layers": [{"instanceCount": 3}]}"#
+    XCTAssertThrowsError(try SceneFile.decode(Data(plain.utf8), folder: FileManager.default.temporaryDirectory)) {
+      XCTAssertTrue("\($0)".contains("replicator"), "\($0)")
+    }
+  }
 }

@@ -103,6 +103,20 @@ enum AnimatableProperties {
     add(.make("bounds.size.height", { $0.bounds.size.height }, { $0.bounds.size.height = $1 }))
     add(.make("contentsRect", { $0.contentsRect }, { $0.contentsRect = $1 }))
     add(.make("contentsCenter", { $0.contentsCenter }, { $0.contentsCenter = $1 }))
+    // ReplicatorLayer's (a plain layer reads their defaults and ignores a value set).
+    let replicator: @Sendable (Layer) -> ReplicatorLayer? = { $0 as? ReplicatorLayer }
+    add(
+      .make(
+        "instanceTransform", { replicator($0)?.instanceTransform ?? .identity },
+        { replicator($0)?.instanceTransform = $1 }))
+    add(.make("instanceColor", { replicator($0)?.instanceColor ?? .white }, { replicator($0)?.instanceColor = $1 }))
+    add(.make("instanceDelay", { replicator($0)?.instanceDelay ?? 0 }, { replicator($0)?.instanceDelay = $1 }))
+    for (name, path) in [
+      ("instanceRedOffset", \ReplicatorLayer.instanceRedOffset), ("instanceGreenOffset", \.instanceGreenOffset),
+      ("instanceBlueOffset", \.instanceBlueOffset), ("instanceAlphaOffset", \.instanceAlphaOffset),
+    ] {
+      add(.make(name, { Double(replicator($0)?[keyPath: path] ?? 0) }, { replicator($0)?[keyPath: path] = Float($1) }))
+    }
     add(.make("shadowOffset", { $0.shadowOffset }, { $0.shadowOffset = $1 }))
     add(.make("shadowOffset.width", { $0.shadowOffset.width }, { $0.shadowOffset.width = $1 }))
     add(.make("shadowOffset.height", { $0.shadowOffset.height }, { $0.shadowOffset.height = $1 }))

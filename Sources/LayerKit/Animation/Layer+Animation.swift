@@ -223,6 +223,12 @@ extension Layer {
     for sub in sublayerList {
       copy.addSublayer(sub.presentationCopy(parentTime: local, record: record))
     }
+    // A replicator's instances show its sublayers at their own delays.
+    if let replicator = copy as? ReplicatorLayer, replicator.instanceCount > 1 {
+      replicator.instanceSublayers = (1..<replicator.instanceCount).map { k in
+        sublayerList.map { $0.presentationCopy(parentTime: local - Double(k) * replicator.instanceDelay) }
+      }
+    }
     return copy
   }
 }

@@ -149,12 +149,10 @@ struct RenderListBuilder {
       }
       if !layer.sublayerList.isEmpty {
         let childParent = layer.sublayersParent(toTarget)
-        // Siblings draw by zPosition, then in insertion order.
-        let ordered = layer.sublayerList.enumerated().sorted {
-          ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset)
-        }
-        for (_, child) in ordered {
-          clipped += try subtree(child, parent: childParent, clips: innerClips, region: innerRegion)
+        if let replicator = layer as? ReplicatorLayer {
+          clipped += try instances(of: replicator, parent: childParent, clips: innerClips, region: innerRegion)
+        } else {
+          clipped += try sublayers(layer.sublayerList, parent: childParent, clips: innerClips, region: innerRegion)
         }
       }
     }
@@ -263,6 +261,57 @@ struct RenderListBuilder {
     let x = axis(center.minX, center.maxX, cr.origin.x, cr.size.width, natural.width, g.minX, g.maxX)
     let y = axis(center.minY, center.maxY, cr.origin.y, cr.size.height, natural.height, g.minY, g.maxY)
     return TextureTransform.Slices(breaksX: x.0, scaleX: x.1, offsetX: x.2, breaksY: y.0, scaleY: y.1, offsetY: y.2)
+  }
+
+  /// Sublayers by zPosition, then in insertion order.
+  mutating func sublayers(_ list: [Layer], parent: Transform3D, clips: [ClipEntry], region: PixelRect)
+    throws(RenderError) -> [RenderOp]
+  {
+    let ordered = list.enumerated().sorted { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }
+    var ops: [RenderOp] = []
+    for (_, child) in ordered { ops += try subtree(child, parent: parent, clips: clips, region: region) }
+    return ops
+  }
+
+  /// A ReplicatorLayer's instances (its documentation): instance k's sublayers under its transform
+  /// about the layer's centre; a colour other than white multiplies the instance as a group.
+  mutating func instances(of r: ReplicatorLayer, parent: Transform3D, clips: [ClipEntry], region: PixelRect)
+    throws(RenderError) -> [RenderOp]
+  {
+    var ops: [RenderOp] = []
+    let center = Point(x: r.bounds.midX, y: r.bounds.midY)
+    for k in 0..<max(r.instanceCount, 0) {
+      let list = k == 0 || r.instanceSublayers.count < k ? r.sublayerList : r.instanceSublayers[k - 1]
+      let instanceParent = Transform3D(translationX: -center.x, y: -center.y)
+        .concatenating(r.instanceTransform(k))
+        .concatenating(Transform3D(translationX: center.x, y: center.y))
+        .concatenating(parent)
+      let m = r.instanceMultiplier(k)
+      if m == SIMD4(repeating: 1) {
+        ops += try sublayers(list, parent: instanceParent, clips: clips, region: region)
+        continue
+      }
+      // Multiplied as a group: out = in × (r, g, b, a), on straight colour (RenderMath.applyColorMatrix).
+      let inner = try sublayers(list, parent: instanceParent, clips: [], region: region)
+      let bounds = RenderListBuilder.touched(by: inner).intersection(region)
+      if bounds.isEmpty || m.w == 0 { continue }
+      let content = newSurface()
+      ops.append(.pushGroup(content, bounds: bounds))
+      ops += inner
+      ops.append(.popGroup(content))
+      let tinted = newSurface()
+      let f = SIMD4<Float>(Float(m.x), Float(m.y), Float(m.z), Float(m.w))
+      let matrix = ColorMatrix(r: [f.x, 0, 0, 0], g: [0, f.y, 0, 0], b: [0, 0, f.z, 0], a: [0, 0, 0, f.w])
+      ops.append(.filter(FilterPass(input: content, output: tinted, bounds: bounds, operation: .colorMatrix(matrix))))
+      let visible = clips.reduce(bounds) { $0.intersection($1.bounds) }
+      guard !visible.isEmpty else { continue }
+      ops.append(
+        .draw(
+          Draw(
+            pixelBounds: visible, mapping: .identity, shape: Shape(rect: bounds.roundedRect),
+            paint: .texture(.surface(tinted), bounds.surfaceTransform), clips: clips.map(\.clip))))
+    }
+    return ops
   }
 
   /// A TransformLayer's sublayers (through nested transform layers) kept in its 3D space and drawn

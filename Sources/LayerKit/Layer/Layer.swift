@@ -185,7 +185,8 @@ open class Layer {
   /// appendix).
   public static let implicitlyAnimatedKeys: Set<String> = [
     "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "transform", "sublayerTransform", "opacity",
-    "backgroundColor", "contentsRect", "contentsCenter", "cornerRadius", "borderWidth", "borderColor", "shadowColor",
+    "backgroundColor", "contentsRect", "contentsCenter", "instanceTransform", "instanceColor", "instanceDelay",
+    "cornerRadius", "borderWidth", "borderColor", "shadowColor",
     "shadowOpacity", "shadowOffset", "shadowRadius", "contents",
   ]
 
