@@ -18,7 +18,7 @@ extension AnimationDelegate {
 }
 
 /// The base of every animation: media timing, a timing function, removal on completion.
-open class Animation {
+open class Animation: MediaTimed {
   /// beginTime, duration, speed, timeOffset, repeatCount, repeatDuration, autoreverses, fillMode.
   public var timing = MediaTiming()
   /// Paces the animation's progress; nil is linear.
@@ -45,23 +45,11 @@ open class Animation {
     delegate = other.delegate
   }
 
-  // CAMediaTiming's fields, forwarded for code written against Core Animation.
-  public var beginTime: Double {
-    get { timing.beginTime }
-    set { timing.beginTime = newValue }
-  }
+  // CAMediaTiming's fields, forwarded for code written against Core Animation (beginTime,
+  // speed and timeOffset come with MediaTimed, which layers share).
   public var duration: Double {
     get { timing.duration }
     set { timing.duration = newValue }
-  }
-  /// A Float, as CAMediaTiming's is (`timing.speed` holds it as a Double).
-  public var speed: Float {
-    get { Float(timing.speed) }
-    set { timing.speed = Double(newValue) }
-  }
-  public var timeOffset: Double {
-    get { timing.timeOffset }
-    set { timing.timeOffset = newValue }
   }
   /// A Float, as CAMediaTiming's is (`.infinity` or `.greatestFiniteMagnitude` repeat forever;
   /// `timing.repeatCount` holds it as a Double).

@@ -4,24 +4,32 @@
 // recipes written for CALayer — pausing a layer (Apple's QA1673), staggered starts — port as
 // written, with the scene's time where they read CACurrentMediaTime().
 
-extension Layer {
-  /// CAMediaTiming's beginTime: when the layer's local time starts, in its superlayer's time.
+/// A timed object of Core Animation's (CAMediaTiming's adopters: animations and layers): its
+/// timing's beginTime, speed and timeOffset under Core Animation's names and types.
+public protocol MediaTimed: AnyObject {
+  var timing: MediaTiming { get set }
+}
+
+extension MediaTimed {
+  /// CAMediaTiming's beginTime: when the object's local time starts, in its parent's time.
   public var beginTime: Double {
     get { timing.beginTime }
     set { timing.beginTime = newValue }
   }
-  /// CAMediaTiming's speed: how fast the layer's local time runs against its superlayer's (0
-  /// pauses); a Float, as CALayer's is.
+  /// CAMediaTiming's speed: how fast local time runs against the parent's (0 pauses); a Float,
+  /// as Core Animation's is (`timing.speed` holds it as a Double).
   public var speed: Float {
     get { Float(timing.speed) }
     set { timing.speed = Double(newValue) }
   }
-  /// CAMediaTiming's timeOffset: added to the layer's local time.
+  /// CAMediaTiming's timeOffset: added to the local time.
   public var timeOffset: Double {
     get { timing.timeOffset }
     set { timing.timeOffset = newValue }
   }
+}
 
+extension Layer: MediaTimed {
   /// A time in `layer`'s local time space, converted to this layer's (CALayer.convertTime(_:from:)):
   /// up `layer`'s ancestors to the scene's time, then down this layer's. `nil` is the scene's time
   /// itself (the time `Scene.advance(to:)` was given, where Core Animation code reads
