@@ -74,6 +74,52 @@ uniform float u_clipRadius[MAX_CLIPS];
 uniform int u_clipCorners[MAX_CLIPS];
 
 uniform vec4 u_color;
+// Gradient paints (Paint.gradient): kind −1 for none, 0 axial, 1 radial, 2 conic.
+#define LK_MAX_STOPS 64
+uniform int u_gradKind;
+uniform vec2 u_gradStart;
+uniform vec2 u_gradEnd;
+uniform int u_gradCount;
+uniform vec4 u_gradColors[LK_MAX_STOPS];
+uniform float u_gradLocations[LK_MAX_STOPS];
+
+// RenderMath.gradientColor.
+vec4 lk_gradientColor(vec2 q) {
+  vec2 d = u_gradEnd - u_gradStart;
+  vec2 p = q - u_gradStart;
+  float t;
+  if (u_gradKind == 0) {
+    float dd = d.x * d.x + d.y * d.y;
+    t = dd > 0.0 ? (p.x * d.x + p.y * d.y) / dd : 0.0;
+  } else if (u_gradKind == 1) {
+    vec2 r = vec2(abs(d.x), abs(d.y));
+    if (r.x == 0.0) r.x = r.y;
+    if (r.y == 0.0) r.y = r.x;
+    if (r.x == 0.0) {
+      t = 1.0;
+    } else {
+      vec2 e = p / r;
+      t = sqrt(e.x * e.x + e.y * e.y);
+    }
+  } else {
+    float a = atan(p.y, p.x) - atan(d.y, d.x);
+    t = a / (2.0 * 3.14159265358979);
+    t -= floor(t);
+  }
+  t = min(max(t, 0.0), 1.0);
+  if (t <= u_gradLocations[0]) return u_gradColors[0];
+  for (int i = 1; i < u_gradCount; i++) {
+    if (t <= u_gradLocations[i]) {
+      float l0 = u_gradLocations[i - 1];
+      float l1 = u_gradLocations[i];
+      float f = l1 > l0 ? (t - l0) / (l1 - l0) : 1.0;
+      vec4 a = u_gradColors[i - 1];
+      vec4 b = u_gradColors[i];
+      return a + (b - a) * f;
+    }
+  }
+  return u_gradColors[u_gradCount - 1];
+}
 // Texture unit 0: the paint (an image or a surface).
 uniform sampler2D u_texture;
 uniform vec2 u_texScale;
@@ -417,7 +463,7 @@ bool drawColor(vec2 p, out vec4 color) {
   }
   vec4 paint = u_texNearest ? lk_sampleNearest(u_texture, uv) : lk_sampleBilinear(u_texture, uv);
 #else
-  vec4 paint = u_color;
+  vec4 paint = u_gradKind < 0 ? u_color : lk_gradientColor(lp.q);
 #endif
   color = paint * (coverage * u_opacity);
   return true;

@@ -146,7 +146,7 @@ extension RenderBackend {
           texture: nil, mask: d.mask.map { surface($0.surface) }, backdrop: d.backdrop.map(surface))
         var fade: Surface?
         switch d.paint {
-        case .color: break
+        case .color, .gradient: break
         case .texture(.image(let id), _): inputs.texture = .image(id)
         case .texture(.surface(let id), _): inputs.texture = .surface(surface(id))
         case .texture(.crossfade(let f), _):
@@ -352,7 +352,7 @@ extension Paint {
     switch self {
     case .texture(.image(let id), _): [id]
     case .texture(.crossfade(let f), _): [f.from, f.to].compactMap { $0 }
-    case .color, .texture(.surface, _): []
+    case .color, .gradient, .texture(.surface, _): []
     }
   }
 }

@@ -429,6 +429,43 @@ public enum Paint: Hashable, Sendable {
   /// Texels, sampled bilinearly with clamp-to-edge (RenderMath.sampleBilinear), or the nearest
   /// texel (RenderMath.sampleNearest) when the transform says so.
   case texture(TextureSource, TextureTransform)
+  /// A gradient between colour stops (RenderMath.gradientColor).
+  case gradient(Gradient)
+}
+
+/// A gradient paint (CAGradientLayer's): premultiplied colour stops at ascending locations in
+/// [0, 1], placed by the gradient's kind between `start` and `end` in local coordinates, and
+/// interpolated as stored — premultiplied, sRGB-encoded, no linearisation (the parity contract's
+/// blending space).
+public struct Gradient: Hashable, Sendable {
+  public enum Kind: Int32, Sendable {
+    /// Along the line from start to end: t is the projection onto it.
+    case axial
+    /// An ellipse around start whose radii are end − start: t is the elliptical distance.
+    case radial
+    /// Around start, from the direction of end, clockwise on screen (y down): t is the angle
+    /// over a turn.
+    case conic
+  }
+
+  /// The most stops a gradient carries (the GPU's uniform arrays).
+  public static let maxStops = 64
+
+  public var kind: Kind
+  public var start: SIMD2<Float>
+  public var end: SIMD2<Float>
+  /// Premultiplied colours, 0…1.
+  public var colors: [SIMD4<Float>]
+  /// One per colour, ascending.
+  public var locations: [Float]
+
+  public init(kind: Kind, start: SIMD2<Float>, end: SIMD2<Float>, colors: [SIMD4<Float>], locations: [Float]) {
+    self.kind = kind
+    self.start = start
+    self.end = end
+    self.colors = colors
+    self.locations = locations
+  }
 }
 
 /// One textured or coloured, antialiased, optionally clipped shape.
@@ -597,6 +634,14 @@ public struct RenderList: Equatable, Sendable {
           let sizes = Set(ids.map { [images[$0.index].width, images[$0.index].height] })
           guard sizes.count == 1, f.weight.isFinite else {
             throw fail(index, "a crossfade mixes images of one size with a finite weight")
+          }
+        case .gradient(let g):
+          guard !g.colors.isEmpty, g.colors.count == g.locations.count, g.colors.count <= Gradient.maxStops,
+            g.colors.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && $0.w.isFinite }),
+            g.locations.allSatisfy(\.isFinite), zip(g.locations, g.locations.dropFirst()).allSatisfy({ $0 <= $1 }),
+            g.start.x.isFinite, g.start.y.isFinite, g.end.x.isFinite, g.end.y.isFinite
+          else {
+            throw fail(index, "a gradient has 1 to \(Gradient.maxStops) finite stops at ascending locations")
           }
         }
         if let mask = d.mask, finished[mask.surface] == nil {

@@ -36,6 +36,12 @@ public enum LayerProperty: Equatable, Sendable {
   case shadowOffset(Size)
   case shadowRadius(Double)
   case shadowPath(Path?)
+  // GradientLayer's, likewise with "kind": "gradient".
+  case colors([Color]?)
+  case locations([Double]?)
+  case startPoint(Point)
+  case endPoint(Point)
+  case gradientType(GradientLayer.GradientType)
   // ReplicatorLayer's: a plain layer reads their defaults; a scene file gives them only with
   // "kind": "replicator".
   case instanceCount(Int)
@@ -62,7 +68,8 @@ public enum LayerProperty: Equatable, Sendable {
     "magnificationFilter",
     "minificationFilter", "cornerRadius",
     "borderWidth", "borderColor", "masksToBounds", "doubleSided", "shadowColor", "shadowOpacity", "shadowOffset",
-    "shadowRadius", "shadowPath", "instanceCount", "instanceTransform", "instanceDelay", "instanceColor",
+    "shadowRadius", "shadowPath", "colors", "locations", "startPoint", "endPoint", "type", "instanceCount",
+    "instanceTransform", "instanceDelay", "instanceColor",
     "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset", "preservesDepth",
     "filters", "backgroundFilters", "compositingFilter", "timing",
   ]
@@ -99,6 +106,11 @@ public enum LayerProperty: Equatable, Sendable {
     case .shadowOffset: "shadowOffset"
     case .shadowRadius: "shadowRadius"
     case .shadowPath: "shadowPath"
+    case .colors: "colors"
+    case .locations: "locations"
+    case .startPoint: "startPoint"
+    case .endPoint: "endPoint"
+    case .gradientType: "type"
     case .instanceCount: "instanceCount"
     case .instanceTransform: "instanceTransform"
     case .instanceDelay: "instanceDelay"
@@ -149,6 +161,11 @@ public enum LayerProperty: Equatable, Sendable {
     case .shadowOffset(let v): layer.shadowOffset = v
     case .shadowRadius(let v): layer.shadowRadius = v
     case .shadowPath(let v): layer.shadowPath = v
+    case .colors(let v): (layer as? GradientLayer).map { g in g.colors = v }
+    case .locations(let v): (layer as? GradientLayer).map { g in g.locations = v }
+    case .startPoint(let v): (layer as? GradientLayer).map { g in g.startPoint = v }
+    case .endPoint(let v): (layer as? GradientLayer).map { g in g.endPoint = v }
+    case .gradientType(let v): (layer as? GradientLayer).map { g in g.type = v }
     case .instanceCount(let v): (layer as? ReplicatorLayer).map { r in r.instanceCount = v }
     case .instanceTransform(let v): (layer as? ReplicatorLayer).map { r in r.instanceTransform = v }
     case .instanceDelay(let v): (layer as? ReplicatorLayer).map { r in r.instanceDelay = v }
@@ -180,6 +197,10 @@ public enum LayerProperty: Equatable, Sendable {
       .borderWidth(l.borderWidth), .borderColor(l.borderColor), .masksToBounds(l.masksToBounds),
       .doubleSided(l.isDoubleSided), .shadowColor(l.shadowColor), .shadowOpacity(l.shadowOpacity),
       .shadowOffset(l.shadowOffset), .shadowRadius(l.shadowRadius), .shadowPath(l.shadowPath),
+      .colors((l as? GradientLayer)?.colors), .locations((l as? GradientLayer)?.locations),
+      .startPoint((l as? GradientLayer)?.startPoint ?? Point(x: 0.5, y: 0)),
+      .endPoint((l as? GradientLayer)?.endPoint ?? Point(x: 0.5, y: 1)),
+      .gradientType((l as? GradientLayer)?.type ?? .axial),
       .instanceCount((l as? ReplicatorLayer)?.instanceCount ?? 1),
       .instanceTransform((l as? ReplicatorLayer)?.instanceTransform ?? .identity),
       .instanceDelay((l as? ReplicatorLayer)?.instanceDelay ?? 0),
@@ -245,6 +266,11 @@ public enum LayerProperty: Equatable, Sendable {
     case "shadowOffset": return .shadowOffset(try node.size())
     case "shadowRadius": return .shadowRadius(try node.number(atLeast: 0))
     case "shadowPath": return .shadowPath(node.isNull ? nil : try node.bezierPath())
+    case "colors": return .colors(node.isNull ? nil : try node.colorList())
+    case "locations": return .locations(node.isNull ? nil : try node.numberList())
+    case "startPoint": return .startPoint(try node.point())
+    case "endPoint": return .endPoint(try node.point())
+    case "type": return .gradientType(try node.choice(GradientLayer.GradientType.self))
     case "instanceCount": return .instanceCount(try node.integer(atLeast: 0))
     case "instanceTransform": return .instanceTransform(try node.transform())
     case "instanceDelay": return .instanceDelay(try node.number())
@@ -301,6 +327,11 @@ public enum LayerProperty: Equatable, Sendable {
     case .borderColor(let v), .shadowColor(let v): return W.color(v)
     case .shadowOffset(let v): return W.size(v)
     case .shadowPath(let v): return v.map(W.path) ?? .null
+    case .colors(let v): return v.map { .array($0.map(W.color)) } ?? .null
+    case .locations(let v): return v.map { .array($0.map(JSON.number)) } ?? .null
+    case .startPoint(let v): return W.point(v)
+    case .endPoint(let v): return W.point(v)
+    case .gradientType(let v): return .string(v.rawValue)
     case .instanceCount(let v): return .number(Double(v))
     case .instanceTransform(let v): return W.transform(v)
     case .instanceDelay(let v): return .number(v)

@@ -14,7 +14,7 @@ import LayerKit
 
 /// The JSON type of the values of each animatable key path.
 enum SceneValueKind: String {
-  case number, bool, point, size, rect, color, transform, image, path
+  case number, bool, point, size, rect, color, transform, image, path, colors, numbers
 
   /// The kind of `keyPath`'s values; nil for a key path LayerKit does not animate.
   static func of(_ keyPath: String) -> SceneValueKind? {
@@ -46,6 +46,9 @@ enum SceneValueKind: String {
     for k in ["bounds", "contentsRect", "contentsCenter"] { t[k] = .rect }
     for k in ["backgroundColor", "borderColor", "shadowColor", "instanceColor"] { t[k] = .color }
     t["instanceTransform"] = .transform
+    for k in ["startPoint", "endPoint"] { t[k] = .point }
+    t["colors"] = .colors
+    t["locations"] = .numbers
     t["contents"] = .image
     t["shadowPath"] = .path
     for base in ["transform", "sublayerTransform"] {
@@ -223,6 +226,8 @@ struct SceneAnimations {
     case .transform: try n.transform()
     case .image: n.isNull ? Image.zero : try media.image(n)
     case .path: n.isNull ? Path?.none : Path?.some(try n.bezierPath())
+    case .colors: try n.colorList()
+    case .numbers: try n.numberList()
     }
   }
 
@@ -374,6 +379,7 @@ struct SceneAnimations {
       case let v as SIMD3<Double>: out.append(.array([v.x, v.y, v.z].map(JSON.number)))
       case let image as Image: out.append(image.id == Image.zero.id ? .null : try media.name(of: image, path: p))
       case let path as Path: out.append(SceneValueWriter.path(path))
+      case let colors as [Color]: out.append(.array(colors.map(SceneValueWriter.color)))
       case let path as Path?: out.append(path.map(SceneValueWriter.path) ?? .null)
       default:
         // The forms Core Animation code writes (NSNumber, CGFloat, CGPoint, [0, 0], …): numbers,

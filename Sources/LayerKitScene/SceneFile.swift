@@ -51,6 +51,9 @@ public enum SceneFile {
     "$schema", "version", "width", "height", "fps", "duration", "background", "media", "root", "layers", "timeline",
   ]
   /// The keys of a layer object.
+  /// GradientLayer's keys.
+  static let gradientKeys = ["colors", "locations", "startPoint", "endPoint", "type"]
+
   /// ReplicatorLayer's keys.
   static let replicatorKeys = [
     "instanceCount", "instanceTransform", "instanceDelay", "instanceColor", "instanceRedOffset", "instanceGreenOffset",
@@ -167,11 +170,15 @@ struct SceneReader {
     if let given {
       layer = given
     } else {
-      switch try o["kind"]?.choice(names: ["layer", "transform", "replicator"]) {
+      switch try o["kind"]?.choice(names: ["layer", "transform", "replicator", "gradient"]) {
       case "transform": layer = TransformLayer()
       case "replicator": layer = ReplicatorLayer()
+      case "gradient": layer = GradientLayer()
       default: layer = Layer()
       }
+    }
+    if !(layer is GradientLayer), let key = SceneFile.gradientKeys.first(where: { o[$0] != nil }) {
+      throw o[key]!.invalid("\"kind\": \"gradient\" on the layer (\(key) is a GradientLayer's)")
     }
     if !(layer is ReplicatorLayer), let key = SceneFile.replicatorKeys.first(where: { o[$0] != nil }) {
       throw o[key]!.invalid("\"kind\": \"replicator\" on the layer (\(key) is a ReplicatorLayer's)")
@@ -300,6 +307,7 @@ struct SceneWriter {
     b.add("name", l.name.map(JSON.string))
     if l is TransformLayer { b.add("kind", .string("transform")) }
     if l is ReplicatorLayer { b.add("kind", .string("replicator")) }
+    if l is GradientLayer { b.add("kind", .string("gradient")) }
     for p in LayerProperty.changed(in: l, from: reference) {
       b.add(p.key, try p.json(media: media, path: SceneNode.join(path, p.key)))
     }

@@ -33,6 +33,13 @@ extension SceneNode {
 
   static let colorExpected = "a colour \"#RRGGBB\", \"#RRGGBBAA\" or [r, g, b(, a)] with components in 0…1"
 
+  /// An array of colours.
+  func colorList() throws(SceneFileError) -> [Color] {
+    var out: [Color] = []
+    for e in try array("an array of colours") { out.append(try e.color()) }
+    return out
+  }
+
   func color() throws(SceneFileError) -> Color {
     switch value {
     case .string(let s):

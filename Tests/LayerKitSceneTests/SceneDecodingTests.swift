@@ -310,6 +310,7 @@ final class SceneKeyPathTests: XCTestCase {
     let samples: [String: String] = [
       "number": "1", "bool": "true", "point": "[1, 2]", "size": "[1, 2]", "rect": "[0, 0, 1, 2]",
       "color": "\"#FF0000\"", "transform": "[{\"scale\": 2}]", "image": "null", "path": "\"M 0 0 L 4 0 L 4 4 Z\"",
+      "colors": "[\"#FF0000\", \"#0000FF\"]", "numbers": "[0, 1]",
     ]
     for keyPath in LayerKitKeyPaths.all {
       let animation = """

@@ -85,4 +85,29 @@ final class ShadowPathAnimationTests: XCTestCase {
       XCTAssertTrue("\($0)".contains("replicator"), "\($0)")
     }
   }
+
+  /// A GradientLayer is written as {"kind": "gradient", …} with its stops and read back as one;
+  /// its colours animate from a scene file.
+  func testAGradientLayerRoundTripsThroughASceneFile() throws {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: 64, height: 64))
+    let g = GradientLayer()
+    g.frame = Rect(x: 0, y: 0, width: 64, height: 64)
+    g.colors = [.red, .blue]
+    g.locations = [0.25, 0.75]
+    g.type = .radial
+    g.startPoint = Point(x: 0.5, y: 0.5)
+    let fade = BasicAnimation(keyPath: "colors")
+    fade.fromValue = [Color.red, Color.blue]
+    fade.toValue = [Color.blue, Color.red]
+    fade.duration = 1
+    g.add(fade, forKey: "swap")
+    _ = root.addSublayer(g)
+    let data = try SceneFile.encode(root: root, settings: SceneSettings(width: 64, height: 64, duration: 1))
+    let loaded = try SceneFile.decode(data, folder: FileManager.default.temporaryDirectory)
+    let read = try XCTUnwrap(try loaded.presentation(at: 0.5).sublayers[0] as? GradientLayer)
+    XCTAssertEqual(read.type, .radial)
+    XCTAssertEqual(read.locations, [0.25, 0.75])
+    XCTAssertEqual(read.startPoint, Point(x: 0.5, y: 0.5))
+    XCTAssertEqual(read.colors?[0].red ?? 0, 0.5, accuracy: 1e-9)
+  }
 }

@@ -147,6 +147,7 @@ enum Golden {
     case .texture(.surface(let i), _): s += " surface \(i.rawValue)"
     case .texture(.crossfade(let f), _):
       s += " crossfade \(f.from.map { "\($0.index)" } ?? "-"),\(f.to.map { "\($0.index)" } ?? "-") \(n(f.weight))"
+    case .gradient(let g): s += " gradient \(g.kind) \(g.colors.count) stops"
     }
     // The local plane's placement, when it is a plain translation other than none.
     let m = d.mapping.toTarget

@@ -129,6 +129,9 @@ struct RenderListBuilder {
     if let bg = layer.backgroundColor, bg.alpha > 0 {
       append(&ops, Draw.make(mapping, Shape(rect: boundsRect), .color(bg.premultiplied), clips, region))
     }
+    if let gradient = (layer as? GradientLayer)?.gradient {
+      append(&ops, Draw.make(mapping, Shape(rect: boundsRect), .gradient(gradient), clips, region))
+    }
 
     // Contents and sublayers are what masksToBounds clips.
     var ownClip: ClipEntry?

@@ -186,6 +186,7 @@ open class Layer {
   public static let implicitlyAnimatedKeys: Set<String> = [
     "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "transform", "sublayerTransform", "opacity",
     "backgroundColor", "contentsRect", "contentsCenter", "instanceTransform", "instanceColor", "instanceDelay",
+    "colors", "locations", "startPoint", "endPoint",
     "cornerRadius", "borderWidth", "borderColor", "shadowColor",
     "shadowOpacity", "shadowOffset", "shadowRadius", "contents",
   ]

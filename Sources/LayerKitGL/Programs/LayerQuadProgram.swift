@@ -123,6 +123,7 @@ struct LayerQuadProgram {
   private let clipRadius: GLint
   private let clipCorners: GLint
   private let color: GLint
+  private let gradient: (kind: GLint, start: GLint, end: GLint, count: GLint, colors: GLint, locations: GLint)
   private let texScale: GLint
   private let texOffset: GLint
   private let texNearest: GLint
@@ -161,6 +162,10 @@ struct LayerQuadProgram {
     clipRadius = location("u_clipRadius")
     clipCorners = location("u_clipCorners")
     color = location("u_color")
+    gradient = (
+      location("u_gradKind"), location("u_gradStart"), location("u_gradEnd"), location("u_gradCount"),
+      location("u_gradColors"), location("u_gradLocations")
+    )
     texScale = location("u_texScale")
     texOffset = location("u_texOffset")
     texNearest = location("u_texNearest")
@@ -226,6 +231,14 @@ struct LayerQuadProgram {
     switch draw.paint {
     case .color(let c):
       glUniform4f(color, c.x, c.y, c.z, c.w)
+      if !variant.texture { glUniform1i(gradient.kind, -1) }
+    case .gradient(let g):
+      glUniform1i(gradient.kind, g.kind.rawValue)
+      glUniform2f(gradient.start, g.start.x, g.start.y)
+      glUniform2f(gradient.end, g.end.x, g.end.y)
+      glUniform1i(gradient.count, GLint(g.colors.count))
+      glUniform4fv(gradient.colors, GLsizei(g.colors.count), g.colors.flatMap { [$0.x, $0.y, $0.z, $0.w] })
+      glUniform1fv(gradient.locations, GLsizei(g.locations.count), g.locations)
     case .texture(_, let transform):
       glUniform2f(texScale, transform.scale.x, transform.scale.y)
       glUniform2f(texOffset, transform.offset.x, transform.offset.y)

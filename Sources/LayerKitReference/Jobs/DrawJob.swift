@@ -28,6 +28,7 @@ struct DrawJob: @unchecked Sendable {
     var taps: [RenderMath.BilinearTap] = []
     // The nearest filter reads other texels than the interior's bilinear taps: the general path.
     if case .texture(_, let t) = draw.paint, t.nearest { interior = nil }
+    if case .gradient = draw.paint { interior = nil }
     if let found = interior, case .texture(_, let t) = draw.paint, let texels {
       // The general path's operations for uv.x, at the interior's columns on its first row: with a
       // translation, the x coordinate does not depend on the row (0 × y adds exactly nothing).
@@ -100,6 +101,8 @@ struct DrawJob: @unchecked Sendable {
         case .texture(_, let t):
           let uv = t.uv(lp.q)
           color = t.nearest ? texels!.sampleNearest(uv) : texels!.sample(uv)
+        case .gradient(let g):
+          color = RenderMath.gradientColor(lp.q, g)
         }
         let src = color * (coverage * opacity)
         let i = target.index(x, y)
@@ -174,6 +177,9 @@ struct DrawJob: @unchecked Sendable {
           x += 1
         }
         return true
+      case .gradient:
+        // Gradient draws have no interior (DrawJob.init): the general path.
+        return false
       }
     }
 
