@@ -112,6 +112,19 @@ struct Suite {
       workloads.append(("push fromRight", transition("push", ["direction": .vec2([1, 0])])))
       workloads.append(("pageCurlWithShadow", transition("pageCurlWithShadow")))
       workloads.append(("circle_open.glsl", transition("circle_open", builtIn: false)))
+      // A full-frame gradient (GradientLayer) whose start point moves, and a replicated spinner.
+      workloads.append(
+        (
+          "gradient full frame",
+          { k in
+            let g = GradientLayer()
+            g.frame = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
+            g.colors = [Color(red: 0.1, green: 0.2, blue: 0.6), Color(red: 0.9, green: 0.5, blue: 0.2), .white]
+            g.startPoint = Point(x: Double(k) / Double(Self.transitionFrames), y: 0)
+            g.endPoint = Point(x: 1, y: 1)
+            return try RenderList(layer: g, width: w, height: h)
+          }
+        ))
       for count in [50, 500] {
         let grid = try SampleScene.animatedGrid(count: count, width: Double(w), height: Double(h))
         workloads.append(
