@@ -306,13 +306,7 @@ struct RenderListBuilder {
       let f = SIMD4<Float>(Float(m.x), Float(m.y), Float(m.z), Float(m.w))
       let matrix = ColorMatrix(r: [f.x, 0, 0, 0], g: [0, f.y, 0, 0], b: [0, 0, f.z, 0], a: [0, 0, 0, f.w])
       ops.append(.filter(FilterPass(input: content, output: tinted, bounds: bounds, operation: .colorMatrix(matrix))))
-      let visible = clips.reduce(bounds) { $0.intersection($1.bounds) }
-      guard !visible.isEmpty else { continue }
-      ops.append(
-        .draw(
-          Draw(
-            pixelBounds: visible, mapping: .identity, shape: Shape(rect: bounds.roundedRect),
-            paint: .texture(.surface(tinted), bounds.surfaceTransform), clips: clips.map(\.clip))))
+      append(&ops, surfaceDraw(tinted, covering: bounds, clips: clips))
     }
     return ops
   }
@@ -358,10 +352,19 @@ struct RenderListBuilder {
     let bounds = clips.reduce(RenderListBuilder.touched(by: inner)) { $0.intersection($1.bounds) }
     guard !bounds.isEmpty else { return [] }
     let id = newSurface()
-    let composite = Draw(
-      pixelBounds: bounds, mapping: .identity, shape: Shape(rect: bounds.roundedRect),
+    var ops: [RenderOp] = [.pushGroup(id, bounds: bounds)] + inner + [.popGroup(id)]
+    append(&ops, surfaceDraw(id, covering: bounds, opacity: opacity, clips: clips))
+    return ops
+  }
+
+  /// The draw that composites surface `id`, which covers `bounds` in target pixels, with
+  /// `opacity` under `clips`; nil when the clips leave nothing of it.
+  func surfaceDraw(_ id: SurfaceID, covering bounds: PixelRect, opacity: Float = 1, clips: [ClipEntry]) -> Draw? {
+    let visible = clips.reduce(bounds) { $0.intersection($1.bounds) }
+    guard !visible.isEmpty else { return nil }
+    return Draw(
+      pixelBounds: visible, mapping: .identity, shape: Shape(rect: bounds.roundedRect),
       paint: .texture(.surface(id), bounds.surfaceTransform), opacity: opacity, clips: clips.map(\.clip))
-    return [.pushGroup(id, bounds: bounds)] + inner + [.popGroup(id), .draw(composite)]
   }
 
   func append(_ ops: inout [RenderOp], _ draw: Draw?) {

@@ -46,11 +46,7 @@ extension RenderList {
         TransitionPass(
           from: ends[0], to: ends[1], output: out, bounds: bounds, progress: Float(progress), effect: effect,
           parameters: parameters)))
-    ops.append(
-      .draw(
-        Draw(
-          pixelBounds: bounds, mapping: .identity, shape: Shape(rect: bounds.roundedRect),
-          paint: .texture(.surface(out), bounds.surfaceTransform))))
+    builder.append(&ops, builder.surfaceDraw(out, covering: bounds, clips: []))
     self.init(width: width, height: height, clearColor: .zero, images: builder.images, ops: ops)
   }
 }
@@ -90,13 +86,7 @@ extension RenderListBuilder {
         TransitionPass(
           from: first, to: second, output: out, bounds: area, progress: Float(progress), effect: active.effect,
           parameters: active.parameters)))
-    let visible = clips.reduce(area) { $0.intersection($1.bounds) }
-    guard !visible.isEmpty else { return ops }
-    ops.append(
-      .draw(
-        Draw(
-          pixelBounds: visible, mapping: .identity, shape: Shape(rect: area.roundedRect),
-          paint: .texture(.surface(out), area.surfaceTransform), clips: clips.map(\.clip))))
+    append(&ops, surfaceDraw(out, covering: area, clips: clips))
     return ops
   }
 }
