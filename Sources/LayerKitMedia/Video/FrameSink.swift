@@ -42,7 +42,7 @@ public struct EncodingOptions: Sendable {
 typealias PreparedFrame = [FrameChunk]
 
 /// Bytes a sink writes: an array, or planes passed through.
-enum FrameChunk: Sendable {
+enum FrameChunk: Sendable, ContiguousBytes {
   case bytes([UInt8])
   case planes(YUVPlanes)
 
@@ -272,8 +272,12 @@ final class PNGFolderSink: FrameSink, @unchecked Sendable {
 
   func write(_ frame: PreparedFrame, index: Int) throws {
     let path = (folder as NSString).appendingPathComponent(PNGFolderSink.frameName(index))
-    let bytes = frame.flatMap { chunk in chunk.withUnsafeBytes { [UInt8]($0) } }
-    try FileIO.writeAtomically(bytes, to: path)
+    // One chunk (the PNG) is written as it is; more are joined first.
+    if frame.count == 1 {
+      try FileIO.writeAtomically(frame[0], to: path)
+    } else {
+      try FileIO.writeAtomically(frame.flatMap { chunk in chunk.withUnsafeBytes { [UInt8]($0) } }, to: path)
+    }
     lock.lock()
     written.append(path)
     lock.unlock()
