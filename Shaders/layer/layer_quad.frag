@@ -151,7 +151,13 @@ uniform highp sampler2D u_segments;
 uniform int u_segmentCount;
 uniform bool u_evenOdd;
 
-// The uniform branches of HAS_PATH and HAS_MASK.
+// Texture unit 8: a coverage mask (Shape.coverage), R8, its texel (0, 0) at target pixel
+// u_coverageRect.xy, u_coverageRect.zw texels used.
+uniform highp sampler2D u_coverage;
+uniform ivec4 u_coverageRect;
+uniform bool u_isCoverage;
+
+// The uniform branches of HAS_PATH (paths and coverage masks) and HAS_MASK.
 uniform bool u_isPath;
 uniform bool u_hasMask;
 
@@ -308,6 +314,15 @@ float coveragePath(LocalPoint lp) {
 }
 #endif
 
+#if HAS_PATH
+// RenderMath.coverage(SIMD2<Float>, CoverageMask): the mask's byte at the pixel, 0 outside it.
+float coverageMask(vec2 p) {
+  ivec2 t = ivec2(floor(p)) - u_coverageRect.xy;
+  if (t.x < 0 || t.y < 0 || t.x >= u_coverageRect.z || t.y >= u_coverageRect.w) return 0.0;
+  return texelFetch(u_coverage, t, 0).r;
+}
+#endif
+
 #if HAS_BLEND
 // BlendMode, in the order of BlendMode.allCases (GLRenderer passes that index).
 const int BLEND_NORMAL = 0;
@@ -439,7 +454,7 @@ bool drawColor(vec2 p, out vec4 color) {
   LocalPoint lp = unprojectAffine(p, u_fromTarget);
 #endif
 #if HAS_PATH
-  float coverage = u_isPath ? coveragePath(lp) : coverageShape(lp);
+  float coverage = u_isCoverage ? coverageMask(p) : u_isPath ? coveragePath(lp) : coverageShape(lp);
 #else
   float coverage = coverageShape(lp);
 #endif

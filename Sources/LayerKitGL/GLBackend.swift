@@ -34,6 +34,9 @@ final class GLBackend: RenderBackend {
   /// Path segments, RGBA32F, `segmentRowWidth` texels a row, enough rows for
   /// RenderList.maxPathSegments.
   private let segments: TextureHandle
+  /// Coverage masks (Shape.coverage), R8, grown to the largest mask drawn so far; each mask is
+  /// uploaded into its top-left corner.
+  private var coverage: TextureHandle?
   private(set) var images = ImageTextureCache()
   private(set) var targets = RenderTargetPool()
   var retained = RetainedGroups<Surface>()
@@ -107,6 +110,7 @@ final class GLBackend: RenderBackend {
     context.delete(crossfadeProgram.program)
     for program in planarProgram.programs { context.delete(program) }
     context.delete(segments)
+    if let coverage { context.delete(coverage) }
     context.delete(vertexArray)
     for case let slot? in ring {
       if let sync = slot.sync { context.delete(sync) }
@@ -391,6 +395,9 @@ final class GLBackend: RenderBackend {
     if let path = draw.shape.path, !path.segments.isEmpty {
       try uploadSegments(path.segments)
     }
+    if let mask = draw.shape.coverage, !mask.bounds.isEmpty {
+      try uploadCoverage(mask)
+    }
     guard let quad = quads[variant.index] else {
       throw .unsupported("no layer_quad variant for \(variant)")
     }
@@ -444,6 +451,22 @@ final class GLBackend: RenderBackend {
     for (texture, textureUnit) in extras { try context.bindTexture(texture, unit: textureUnit) }
     glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
     try context.check("glDrawArrays (transition \(pass.effect))")
+  }
+
+  /// Uploads a coverage mask into the top-left corner of the coverage texture, first growing it
+  /// (to the next multiple of 256 on each side) when the mask does not fit.
+  private func uploadCoverage(_ mask: CoverageMask) throws(GLError) {
+    let (w, h) = (mask.bounds.width, mask.bounds.height)
+    let old = (width: coverage?.width ?? 0, height: coverage?.height ?? 0)
+    if let texture = coverage, texture.width < w || texture.height < h {
+      context.delete(texture)
+      coverage = nil
+    }
+    if coverage == nil {
+      func grown(_ n: Int, _ old: Int) -> Int { max(old, (n + 255) / 256 * 256) }
+      coverage = try context.makeByteTexture(width: grown(w, old.width), height: grown(h, old.height))
+    }
+    try context.upload(bytes: mask.bytes, width: w, height: h, into: coverage!, unit: .coverage)
   }
 
   /// Uploads a path's segments (x0, y0, x1, y1) into the rows of the segment texture they fill.

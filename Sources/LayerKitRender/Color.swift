@@ -25,6 +25,16 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
   public static let red = Color(red: 1, green: 0, blue: 0)
   public static let green = Color(red: 0, green: 1, blue: 0)
   public static let blue = Color(red: 0, green: 0, blue: 1)
+  // UIColor's other named colours, with its documented components.
+  public static let yellow = Color(red: 1, green: 1, blue: 0)
+  public static let cyan = Color(red: 0, green: 1, blue: 1)
+  public static let magenta = Color(red: 1, green: 0, blue: 1)
+  public static let orange = Color(red: 1, green: 0.5, blue: 0)
+  public static let purple = Color(red: 0.5, green: 0, blue: 0.5)
+  public static let brown = Color(red: 0.6, green: 0.4, blue: 0.2)
+  public static let gray = Color(white: 0.5)
+  public static let darkGray = Color(white: 1.0 / 3)
+  public static let lightGray = Color(white: 2.0 / 3)
 
   public var isFinite: Bool { red.isFinite && green.isFinite && blue.isFinite && alpha.isFinite }
 

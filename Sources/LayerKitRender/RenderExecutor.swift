@@ -366,7 +366,7 @@ extension Draw {
     let w = Float(rect.width)
     let h = Float(rect.height)
     return pixelBounds == rect && mapping == .identity && opacity == 1 && clips.isEmpty && mask == nil
-      && blendMode == .normal && shape.path == nil && shape.borderWidth == 0 && shape.rect.cornerRadius == 0
+      && blendMode == .normal && shape.path == nil && shape.coverage == nil && shape.borderWidth == 0 && shape.rect.cornerRadius == 0
       && shape.rect.bounds == SIMD4(Float(rect.x), Float(rect.y), Float(rect.maxX), Float(rect.maxY))
       && t.scale == SIMD2(1 / w, 1 / h) && t.offset == SIMD2(-Float(rect.x) / w, -Float(rect.y) / h)
   }

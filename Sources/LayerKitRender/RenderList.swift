@@ -158,6 +158,23 @@ public struct PathGeometry: Hashable, Sendable {
   }
 }
 
+/// Coverage given pixel by pixel: one byte per target pixel over `bounds`, rows top-down, made
+/// by the model (a ShapeLayer's fill or stroke, rasterized once on the CPU so that both backends
+/// read the very same coverage). The coverage at target pixel centre p is
+/// `Float(byte) / 255` of the byte at (floor(p.x) − bounds.x, floor(p.y) − bounds.y), and 0
+/// outside `bounds` (RenderMath.coverage(SIMD2<Float>, CoverageMask)).
+public struct CoverageMask: Hashable, Sendable {
+  public var bounds: PixelRect
+  /// `bounds.width × bounds.height` bytes.
+  public var bytes: [UInt8]
+
+  public init(bounds: PixelRect, bytes: [UInt8]) {
+    precondition(bytes.count == max(bounds.width, 0) * max(bounds.height, 0), "one byte per pixel of the bounds")
+    self.bounds = bounds
+    self.bytes = bytes
+  }
+}
+
 /// The coverage mask of a draw, in its local plane.
 public struct Shape: Hashable, Sendable {
   /// The rounded rectangle, or (with `path`) the path's bounding box.
@@ -168,11 +185,15 @@ public struct Shape: Hashable, Sendable {
   public var borderWidth: Float
   /// When set, the shape is this path, filled; `rect` then only bounds it and `borderWidth` is 0.
   public var path: PathGeometry?
+  /// When set, the shape is this per-pixel coverage, in target pixels: `rect`, `borderWidth`
+  /// and `path` are not read (the draw's plane still decides where it is in front of the eye).
+  public var coverage: CoverageMask?
 
-  public init(rect: RoundedRect, borderWidth: Float = 0, path: PathGeometry? = nil) {
+  public init(rect: RoundedRect, borderWidth: Float = 0, path: PathGeometry? = nil, coverage: CoverageMask? = nil) {
     self.rect = rect
     self.borderWidth = borderWidth
     self.path = path
+    self.coverage = coverage
   }
 }
 
@@ -616,6 +637,11 @@ public struct RenderList: Equatable, Sendable {
           d.shape.path?.segments.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && $0.w.isFinite })
             ?? true
         else { throw fail(index, "non-finite number in a draw") }
+        if let mask = d.shape.coverage,
+          mask.bounds.width < 0 || mask.bounds.height < 0 || mask.bytes.count != mask.bounds.width * mask.bounds.height
+        {
+          throw fail(index, "a coverage mask has one byte per pixel of its bounds")
+        }
         if let path = d.shape.path, path.segments.count > RenderList.maxPathSegments {
           throw fail(index, "\(path.segments.count) path segments, at most \(RenderList.maxPathSegments)")
         }

@@ -83,7 +83,25 @@ public enum RenderMath {
     return min(max(0.5 - sd / len, 0), 1)
   }
 
+  /// Coverage of the pixel whose centre is `p` (target pixels) by a coverage mask: its byte
+  /// / 255, 0 outside its bounds.
+  @inlinable @inline(__always)
+  public static func coverage(_ p: SIMD2<Float>, _ mask: CoverageMask) -> Float {
+    mask.bytes.withUnsafeBufferPointer { coverage(p, bytes: $0, bounds: mask.bounds) }
+  }
+
+  /// `coverage(_:_:)` of a mask given as its bytes and bounds.
+  @inlinable @inline(__always)
+  public static func coverage(_ p: SIMD2<Float>, bytes: UnsafeBufferPointer<UInt8>, bounds b: PixelRect) -> Float {
+    // Pixel centres are i + 0.5, so truncation is floor for every pixel of a surface.
+    let x = Int(p.x.rounded(.down)) - b.x
+    let y = Int(p.y.rounded(.down)) - b.y
+    guard x >= 0, y >= 0, x < b.width, y < b.height else { return 0 }
+    return Float(bytes[y * b.width + x]) / 255
+  }
+
   /// Coverage by a draw's shape: the filled rounded rectangle, the ring of a border, or a path.
+  /// (A coverage mask is read at the pixel, not at a local point: `coverage(_:_:)` of the mask.)
   @inlinable @inline(__always)
   public static func coverage(_ lp: LocalPoint, _ shape: Shape) -> Float {
     if let path = shape.path { return coverage(lp, path) }

@@ -167,4 +167,43 @@ public enum SampleScene {
     }
     return root
   }
+
+  /// `count` shape layers in a grid (the benchmark's shape workload): progress rings — a circle
+  /// stroked 6 points wide, dashed on every other ring, round caps, whose `strokeEnd` runs 0 → 1
+  /// and back, each ring at its own phase — over a faint filled disc.
+  public static func animatedShapes(count: Int, width: Double = 1920, height: Double = 1080) throws -> Layer {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: width, height: height))
+    root.name = "shapes"
+    root.backgroundColor = Color(red: 0.06, green: 0.07, blue: 0.1)
+    let columns = max(1, Int((Double(count) * width / height).squareRoot().rounded(.up)))
+    let rows = (count + columns - 1) / columns
+    let cell = Size(width: width / Double(columns), height: height / Double(rows))
+    let radius = min(cell.width, cell.height) * 0.38
+    for i in 0..<count {
+      let ring = ShapeLayer()
+      ring.name = "ring\(i)"
+      ring.bounds = Rect(x: 0, y: 0, width: 2 * radius, height: 2 * radius)
+      ring.position = Point(x: cell.width * (Double(i % columns) + 0.5), y: cell.height * (Double(i / columns) + 0.5))
+      var path = Path()
+      path.addArc(
+        center: Point(x: radius, y: radius), radius: radius - 4, startAngle: -.pi / 2, endAngle: 1.5 * .pi,
+        clockwise: false)
+      ring.path = path
+      ring.fillColor = Color(red: 1, green: 1, blue: 1, alpha: 0.08)
+      ring.strokeColor = Color(red: 0.3 + 0.6 * Double(i % 7) / 6, green: 0.6, blue: 0.95 - 0.5 * Double(i % 5) / 4)
+      ring.lineWidth = 6
+      ring.lineCap = .round
+      if i % 2 == 1 { ring.lineDashPattern = [10, 6] }
+      let draw = BasicAnimation(keyPath: "strokeEnd")
+      draw.fromValue = 0.0
+      draw.toValue = 1.0
+      draw.duration = 1 + 0.1 * Double(i % 5)
+      draw.autoreverses = true
+      draw.repeatCount = .infinity
+      draw.beginTime = -0.07 * Double(i % 13)
+      try ring.addChecked(draw, forKey: "draw")
+      root.addSublayer(ring)
+    }
+    return root
+  }
 }

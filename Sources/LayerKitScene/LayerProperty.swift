@@ -53,6 +53,19 @@ public enum LayerProperty: Equatable, Sendable {
   case instanceBlueOffset(Double)
   case instanceAlphaOffset(Double)
   case preservesDepth(Bool)
+  // ShapeLayer's, likewise with "kind": "shape".
+  case path(Path?)
+  case fillColor(Color?)
+  case fillRule(FillRule)
+  case strokeColor(Color?)
+  case lineWidth(Double)
+  case miterLimit(Double)
+  case lineCap(ShapeLayer.LineCap)
+  case lineJoin(ShapeLayer.LineJoin)
+  case lineDashPattern([Double]?)
+  case lineDashPhase(Double)
+  case strokeStart(Double)
+  case strokeEnd(Double)
   case filters([Filter])
   case backgroundFilters([Filter])
   case compositingFilter(BlendMode?)
@@ -71,6 +84,8 @@ public enum LayerProperty: Equatable, Sendable {
     "shadowRadius", "shadowPath", "colors", "locations", "startPoint", "endPoint", "type", "instanceCount",
     "instanceTransform", "instanceDelay", "instanceColor",
     "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset", "preservesDepth",
+    "path", "fillColor", "fillRule", "strokeColor", "lineWidth", "miterLimit", "lineCap", "lineJoin",
+    "lineDashPattern", "lineDashPhase", "strokeStart", "strokeEnd",
     "filters", "backgroundFilters", "compositingFilter", "timing",
   ]
 
@@ -120,6 +135,18 @@ public enum LayerProperty: Equatable, Sendable {
     case .instanceBlueOffset: "instanceBlueOffset"
     case .instanceAlphaOffset: "instanceAlphaOffset"
     case .preservesDepth: "preservesDepth"
+    case .path: "path"
+    case .fillColor: "fillColor"
+    case .fillRule: "fillRule"
+    case .strokeColor: "strokeColor"
+    case .lineWidth: "lineWidth"
+    case .miterLimit: "miterLimit"
+    case .lineCap: "lineCap"
+    case .lineJoin: "lineJoin"
+    case .lineDashPattern: "lineDashPattern"
+    case .lineDashPhase: "lineDashPhase"
+    case .strokeStart: "strokeStart"
+    case .strokeEnd: "strokeEnd"
     case .filters: "filters"
     case .backgroundFilters: "backgroundFilters"
     case .compositingFilter: "compositingFilter"
@@ -175,6 +202,18 @@ public enum LayerProperty: Equatable, Sendable {
     case .instanceBlueOffset(let v): (layer as? ReplicatorLayer).map { r in r.instanceBlueOffset = Float(v) }
     case .instanceAlphaOffset(let v): (layer as? ReplicatorLayer).map { r in r.instanceAlphaOffset = Float(v) }
     case .preservesDepth(let v): (layer as? ReplicatorLayer).map { r in r.preservesDepth = v }
+    case .path(let v): (layer as? ShapeLayer).map { s in s.path = v }
+    case .fillColor(let v): (layer as? ShapeLayer).map { s in s.fillColor = v }
+    case .fillRule(let v): (layer as? ShapeLayer).map { s in s.fillRule = v }
+    case .strokeColor(let v): (layer as? ShapeLayer).map { s in s.strokeColor = v }
+    case .lineWidth(let v): (layer as? ShapeLayer).map { s in s.lineWidth = v }
+    case .miterLimit(let v): (layer as? ShapeLayer).map { s in s.miterLimit = v }
+    case .lineCap(let v): (layer as? ShapeLayer).map { s in s.lineCap = v }
+    case .lineJoin(let v): (layer as? ShapeLayer).map { s in s.lineJoin = v }
+    case .lineDashPattern(let v): (layer as? ShapeLayer).map { s in s.lineDashPattern = v }
+    case .lineDashPhase(let v): (layer as? ShapeLayer).map { s in s.lineDashPhase = v }
+    case .strokeStart(let v): (layer as? ShapeLayer).map { s in s.strokeStart = v }
+    case .strokeEnd(let v): (layer as? ShapeLayer).map { s in s.strokeEnd = v }
     case .filters(let v): layer.filters = v
     case .backgroundFilters(let v): layer.backgroundFilters = v
     case .compositingFilter(let v): layer.compositingFilter = v
@@ -209,7 +248,15 @@ public enum LayerProperty: Equatable, Sendable {
       .instanceGreenOffset(Double((l as? ReplicatorLayer)?.instanceGreenOffset ?? 0)),
       .instanceBlueOffset(Double((l as? ReplicatorLayer)?.instanceBlueOffset ?? 0)),
       .instanceAlphaOffset(Double((l as? ReplicatorLayer)?.instanceAlphaOffset ?? 0)),
-      .preservesDepth((l as? ReplicatorLayer)?.preservesDepth ?? false), .filters(l.filters),
+      .preservesDepth((l as? ReplicatorLayer)?.preservesDepth ?? false),
+      // A plain layer reads as a new ShapeLayer's defaults.
+      .path((l as? ShapeLayer)?.path), .fillColor(l is ShapeLayer ? (l as! ShapeLayer).fillColor : .black),
+      .fillRule((l as? ShapeLayer)?.fillRule ?? .nonZero), .strokeColor((l as? ShapeLayer)?.strokeColor),
+      .lineWidth((l as? ShapeLayer)?.lineWidth ?? 1), .miterLimit((l as? ShapeLayer)?.miterLimit ?? 10),
+      .lineCap((l as? ShapeLayer)?.lineCap ?? .butt), .lineJoin((l as? ShapeLayer)?.lineJoin ?? .miter),
+      .lineDashPattern((l as? ShapeLayer)?.lineDashPattern), .lineDashPhase((l as? ShapeLayer)?.lineDashPhase ?? 0),
+      .strokeStart((l as? ShapeLayer)?.strokeStart ?? 0), .strokeEnd((l as? ShapeLayer)?.strokeEnd ?? 1),
+      .filters(l.filters),
       .backgroundFilters(l.backgroundFilters), .compositingFilter(l.compositingFilter), .timing(l.timing),
     ]
   }
@@ -280,6 +327,22 @@ public enum LayerProperty: Equatable, Sendable {
     case "instanceBlueOffset": return .instanceBlueOffset(try node.number())
     case "instanceAlphaOffset": return .instanceAlphaOffset(try node.number())
     case "preservesDepth": return .preservesDepth(try node.bool())
+    case "path": return .path(node.isNull ? nil : try node.bezierPath())
+    case "fillColor": return .fillColor(node.isNull ? nil : try node.color())
+    case "fillRule": return .fillRule(try node.choice(FillRule.self))
+    case "strokeColor": return .strokeColor(node.isNull ? nil : try node.color())
+    case "lineWidth": return .lineWidth(try node.number(atLeast: 0))
+    case "miterLimit": return .miterLimit(try node.number(atLeast: 0))
+    case "lineCap": return .lineCap(try node.choice(ShapeLayer.LineCap.self))
+    case "lineJoin": return .lineJoin(try node.choice(ShapeLayer.LineJoin.self))
+    case "lineDashPattern":
+      if node.isNull { return .lineDashPattern(nil) }
+      let lengths = try node.numberList()
+      guard lengths.allSatisfy({ $0 >= 0 }) else { throw node.invalid("an array of lengths ≥ 0") }
+      return .lineDashPattern(lengths)
+    case "lineDashPhase": return .lineDashPhase(try node.number())
+    case "strokeStart": return .strokeStart(try node.number())
+    case "strokeEnd": return .strokeEnd(try node.number())
     case "filters": return .filters(try SceneFilters.readList(node))
     case "backgroundFilters": return .backgroundFilters(try SceneFilters.readList(node))
     case "compositingFilter": return .compositingFilter(node.isNull ? nil : try node.choice(BlendMode.self))
@@ -341,6 +404,14 @@ public enum LayerProperty: Equatable, Sendable {
     case .instanceBlueOffset(let v): return .number(v)
     case .instanceAlphaOffset(let v): return .number(v)
     case .preservesDepth(let v): return .bool(v)
+    case .path(let v): return v.map(W.path) ?? .null
+    case .fillColor(let v), .strokeColor(let v): return v.map(W.color) ?? .null
+    case .fillRule(let v): return .string(v.rawValue)
+    case .lineWidth(let v), .miterLimit(let v), .lineDashPhase(let v), .strokeStart(let v), .strokeEnd(let v):
+      return .number(v)
+    case .lineCap(let v): return .string(v.rawValue)
+    case .lineJoin(let v): return .string(v.rawValue)
+    case .lineDashPattern(let v): return v.map { .array($0.map(JSON.number)) } ?? .null
     case .filters(let v), .backgroundFilters(let v): return .array(v.map(SceneFilters.write))
     case .compositingFilter(let v): return v.map { .string($0.rawValue) } ?? .null
     case .timing(let t):

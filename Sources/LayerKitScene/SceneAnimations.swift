@@ -51,6 +51,9 @@ enum SceneValueKind: String {
     t["locations"] = .numbers
     t["contents"] = .image
     t["shadowPath"] = .path
+    t["path"] = .path
+    for k in ["fillColor", "strokeColor"] { t[k] = .color }
+    for k in ["lineWidth", "miterLimit", "lineDashPhase", "strokeStart", "strokeEnd"] { t[k] = .number }
     for base in ["transform", "sublayerTransform"] {
       t[base] = .transform
       for c in [

@@ -50,7 +50,11 @@ public enum SceneFile {
   public static let documentKeys = [
     "$schema", "version", "width", "height", "fps", "duration", "background", "media", "root", "layers", "timeline",
   ]
-  /// The keys of a layer object.
+  /// ShapeLayer's keys.
+  static let shapeKeys = [
+    "path", "fillColor", "fillRule", "strokeColor", "lineWidth", "miterLimit", "lineCap", "lineJoin",
+    "lineDashPattern", "lineDashPhase", "strokeStart", "strokeEnd",
+  ]
   /// GradientLayer's keys.
   static let gradientKeys = ["colors", "locations", "startPoint", "endPoint", "type"]
 
@@ -60,6 +64,7 @@ public enum SceneFile {
     "instanceBlueOffset", "instanceAlphaOffset", "preservesDepth",
   ]
 
+  /// The keys of a layer object.
   public static let layerKeys =
     ["name", "kind"] + LayerProperty.keys + ["mask", "animations", "actions", "styleActions", "sublayers"]
 
@@ -170,15 +175,19 @@ struct SceneReader {
     if let given {
       layer = given
     } else {
-      switch try o["kind"]?.choice(names: ["layer", "transform", "replicator", "gradient"]) {
+      switch try o["kind"]?.choice(names: ["layer", "transform", "replicator", "gradient", "shape"]) {
       case "transform": layer = TransformLayer()
       case "replicator": layer = ReplicatorLayer()
       case "gradient": layer = GradientLayer()
+      case "shape": layer = ShapeLayer()
       default: layer = Layer()
       }
     }
     if !(layer is GradientLayer), let key = SceneFile.gradientKeys.first(where: { o[$0] != nil }) {
       throw o[key]!.invalid("\"kind\": \"gradient\" on the layer (\(key) is a GradientLayer's)")
+    }
+    if !(layer is ShapeLayer), let key = SceneFile.shapeKeys.first(where: { o[$0] != nil }) {
+      throw o[key]!.invalid("\"kind\": \"shape\" on the layer (\(key) is a ShapeLayer's)")
     }
     if !(layer is ReplicatorLayer), let key = SceneFile.replicatorKeys.first(where: { o[$0] != nil }) {
       throw o[key]!.invalid("\"kind\": \"replicator\" on the layer (\(key) is a ReplicatorLayer's)")
@@ -308,6 +317,7 @@ struct SceneWriter {
     if l is TransformLayer { b.add("kind", .string("transform")) }
     if l is ReplicatorLayer { b.add("kind", .string("replicator")) }
     if l is GradientLayer { b.add("kind", .string("gradient")) }
+    if l is ShapeLayer { b.add("kind", .string("shape")) }
     for p in LayerProperty.changed(in: l, from: reference) {
       b.add(p.key, try p.json(media: media, path: SceneNode.join(path, p.key)))
     }

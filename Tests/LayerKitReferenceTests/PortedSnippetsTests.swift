@@ -120,4 +120,75 @@ final class PortedSnippetsTests: XCTestCase {
     XCTAssertEqual(pixel(out, 2, 2), [0, 0, 0, 0], "the transform layer's own background is not drawn")
     XCTAssertEqual(pixel(out, 20, 20), [0, 0, 255, 255])
   }
+
+  /// CAShapeLayer's reference, Listing 1: a flower of twelve transformed ellipses, filled
+  /// even-odd (the overlapping petals stay empty) and stroked. Differences from the listing:
+  /// CGMutablePath is a class there and Path a value here (`var path`), and a CGColor is a Color.
+  func testTheShapeLayerReference() throws {
+    let width: CGFloat = 640
+    let height: CGFloat = 640
+
+    let shapeLayer = ShapeLayer()
+    shapeLayer.frame = Rect(x: 0, y: 0, width: width, height: height)
+
+    var path = Path()
+
+    stride(from: 0, to: CGFloat.pi * 2, by: CGFloat.pi / 6).forEach {
+      angle in
+      var transform = AffineTransform(rotationAngle: angle)
+        .concatenating(AffineTransform(translationX: width / 2, y: height / 2))
+
+      let petal = Path(ellipseIn: Rect(x: -20, y: 0, width: 40, height: 100), transform: &transform)
+
+      path.addPath(petal)
+    }
+
+    shapeLayer.path = path
+    shapeLayer.strokeColor = Color.red
+    shapeLayer.fillColor = Color.yellow
+    shapeLayer.fillRule = kFillRuleEvenOdd
+
+    let image = try ReferenceRenderer().render(try RenderList(layer: shapeLayer, width: 640, height: 640))
+    // Down the first petal (angle 0: centre (320, 370)), points inside one, two and three
+    // petals: even-odd fills the odd ones and leaves the others empty; the petal's tip at
+    // (320, 420) is its red outline, half over the pixel below; far outside nothing is drawn.
+    XCTAssertEqual(pixel(image, 320, 400), [255, 255, 0, 255], "one petal")
+    XCTAssertEqual(pixel(image, 330, 355)[3], 0, "two petals overlap: even-odd leaves it empty")
+    XCTAssertEqual(pixel(image, 320, 346), [255, 255, 0, 255], "three petals")
+    let tip = pixel(image, 320, 420)
+    XCTAssertEqual([tip[1], tip[2]], [0, 0], "the outline is red")
+    XCTAssertTrue((100...140).contains(tip[3]) && tip[0] == tip[3], "half covered: \(tip)")
+    XCTAssertEqual(pixel(image, 10, 10), [0, 0, 0, 0])
+  }
+
+  /// The "draw a circle" tutorial recipe: a circle path, no fill, a red 5-wide stroke whose
+  /// strokeEnd animates 0 → 1 linearly over a second; halfway, half the circle is drawn
+  /// (clockwise on screen from the top, as addArc with clockwise false runs in y-down space).
+  func testTheDrawACircleRecipe() throws {
+    let circleLayer = ShapeLayer()
+    circleLayer.frame = Rect(x: 0, y: 0, width: 100, height: 100)
+    var path = Path()
+    path.addArc(center: Point(x: 50, y: 50), radius: 40, startAngle: -.pi / 2, endAngle: 1.5 * .pi, clockwise: false)
+    circleLayer.path = path
+    circleLayer.fillColor = Color.clear
+    circleLayer.strokeColor = Color.red
+    circleLayer.lineWidth = 5
+    circleLayer.strokeEnd = 0
+
+    let animation = BasicAnimation(keyPath: "strokeEnd")
+    animation.duration = 1
+    animation.fromValue = 0
+    animation.toValue = 1
+    animation.timingFunction = MediaTimingFunction(name: .linear)
+    circleLayer.strokeEnd = 1
+    circleLayer.add(animation, forKey: "animateCircle")
+
+    let halfway = circleLayer.presentation(at: 0.5)
+    XCTAssertEqual((halfway as? ShapeLayer)?.strokeEnd ?? -1, 0.5, accuracy: 1e-9)
+    let image = try ReferenceRenderer().render(try RenderList(layer: halfway, width: 100, height: 100))
+    XCTAssertEqual(pixel(image, 90, 50), [255, 0, 0, 255], "a quarter: drawn")
+    XCTAssertEqual(pixel(image, 50, 90), [255, 0, 0, 255], "half: drawn")
+    XCTAssertEqual(pixel(image, 10, 50)[3], 0, "three quarters: not yet")
+    XCTAssertEqual(pixel(image, 50, 50)[3], 0, "no fill")
+  }
 }

@@ -110,4 +110,48 @@ final class ShadowPathAnimationTests: XCTestCase {
     XCTAssertEqual(read.startPoint, Point(x: 0.5, y: 0.5))
     XCTAssertEqual(read.colors?[0].red ?? 0, 0.5, accuracy: 1e-9)
   }
+
+  /// A shape layer with every property and a strokeEnd animation is written and read back as it
+  /// was; a plain layer with a shape's key is refused with the kind it needs.
+  func testAShapeLayerRoundTripsThroughASceneFile() throws {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: 64, height: 64))
+    let s = ShapeLayer()
+    s.frame = Rect(x: 0, y: 0, width: 64, height: 64)
+    s.path = Path(ellipseIn: Rect(x: 8, y: 8, width: 48, height: 48))
+    s.fillColor = nil
+    s.fillRule = .evenOdd
+    s.strokeColor = .red
+    s.lineWidth = 6
+    s.miterLimit = 4
+    s.lineCap = .round
+    s.lineJoin = .bevel
+    s.lineDashPattern = [4, 2]
+    s.lineDashPhase = 1
+    s.strokeStart = 0.1
+    let draw = BasicAnimation(keyPath: "strokeEnd")
+    draw.fromValue = 0
+    draw.toValue = 1
+    draw.duration = 1
+    s.add(draw, forKey: "draw")
+    _ = root.addSublayer(s)
+    let data = try SceneFile.encode(root: root, settings: SceneSettings(width: 64, height: 64, duration: 1))
+    let loaded = try SceneFile.decode(data, folder: FileManager.default.temporaryDirectory)
+    let read = try XCTUnwrap(try loaded.presentation(at: 0.5).sublayers[0] as? ShapeLayer)
+    XCTAssertEqual(read.path, s.path)
+    XCTAssertNil(read.fillColor)
+    XCTAssertEqual(read.fillRule, .evenOdd)
+    XCTAssertEqual(read.strokeColor, .red)
+    XCTAssertEqual(read.lineWidth, 6)
+    XCTAssertEqual(read.miterLimit, 4)
+    XCTAssertEqual(read.lineCap, .round)
+    XCTAssertEqual(read.lineJoin, .bevel)
+    XCTAssertEqual(read.lineDashPattern, [4, 2])
+    XCTAssertEqual(read.lineDashPhase, 1)
+    XCTAssertEqual(read.strokeStart, 0.1)
+    XCTAssertEqual(read.strokeEnd, 0.5, accuracy: 1e-9)
+    let plain = #"{"version": 1, "width": 8, "height": 8, "duration": 1, "root": {"strokeEnd": 0.5}}"#
+    XCTAssertThrowsError(try SceneFile.decode(Data(plain.utf8), folder: FileManager.default.temporaryDirectory)) {
+      XCTAssertTrue("\($0)".contains("\"kind\": \"shape\""), "\($0)")
+    }
+  }
 }

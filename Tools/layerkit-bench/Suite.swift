@@ -125,6 +125,11 @@ struct Suite {
             return try RenderList(layer: g, width: w, height: h)
           }
         ))
+      // 200 progress rings (ShapeLayer): stroked, half of them dashed, strokeEnd animating, so
+      // every frame rasterizes 400 coverage masks (fill and stroke) in the build step.
+      let rings = try SampleScene.animatedShapes(count: 200, width: Double(w), height: Double(h))
+      workloads.append(
+        ("200 shape layers", { k in try RenderList(layer: rings.presentation(at: Double(k) / 60), width: w, height: h) }))
       for count in [50, 500] {
         let grid = try SampleScene.animatedGrid(count: count, width: Double(w), height: Double(h))
         workloads.append(

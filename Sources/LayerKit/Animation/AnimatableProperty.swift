@@ -110,6 +110,17 @@ enum AnimatableProperties {
     add(
       .make("startPoint", { gradient($0)?.startPoint ?? Point(x: 0.5, y: 0) }, { gradient($0)?.startPoint = $1 }))
     add(.make("endPoint", { gradient($0)?.endPoint ?? Point(x: 0.5, y: 1) }, { gradient($0)?.endPoint = $1 }))
+    // ShapeLayer's (a plain layer reads their defaults and ignores a value set).
+    let shape: @Sendable (Layer) -> ShapeLayer? = { $0 as? ShapeLayer }
+    add(.make("path", { shape($0)?.path }, { shape($0)?.path = $1 }))
+    // A missing colour animates as transparent black, as a nil CGColor does.
+    add(.make("fillColor", { shape($0)?.fillColor ?? .clear }, { shape($0)?.fillColor = $1 }))
+    add(.make("strokeColor", { shape($0)?.strokeColor ?? .clear }, { shape($0)?.strokeColor = $1 }))
+    add(.make("lineWidth", { shape($0)?.lineWidth ?? 1 }, { shape($0)?.lineWidth = $1 }))
+    add(.make("miterLimit", { shape($0)?.miterLimit ?? 10 }, { shape($0)?.miterLimit = $1 }))
+    add(.make("lineDashPhase", { shape($0)?.lineDashPhase ?? 0 }, { shape($0)?.lineDashPhase = $1 }))
+    add(.make("strokeStart", { shape($0)?.strokeStart ?? 0 }, { shape($0)?.strokeStart = $1 }))
+    add(.make("strokeEnd", { shape($0)?.strokeEnd ?? 1 }, { shape($0)?.strokeEnd = $1 }))
     // ReplicatorLayer's (a plain layer reads their defaults and ignores a value set).
     let replicator: @Sendable (Layer) -> ReplicatorLayer? = { $0 as? ReplicatorLayer }
     add(

@@ -150,6 +150,10 @@ struct RenderListBuilder {
       if let image = layer.contents {
         append(&clipped, contentsDraw(layer, image: image, mapping: mapping, clips: innerClips, region: innerRegion))
       }
+      if let shape = layer as? ShapeLayer {
+        // Between the contents and the first sublayer, as Core Animation composites it.
+        clipped += shapeDraws(shape, mapping: mapping, clips: innerClips, region: innerRegion).map(RenderOp.draw)
+      }
       if !layer.sublayerList.isEmpty {
         let childParent = layer.sublayersParent(toTarget)
         if let replicator = layer as? ReplicatorLayer {
@@ -400,6 +404,7 @@ struct RenderListBuilder {
     if !(layer.contentsScale > 0) {
       throw .negativeValue(layer: name, property: "contentsScale", value: layer.contentsScale)
     }
+    if let shape = layer as? ShapeLayer { try validateShape(shape) }
   }
 }
 

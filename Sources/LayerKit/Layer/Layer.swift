@@ -187,6 +187,7 @@ open class Layer {
     "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "transform", "sublayerTransform", "opacity",
     "backgroundColor", "contentsRect", "contentsCenter", "instanceTransform", "instanceColor", "instanceDelay",
     "colors", "locations", "startPoint", "endPoint",
+    "path", "fillColor", "strokeColor", "lineWidth", "miterLimit", "lineDashPhase", "strokeStart", "strokeEnd",
     "cornerRadius", "borderWidth", "borderColor", "shadowColor",
     "shadowOpacity", "shadowOffset", "shadowRadius", "contents",
   ]

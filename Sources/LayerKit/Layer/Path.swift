@@ -126,11 +126,17 @@ public struct Path: Hashable, Sendable {
   /// straight pieces at uniform parameter steps, so that no piece strays more than `tolerance`
   /// from the curve. Deterministic: the backends rasterize exactly these polygons.
   public func flattened(tolerance: Double = 0.1) -> [[Point]] {
-    var contours: [[Point]] = []
+    polylines(tolerance: tolerance).map(\.points)
+  }
+
+  /// The subpaths flattened as `flattened(tolerance:)` does, each with whether it was closed
+  /// (`closeSubpath`): what a stroke follows.
+  public func polylines(tolerance: Double = 0.1) -> [Polyline] {
+    var contours: [Polyline] = []
     var current: [Point] = []
     var start = Point.zero
-    func finish() {
-      if current.count >= 2 { contours.append(current) }
+    func finish(closed: Bool = false) {
+      if current.count >= 2 { contours.append(Polyline(points: current, closed: closed)) }
       current = []
     }
     for e in elements {
@@ -170,7 +176,7 @@ public struct Path: Hashable, Sendable {
               y: a * last.y + b * c1.y + cc * c2.y + d * p.y))
         }
       case .closeSubpath:
-        finish()
+        finish(closed: true)
       }
     }
     finish()
@@ -190,7 +196,18 @@ public struct Path: Hashable, Sendable {
   }
 }
 
+/// One flattened subpath: its points in order, and whether a segment joins the last to the first.
+public struct Polyline: Hashable, Sendable {
+  public var points: [Point]
+  public var closed: Bool
+
+  public init(points: [Point], closed: Bool) {
+    self.points = points
+    self.closed = closed
+  }
+}
+
 /// Which points a filled path covers.
-public enum FillRule: Hashable, Sendable {
+public enum FillRule: String, CaseIterable, Hashable, Sendable {
   case nonZero, evenOdd
 }

@@ -292,6 +292,27 @@ final class GLContext {
     try check("glTexSubImage2D (float)")
   }
 
+  /// An R8 texture (one unorm byte a texel: coverage masks).
+  func makeByteTexture(width: Int, height: Int) throws(GLError) -> TextureHandle {
+    try makeStorage(width: width, height: height, format: GLenum(GL_R8))
+  }
+
+  /// Replaces the top-left `width × height` texels of an R8 texture with `bytes` (rows
+  /// top-down, tightly packed: the unpack alignment is 1).
+  func upload(
+    bytes: [UInt8], width: Int, height: Int, into texture: TextureHandle, unit: TextureUnit
+  ) throws(GLError) {
+    precondition(bytes.count >= width * height && width <= texture.width && height <= texture.height)
+    try bindTexture(texture, unit: unit)
+    try activate(unit)
+    bytes.withUnsafeBytes { raw in
+      glTexSubImage2D(
+        GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE),
+        raw.baseAddress)
+    }
+    try check("glTexSubImage2D (bytes)")
+  }
+
   /// An immutable-format texture with one level, NEAREST and clamp-to-edge (so it is complete;
   /// the shaders only use texelFetch), bound to the paint unit.
   private func makeStorage(width: Int, height: Int, format: GLenum) throws(GLError) -> TextureHandle {

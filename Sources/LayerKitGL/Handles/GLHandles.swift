@@ -61,6 +61,8 @@ enum TextureUnit: Int, CaseIterable {
   case segments = 3
   /// Extra textures of a transition shader (its own sampler2D uniforms), in declaration order.
   case extra0 = 4, extra1, extra2, extra3
+  /// The R8 coverage mask of a draw (Shape.coverage).
+  case coverage = 8
 
   static let count = allCases.count
 }

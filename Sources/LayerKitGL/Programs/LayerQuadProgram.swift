@@ -22,7 +22,7 @@ struct LayerQuadVariant: Hashable, CaseIterable {
   var clips: Bool
   var border: Bool
   var projective: Bool
-  /// Mask and path code compiled in (taken by uniform branch), with clips and border.
+  /// Mask, path and coverage-mask code compiled in (taken by uniform branch), with clips and border.
   var effects: Bool
   /// A blend mode other than normal (only with `effects`).
   var blend: Bool
@@ -68,7 +68,7 @@ struct LayerQuadVariant: Hashable, CaseIterable {
     if case .texture = draw.paint { texture = true } else { texture = false }
     projective = !draw.mapping.isAffine
     blend = draw.blendMode != .normal
-    effects = blend || draw.mask != nil || draw.shape.path != nil
+    effects = blend || draw.mask != nil || draw.shape.path != nil || draw.shape.coverage != nil
     if effects {
       clips = true
       border = true
@@ -138,6 +138,8 @@ struct LayerQuadProgram {
   private let evenOdd: GLint
   private let isPath: GLint
   private let hasMask: GLint
+  private let isCoverage: GLint
+  private let coverageRect: GLint
 
   init(context: GLContext, variant: LayerQuadVariant) throws(GLError) {
     let program = try context.makeProgram(
@@ -181,6 +183,8 @@ struct LayerQuadProgram {
     evenOdd = location("u_evenOdd")
     isPath = location("u_isPath")
     hasMask = location("u_hasMask")
+    isCoverage = location("u_isCoverage")
+    coverageRect = location("u_coverageRect")
     // Each sampler reads its fixed unit.
     try context.setSamplerUnits(
       program,
@@ -188,6 +192,7 @@ struct LayerQuadProgram {
         (location("u_texture"), TextureUnit.paint.rawValue), (location("u_mask"), TextureUnit.mask.rawValue),
         (location("u_backdrop"), TextureUnit.backdrop.rawValue),
         (location("u_segments"), TextureUnit.segments.rawValue),
+        (location("u_coverage"), TextureUnit.coverage.rawValue),
       ])
   }
 
@@ -258,6 +263,11 @@ struct LayerQuadProgram {
       if let mask = draw.mask {
         glUniform2f(maskScale, mask.transform.scale.x, mask.transform.scale.y)
         glUniform2f(maskOffset, mask.transform.offset.x, mask.transform.offset.y)
+      }
+      glUniform1i(isCoverage, draw.shape.coverage == nil ? 0 : 1)
+      if let mask = draw.shape.coverage {
+        let r = mask.bounds
+        glUniform4i(coverageRect, GLint(r.x), GLint(r.y), GLint(r.width), GLint(r.height))
       }
       glUniform1i(isPath, draw.shape.path == nil ? 0 : 1)
       if let path = draw.shape.path {

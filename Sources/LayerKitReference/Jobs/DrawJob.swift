@@ -59,33 +59,40 @@ struct DrawJob: @unchecked Sendable {
     let evenOdd = draw.shape.path?.evenOdd ?? false
     let path = draw.shape.path?.segments ?? []
     let isPath = draw.shape.path != nil
+    let coverageMask = draw.shape.coverage
+    let maskBounds = coverageMask?.bounds ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
     let fill = interior
-    path.withUnsafeBufferPointer { segments in
-      draw.clips.withUnsafeBufferPointer { clips in
-        for y in range {
-          guard let fill, let columns = fill.columns(y) else {
-            pixels(b.x..<b.maxX, y, segments, clips)
-            continue
+    (coverageMask?.bytes ?? []).withUnsafeBufferPointer { maskBytes in
+      path.withUnsafeBufferPointer { segments in
+        draw.clips.withUnsafeBufferPointer { clips in
+          for y in range {
+            guard let fill, let columns = fill.columns(y) else {
+              pixels(b.x..<b.maxX, y, segments, clips, maskBytes)
+              continue
+            }
+            pixels(b.x..<columns.lowerBound, y, segments, clips, maskBytes)
+            if !fillRow(columns, y) { pixels(columns, y, segments, clips, maskBytes) }
+            pixels(columns.upperBound..<b.maxX, y, segments, clips, maskBytes)
           }
-          pixels(b.x..<columns.lowerBound, y, segments, clips)
-          if !fillRow(columns, y) { pixels(columns, y, segments, clips) }
-          pixels(columns.upperBound..<b.maxX, y, segments, clips)
         }
       }
     }
 
     /// The general path: every step of the draw colour for each pixel of `xs` in row `y`.
     func pixels(
-      _ xs: Range<Int>, _ y: Int, _ segments: UnsafeBufferPointer<SIMD4<Float>>, _ clips: UnsafeBufferPointer<Clip>
+      _ xs: Range<Int>, _ y: Int, _ segments: UnsafeBufferPointer<SIMD4<Float>>, _ clips: UnsafeBufferPointer<Clip>,
+      _ maskBytes: UnsafeBufferPointer<UInt8>
     ) {
       for x in xs {
         // The pixel centre, as gl_FragCoord (plus the surface origin) gives it.
         let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
         guard let lp = RenderMath.unproject(p, mapping) else { continue }
         var coverage =
-          isPath
-          ? RenderMath.coverage(lp, segments: segments, evenOdd: evenOdd)
-          : RenderMath.coverage(lp, rect, borderWidth: borderWidth)
+          coverageMask != nil
+          ? RenderMath.coverage(p, bytes: maskBytes, bounds: maskBounds)
+          : isPath
+            ? RenderMath.coverage(lp, segments: segments, evenOdd: evenOdd)
+            : RenderMath.coverage(lp, rect, borderWidth: borderWidth)
         if coverage == 0 { continue }
         for clip in clips {
           coverage *= RenderMath.coverage(p, clip)
@@ -217,7 +224,8 @@ struct Interior {
   }
 
   init?(_ draw: Draw) {
-    guard draw.blendMode == .normal, draw.mask == nil, draw.shape.path == nil, draw.shape.borderWidth == 0,
+    guard draw.blendMode == .normal, draw.mask == nil, draw.shape.path == nil, draw.shape.coverage == nil,
+      draw.shape.borderWidth == 0,
       let offset = Interior.translation(draw.mapping)
     else { return nil }
     // The rectangle in target pixels (the plane's translation), as Double.

@@ -1,0 +1,75 @@
+import Foundation
+
+extension RenderListBuilder {
+  /// A shape layer's fill, then its stroke: each a coverage mask rasterized in target pixels
+  /// (the path and the stroke outline mapped through the layer's plane, cut in front of the eye),
+  /// drawn in its colour under the clips in force.
+  func shapeDraws(_ layer: ShapeLayer, mapping: PlaneMapping, clips: [ClipEntry], region: PixelRect) -> [Draw] {
+    guard let path = layer.path, !path.elements.isEmpty else { return [] }
+    let visible = clips.reduce(region) { $0.intersection($1.bounds) }
+    guard !visible.isEmpty else { return [] }
+    // Flattened to 0.02 target pixel (a chord's error on a near-horizontal edge is that fraction
+    // of a pixel's coverage: 5 levels of 255): the tolerance in the layer's units at the path's
+    // largest magnification (perspective magnifies parts of the plane more than others).
+    let tolerance = ShapeLayer.flatness / max(RenderListBuilder.maxScale(mapping, over: path.boundingBox), 1e-9)
+    let polylines = path.polylines(tolerance: tolerance)
+    var draws: [Draw] = []
+    func draw(_ polygons: [[SIMD2<Double>]], evenOdd: Bool, _ color: Color) {
+      let projected = CoverageRasterizer.project(polygons, mapping.toTarget)
+      guard let mask = CoverageRasterizer.rasterize(projected, evenOdd: evenOdd, within: visible) else { return }
+      let b = mask.bounds
+      let rect = RoundedRect(bounds: SIMD4(Float(b.x), Float(b.y), Float(b.maxX), Float(b.maxY)))
+      draws.append(
+        Draw(
+          pixelBounds: b, mapping: .identity, shape: Shape(rect: rect, coverage: mask), paint: .color(color.premultiplied),
+          clips: clips.map(\.clip)))
+    }
+    if let fill = layer.fillColor, fill.alpha > 0 {
+      let contours = polylines.map { $0.points.map { SIMD2($0.x, $0.y) } }
+      draw(contours, evenOdd: layer.fillRule == .evenOdd, fill)
+    }
+    if let stroke = layer.strokeColor, stroke.alpha > 0, layer.lineWidth > 0 {
+      let outline = Stroker.outline(polylines, style: layer.strokeStyle, tolerance: tolerance)
+      draw(outline, evenOdd: false, stroke)
+    }
+    return draws
+  }
+
+  /// The most target pixels one unit of the plane spans, in any direction, at the corners and
+  /// the centre of `rect` (the Jacobian's larger column).
+  static func maxScale(_ mapping: PlaneMapping, over rect: Rect) -> Double {
+    let m = mapping.toTarget
+    let h = [m.row0, m.row1, m.row2].map { [Double($0.x), Double($0.y), Double($0.z)] }
+    var scale = 0.0
+    for p in [
+      Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY), Point(x: rect.minX, y: rect.maxY),
+      Point(x: rect.maxX, y: rect.maxY), Point(x: rect.midX, y: rect.midY),
+    ] {
+      let w = h[2][0] * p.x + h[2][1] * p.y + h[2][2]
+      guard w > 1e-9 else { continue }
+      let x = (h[0][0] * p.x + h[0][1] * p.y + h[0][2]) / w
+      let y = (h[1][0] * p.x + h[1][1] * p.y + h[1][2]) / w
+      let c0 = hypot((h[0][0] - x * h[2][0]) / w, (h[1][0] - y * h[2][0]) / w)
+      let c1 = hypot((h[0][1] - x * h[2][1]) / w, (h[1][1] - y * h[2][1]) / w)
+      if c0.isFinite, c1.isFinite { scale = max(scale, c0, c1) }
+    }
+    // Capped: a plane seen nearly edge-on would ask for more pieces than pixels.
+    return min(scale > 0 ? scale : 1, 1e4)
+  }
+
+  func validateShape(_ layer: ShapeLayer) throws(RenderError) {
+    let name = layer.debugName
+    if let path = layer.path, !path.isFinite { throw .invalidPath(layer: name, property: "path") }
+    for (value, property) in [
+      (layer.lineWidth, "lineWidth"), (layer.miterLimit, "miterLimit"), (layer.lineDashPhase, "lineDashPhase"),
+      (layer.strokeStart, "strokeStart"), (layer.strokeEnd, "strokeEnd"),
+    ] where !value.isFinite {
+      throw .nonFiniteValue(layer: name, property: property)
+    }
+    if !(layer.fillColor?.isFinite ?? true) { throw .nonFiniteValue(layer: name, property: "fillColor") }
+    if !(layer.strokeColor?.isFinite ?? true) { throw .nonFiniteValue(layer: name, property: "strokeColor") }
+    if !(layer.lineDashPattern ?? []).allSatisfy(\.isFinite) {
+      throw .nonFiniteValue(layer: name, property: "lineDashPattern")
+    }
+  }
+}
