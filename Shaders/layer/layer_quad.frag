@@ -26,7 +26,8 @@ precision highp sampler2D;
 // (Shape.path; the path replaces the rounded rectangle and its border). HAS_MASK: the code of
 // masks, taken where u_hasMask (coverage × a surface's alpha, Draw.mask). These two are uniform
 // branches inside their variant: the loader compiles them together, so mask and path draws share
-// a few programs and start-up stays short. HAS_BLEND: a blend mode other than normal, composited
+// a few programs and start-up stays short. HAS_COVERAGE: a coverage mask in a colour and
+// nothing else but clips (a shape layer's fill or stroke), without the other shapes' code. HAS_BLEND: a blend mode other than normal, composited
 // in the shader against the backdrop surface (GL blending is off for such a draw).
 #ifndef HAS_TEXTURE
 #define HAS_TEXTURE 1
@@ -48,6 +49,9 @@ precision highp sampler2D;
 #endif
 #ifndef HAS_BLEND
 #define HAS_BLEND 1
+#endif
+#ifndef HAS_COVERAGE
+#define HAS_COVERAGE 0
 #endif
 
 // Target pixel of the current render target's texel (0, 0) (see layer_quad.vert): whole numbers,
@@ -151,10 +155,11 @@ uniform highp sampler2D u_segments;
 uniform int u_segmentCount;
 uniform bool u_evenOdd;
 
-// Texture unit 8: a coverage mask (Shape.coverage), R8, its texel (0, 0) at target pixel
-// u_coverageRect.xy, u_coverageRect.zw texels used.
+// Texture unit 8: coverage masks (Shape.coverage), R8: the draw's mask covers target pixels
+// u_coverageRect (x, y, width, height), its first byte at texel u_coverageTexel (an atlas).
 uniform highp sampler2D u_coverage;
 uniform ivec4 u_coverageRect;
+uniform ivec2 u_coverageTexel;
 uniform bool u_isCoverage;
 
 // The uniform branches of HAS_PATH (paths and coverage masks) and HAS_MASK.
@@ -314,12 +319,12 @@ float coveragePath(LocalPoint lp) {
 }
 #endif
 
-#if HAS_PATH
+#if HAS_PATH || HAS_COVERAGE
 // RenderMath.coverage(SIMD2<Float>, CoverageMask): the mask's byte at the pixel, 0 outside it.
 float coverageMask(vec2 p) {
   ivec2 t = ivec2(floor(p)) - u_coverageRect.xy;
   if (t.x < 0 || t.y < 0 || t.x >= u_coverageRect.z || t.y >= u_coverageRect.w) return 0.0;
-  return texelFetch(u_coverage, t, 0).r;
+  return texelFetch(u_coverage, t + u_coverageTexel, 0).r;
 }
 #endif
 
@@ -455,6 +460,8 @@ bool drawColor(vec2 p, out vec4 color) {
 #endif
 #if HAS_PATH
   float coverage = u_isCoverage ? coverageMask(p) : u_isPath ? coveragePath(lp) : coverageShape(lp);
+#elif HAS_COVERAGE
+  float coverage = coverageMask(p);
 #else
   float coverage = coverageShape(lp);
 #endif

@@ -37,6 +37,11 @@ final class GLBackend: RenderBackend {
   /// Coverage masks (Shape.coverage), R8, grown to the largest mask drawn so far; each mask is
   /// uploaded into its top-left corner.
   private var coverage: TextureHandle?
+  /// Where each coverage mask of the current render lies in the coverage texture, by the address
+  /// of its bytes (the draw the executor hands over shares them with the list): all of them
+  /// packed into one atlas uploaded by `begin`, so drawing never waits on an upload. Empty when
+  /// they do not fit one texture; each is then uploaded at (0, 0) just before its draw.
+  private var coverageAtlas: [UnsafeRawPointer: SIMD2<Int32>] = [:]
   private(set) var images = ImageTextureCache()
   private(set) var targets = RenderTargetPool()
   var retained = RetainedGroups<Surface>()
@@ -147,6 +152,7 @@ final class GLBackend: RenderBackend {
         imageTextures[id] = try images.texture(for: list[image: id], render: renderCount, context: context)
       }
     }
+    try uploadCoverageAtlas(list)
   }
 
   func end() {
@@ -154,6 +160,7 @@ final class GLBackend: RenderBackend {
     guard rendering else { return }
     rendering = false
     imageTextures = [:]
+    coverageAtlas = [:]
     targets.endRender(context: context)
     images.evict(after: renderCount, context: context)
     try? context.unbindTextures()
@@ -395,8 +402,13 @@ final class GLBackend: RenderBackend {
     if let path = draw.shape.path, !path.segments.isEmpty {
       try uploadSegments(path.segments)
     }
+    var coverageOrigin = SIMD2<Int32>.zero
     if let mask = draw.shape.coverage, !mask.bounds.isEmpty {
-      try uploadCoverage(mask)
+      if let origin = mask.bytes.withUnsafeBytes({ $0.baseAddress.flatMap { coverageAtlas[$0] } }) {
+        coverageOrigin = origin
+      } else {
+        try uploadCoverage(mask)
+      }
     }
     guard let quad = quads[variant.index] else {
       throw .unsupported("no layer_quad variant for \(variant)")
@@ -406,7 +418,7 @@ final class GLBackend: RenderBackend {
       try quad.setTarget(current.bounds, context: context)
       quadTargets[variant.index] = current.bounds
     }
-    try quad.setDraw(draw, backdropBounds: backdropBounds, context: context)
+    try quad.setDraw(draw, backdropBounds: backdropBounds, coverageOrigin: coverageOrigin, context: context)
     // A blend mode composites in the shader against the backdrop and replaces the pixel.
     try context.setBlending(!variant.blend)
     glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
@@ -453,10 +465,56 @@ final class GLBackend: RenderBackend {
     try context.check("glDrawArrays (transition \(pass.effect))")
   }
 
-  /// Uploads a coverage mask into the top-left corner of the coverage texture, first growing it
-  /// (to the next multiple of 256 on each side) when the mask does not fit.
+  /// Packs every coverage mask of `list` into rows of one atlas (shelves, left to right) and
+  /// uploads it once; leaves `coverageAtlas` empty when they do not fit the largest texture.
+  private func uploadCoverageAtlas(_ list: RenderList) throws(GLError) {
+    coverageAtlas = [:]
+    var masks: [CoverageMask] = []
+    for op in list.ops {
+      if case .draw(let d) = op, let mask = d.shape.coverage, !mask.bounds.isEmpty { masks.append(mask) }
+    }
+    guard !masks.isEmpty else { return }
+    let limit = context.info.maxTextureSize
+    let width = min(limit, max(1024, masks.map(\.bounds.width).max()!))
+    var places: [SIMD2<Int32>] = []
+    var (x, y, shelf) = (0, 0, 0)
+    for mask in masks {
+      let b = mask.bounds
+      if x + b.width > width {
+        (x, y, shelf) = (0, y + shelf, 0)
+      }
+      places.append(SIMD2(Int32(x), Int32(y)))
+      x += b.width
+      shelf = max(shelf, b.height)
+    }
+    let height = y + shelf
+    guard height <= limit else { return }
+    var atlas = [UInt8](repeating: 0, count: width * height)
+    atlas.withUnsafeMutableBufferPointer { out in
+      for (mask, place) in zip(masks, places) {
+        let b = mask.bounds
+        mask.bytes.withUnsafeBufferPointer { rows in
+          for row in 0..<b.height {
+            let to = (Int(place.y) + row) * width + Int(place.x)
+            out.baseAddress!.advanced(by: to).update(from: rows.baseAddress!.advanced(by: row * b.width), count: b.width)
+          }
+        }
+      }
+    }
+    try uploadCoverage(atlas, width: width, height: height)
+    for (mask, place) in zip(masks, places) {
+      mask.bytes.withUnsafeBytes { if let address = $0.baseAddress { coverageAtlas[address] = place } }
+    }
+  }
+
+  /// Uploads a coverage mask into the top-left corner of the coverage texture.
   private func uploadCoverage(_ mask: CoverageMask) throws(GLError) {
-    let (w, h) = (mask.bounds.width, mask.bounds.height)
+    try uploadCoverage(mask.bytes, width: mask.bounds.width, height: mask.bounds.height)
+  }
+
+  /// Uploads `w × h` coverage bytes into the top-left corner of the coverage texture, first
+  /// growing it (to the next multiple of 256 on each side) when they do not fit.
+  private func uploadCoverage(_ bytes: [UInt8], width w: Int, height h: Int) throws(GLError) {
     let old = (width: coverage?.width ?? 0, height: coverage?.height ?? 0)
     if let texture = coverage, texture.width < w || texture.height < h {
       context.delete(texture)
@@ -466,7 +524,7 @@ final class GLBackend: RenderBackend {
       func grown(_ n: Int, _ old: Int) -> Int { max(old, (n + 255) / 256 * 256) }
       coverage = try context.makeByteTexture(width: grown(w, old.width), height: grown(h, old.height))
     }
-    try context.upload(bytes: mask.bytes, width: w, height: h, into: coverage!, unit: .coverage)
+    try context.upload(bytes: bytes, width: w, height: h, into: coverage!, unit: .coverage)
   }
 
   /// Uploads a path's segments (x0, y0, x1, y1) into the rows of the segment texture they fill.

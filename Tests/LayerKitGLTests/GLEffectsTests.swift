@@ -111,10 +111,10 @@ final class GLEffectsTests: XCTestCase {
     guard let renderer = makeRenderer() else { return }
     let seconds = Date().timeIntervalSince(start)
     // What the renderer actually linked, not a sum of constants: 16 common layer variants + 8 for
-    // masks, paths and blend modes, 3 filters and the contents crossfade, and one program per
-    // built-in transition effect.
+    // masks, paths and blend modes + 2 for coverage masks (shape layers), 3 filters and the
+    // contents crossfade, and one program per built-in transition effect.
     let linked = renderer.linkedProgramCounts
-    XCTAssertEqual(linked.layers, 24)
+    XCTAssertEqual(linked.layers, 26)
     XCTAssertEqual(linked.filters, 4)
     XCTAssertEqual(linked.transitions, TransitionEffects.all.count)
     XCTAssertEqual(linked.transitions, 15)

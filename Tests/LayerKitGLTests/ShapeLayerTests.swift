@@ -198,7 +198,9 @@ final class ShapeLayerTests: ParityTestCase {
     layer.lineWidth = 4
     // The miter's tip lies 2 / sin(10°) ≈ 11.5 beyond the corner, at about (101.3, 42); the
     // bevel reaches no further than x = 90.7.
-    func beyond(_ image: Image) -> Int { (93..<104).reduce(0) { s, x in s + (38..<46).reduce(0) { $0 + alpha(image, x, $1) } } }
+    func beyond(_ image: Image) -> Int {
+      (93..<104).reduce(0) { s, x in s + (38..<46).reduce(0) { $0 + alpha(image, x, $1) } }
+    }
     XCTAssertGreaterThan(beyond(try render(layer, 110, 60)), 3 * 255)
     layer.miterLimit = 4
     XCTAssertEqual(beyond(try render(layer, 110, 60)), 0)
@@ -249,10 +251,18 @@ final class ShapeLayerTests: ParityTestCase {
     }
     star.closeSubpath()
     let cases: [(ShapeLayer) -> Void] = [
-      { $0.fillRule = .evenOdd; $0.lineJoin = .round },
-      { $0.lineDashPattern = [6, 3, 0, 3]; $0.lineCap = .round; $0.lineDashPhase = 2 },
-      { $0.strokeEnd = 0.6; $0.lineCap = .square; $0.lineJoin = .bevel; $0.fillColor = nil },
-      { $0.lineWidth = 0.5; $0.opacity = 0.6 },
+      {
+        $0.fillRule = .evenOdd; $0.lineJoin = .round
+      },
+      {
+        $0.lineDashPattern = [6, 3, 0, 3]; $0.lineCap = .round; $0.lineDashPhase = 2
+      },
+      {
+        $0.strokeEnd = 0.6; $0.lineCap = .square; $0.lineJoin = .bevel; $0.fillColor = nil
+      },
+      {
+        $0.lineWidth = 0.5; $0.opacity = 0.6
+      },
       { $0.transform = Transform3DMakeRotation(0.5, 0, 0, 1) },
       {
         var t = Transform3D.identity
@@ -261,7 +271,9 @@ final class ShapeLayerTests: ParityTestCase {
       },
     ]
     for (i, configure) in cases.enumerated() {
-      let s = shape(star, stroke: Color(red: 1, green: 0.8, blue: 0.2, alpha: 0.9), fill: Color(red: 0.2, green: 0.5, blue: 1), width: 5)
+      let s = shape(
+        star, stroke: Color(red: 1, green: 0.8, blue: 0.2, alpha: 0.9), fill: Color(red: 0.2, green: 0.5, blue: 1),
+        width: 5)
       s.frame = Rect(x: Double(i % 3) * 52, y: Double(i / 3) * 58, width: 60, height: 60)
       configure(s)
       _ = root.addSublayer(s)

@@ -21,7 +21,8 @@ extension RenderListBuilder {
       let rect = RoundedRect(bounds: SIMD4(Float(b.x), Float(b.y), Float(b.maxX), Float(b.maxY)))
       draws.append(
         Draw(
-          pixelBounds: b, mapping: .identity, shape: Shape(rect: rect, coverage: mask), paint: .color(color.premultiplied),
+          pixelBounds: b, mapping: .identity, shape: Shape(rect: rect, coverage: mask),
+          paint: .color(color.premultiplied),
           clips: clips.map(\.clip)))
     }
     if let fill = layer.fillColor, fill.alpha > 0 {

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import LayerKitRender
 
 /// Turns polygons in target pixels into a coverage mask (CoverageMask): what a ShapeLayer's fill
@@ -38,7 +40,8 @@ enum CoverageRasterizer {
         hi = pointwiseMax(hi, a)
         if a.y == b.y { continue }
         let (top, bottom, w): (V, V, Int32) = a.y < b.y ? (a, b, 1) : (b, a, -1)
-        edges.append(Edge(y0: top.y, y1: bottom.y, x0: top.x, dxdy: (bottom.x - top.x) / (bottom.y - top.y), winding: w))
+        edges.append(
+          Edge(y0: top.y, y1: bottom.y, x0: top.x, dxdy: (bottom.x - top.x) / (bottom.y - top.y), winding: w))
       }
     }
     guard !edges.isEmpty else { return nil }
@@ -54,67 +57,134 @@ enum CoverageRasterizer {
     edges.sort { $0.y0 < $1.y0 }
 
     var bytes = [UInt8](repeating: 0, count: width * bounds.height)
-    var cover = [Float](repeating: 0, count: width + 1)
-    var runs = [Float](repeating: 0, count: width + 2)
-    var active: [Int] = []
-    var crossings: [(x: Double, w: Int32)] = []
-    var next = 0
-    let weight = 1 / Float(scanlines)
-    let left = Double(bx0)
-    let right = Double(bx1)
-    var any = false
-    for row in by0..<by1 {
-      for k in 0..<scanlines {
-        let sy = Double(row) + (Double(k) + 0.5) / Double(scanlines)
-        while next < edges.count, edges[next].y0 <= sy {
-          active.append(next)
-          next += 1
-        }
-        active.removeAll { edges[$0].y1 <= sy || edges[$0].y0 > sy }
-        if active.isEmpty { continue }
-        crossings.removeAll(keepingCapacity: true)
-        for i in active {
-          let e = edges[i]
-          crossings.append((e.x0 + (sy - e.y0) * e.dxdy, e.winding))
-        }
-        crossings.sort { $0.x < $1.x }
-        var winding: Int32 = 0
-        for c in 0..<(crossings.count - 1) {
-          winding += crossings[c].w
-          let inside = evenOdd ? winding & 1 != 0 : winding != 0
-          guard inside else { continue }
-          // The span between this crossing and the next, within the mask's columns.
-          let xa = max(crossings[c].x, left) - left
-          let xb = min(crossings[c + 1].x, right) - left
-          guard xb > xa else { continue }
-          any = true
-          let ia = Int(xa)
-          let ib = Int(xb)
-          if ia == ib {
-            cover[ia] += Float(xb - xa) * weight
-          } else {
-            cover[ia] += Float(Double(ia + 1) - xa) * weight
-            runs[ia + 1] += weight
-            runs[ib] -= weight
-            cover[ib] += Float(xb - Double(ib)) * weight
+    // Bands of rows on the cores, each with its own active edges, writing its own rows.
+    let rows = bounds.height
+    let bands = max(1, min(ProcessInfo.processInfo.activeProcessorCount, rows / 32))
+    let drew = bytes.withUnsafeMutableBufferPointer { out -> Bool in
+      let job = Job(edges: edges, evenOdd: evenOdd, left: bx0, width: width, top: by0, out: out.baseAddress!)
+      if bands == 1 { return job.rows(by0..<by1) }
+      let marks = Marks(count: bands)
+      DispatchQueue.concurrentPerform(iterations: bands) { band in
+        let r0 = by0 + rows * band / bands
+        let r1 = by0 + rows * (band + 1) / bands
+        marks.set(band, job.rows(r0..<r1))
+      }
+      return marks.any
+    }
+    return drew ? CoverageMask(bounds: bounds, bytes: bytes) : nil
+  }
+
+  /// Flags set by the bands, each in its own slot of memory no array's copy-on-write touches.
+  private final class Marks: @unchecked Sendable {
+    let flags: UnsafeMutableBufferPointer<Bool>
+    init(count: Int) { flags = .allocate(capacity: count); flags.initialize(repeating: false) }
+    deinit { flags.deallocate() }
+    func set(_ i: Int, _ v: Bool) { flags[i] = v }
+    var any: Bool { flags.contains(true) }
+  }
+
+  /// The scanline work over a band of rows, writing those rows of the mask.
+  private struct Job: @unchecked Sendable {
+    let edges: [Edge]
+    let evenOdd: Bool
+    let left: Int
+    let width: Int
+    let top: Int
+    let out: UnsafeMutablePointer<UInt8>
+
+    /// Rasterizes rows `band`; whether any span was found.
+    func rows(_ band: Range<Int>) -> Bool {
+      let (by0, by1) = (band.lowerBound, band.upperBound)
+      let bx0 = left
+      let bytes = out
+      let edges = self.edges
+      var cover = [Float](repeating: 0, count: width + 1)
+      var runs = [Float](repeating: 0, count: width + 2)
+      var active: [Int] = []
+      // The scanline's crossings, in the order of `active`.
+      var xs: [Double] = []
+      var next = 0
+      // The edges that start above the band: those still open are active on its first scanline.
+      let first = Double(by0) + 0.5 / Double(CoverageRasterizer.scanlines)
+      while next < edges.count, edges[next].y0 <= first {
+        if edges[next].y1 > first { active.append(next) }
+        next += 1
+      }
+      let weight = 1 / Float(CoverageRasterizer.scanlines)
+      let left = Double(bx0)
+      let right = Double(bx0 + width)
+      var any = false
+      for row in by0..<by1 {
+        for k in 0..<CoverageRasterizer.scanlines {
+          let sy = Double(row) + (Double(k) + 0.5) / Double(CoverageRasterizer.scanlines)
+          while next < edges.count, edges[next].y0 <= sy {
+            active.append(next)
+            next += 1
+          }
+          // Edges that end above the scanline leave; the others keep their order.
+          var kept = 0
+          for i in active.indices where edges[active[i]].y1 > sy {
+            active[kept] = active[i]
+            kept += 1
+          }
+          active.removeLast(active.count - kept)
+          if active.isEmpty { continue }
+          // The crossings, kept sorted by x with the active edges: from one scanline to the next
+          // the order barely changes (only where edges cross), so insertion sorts in about one
+          // pass.
+          xs.removeAll(keepingCapacity: true)
+          for i in active.indices {
+            let e = edges[active[i]]
+            let x = e.x0 + (sy - e.y0) * e.dxdy
+            var j = i
+            xs.append(x)
+            let edge = active[i]
+            while j > 0, xs[j - 1] > x {
+              xs[j] = xs[j - 1]
+              active[j] = active[j - 1]
+              j -= 1
+            }
+            xs[j] = x
+            active[j] = edge
+          }
+          var winding: Int32 = 0
+          for c in 0..<(xs.count - 1) {
+            winding &+= edges[active[c]].winding
+            let inside = evenOdd ? winding & 1 != 0 : winding != 0
+            guard inside else { continue }
+            // The span between this crossing and the next, within the mask's columns.
+            let xa = max(xs[c], left) - left
+            let xb = min(xs[c + 1], right) - left
+            guard xb > xa else { continue }
+            any = true
+            let ia = Int(xa)
+            let ib = Int(xb)
+            if ia == ib {
+              cover[ia] += Float(xb - xa) * weight
+            } else {
+              cover[ia] += Float(Double(ia + 1) - xa) * weight
+              runs[ia + 1] += weight
+              runs[ib] -= weight
+              cover[ib] += Float(xb - Double(ib)) * weight
+            }
           }
         }
+        // The row's coverage: partial pixels plus the runs of whole ones.
+        var run: Float = 0
+        let base = (row - top) * width
+        for x in 0..<width {
+          run += runs[x]
+          let c = min(max(cover[x] + run, 0), 1)
+          bytes[base + x] = UInt8(c * 255 + 0.5)
+          cover[x] = 0
+          runs[x] = 0
+        }
+        cover[width] = 0
+        runs[width] = 0
+        runs[width + 1] = 0
       }
-      // The row's coverage: partial pixels plus the runs of whole ones.
-      var run: Float = 0
-      let base = (row - by0) * width
-      for x in 0..<width {
-        run += runs[x]
-        let c = min(max(cover[x] + run, 0), 1)
-        bytes[base + x] = UInt8(c * 255 + 0.5)
-        cover[x] = 0
-        runs[x] = 0
-      }
-      cover[width] = 0
-      runs[width] = 0
-      runs[width + 1] = 0
+      return any
     }
-    return any ? CoverageMask(bounds: bounds, bytes: bytes) : nil
   }
 
   /// Polygons in a local plane mapped to target pixels through `toTarget` (rows of the

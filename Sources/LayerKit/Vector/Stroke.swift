@@ -111,7 +111,8 @@ enum Stroker {
 
   /// The painted intervals of [lo, hi] along a subpath: all of it without dashes, else the
   /// pattern's painted runs (from the subpath's start, shifted by the phase) that meet it.
-  static func on(_ dashes: [Double]?, phase: Double, from lo: Double, to hi: Double, whole: Bool) -> [(Double, Double)] {
+  static func on(_ dashes: [Double]?, phase: Double, from lo: Double, to hi: Double, whole: Bool) -> [(Double, Double)]
+  {
     guard let dashes else { return [(lo, hi)] }
     let period = dashes.reduce(0, +)
     var result: [(Double, Double)] = []
