@@ -219,7 +219,10 @@ bool unproject(vec2 p, mat3 inv, vec3 toTargetRow2, out LocalPoint lp) {
 
 // RenderMath.signedDistance: negative inside, in local units; `normal` is the unit gradient.
 // sign(0) counts as +1 (GLSL's sign() would give 0, so it is spelled out).
-// `corners` has RoundedRect.corners' bits: the quadrant's corner is rounded, or square.
+// `corners` has RoundedRect.corners' bits: the quadrant's corner is rounded, or square; bit 16
+// makes the rounded ones continuous (RoundedRect.continuous: a superellipse).
+const float LK_CONTINUOUS_EXTENT = 1.528;    // RoundedRect.continuousExtent
+const float LK_CONTINUOUS_EXPONENT = 3.26;   // RoundedRect.continuousExponent
 float signedDistance(vec2 q, vec4 bounds, float cornerRadius, int corners, out vec2 normal) {
   vec2 lo = vec2(bounds.x, bounds.y);
   vec2 hi = vec2(bounds.z, bounds.w);
@@ -228,8 +231,20 @@ float signedDistance(vec2 q, vec4 bounds, float cornerRadius, int corners, out v
   vec2 rel = q - center;
   vec2 s = vec2(rel.x >= 0.0 ? 1.0 : -1.0, rel.y >= 0.0 ? 1.0 : -1.0);
   int corner = (rel.x >= 0.0 ? 2 : 1) << (rel.y >= 0.0 ? 2 : 0);
-  float radius = (corners & corner) != 0 ? min(max(cornerRadius, 0.0), min(halfSize.x, halfSize.y)) : 0.0;
+  bool rounded = (corners & corner) != 0;
+  bool continuous = rounded && (corners & 16) != 0;
+  float reach = continuous ? max(cornerRadius, 0.0) * LK_CONTINUOUS_EXTENT : max(cornerRadius, 0.0);
+  float radius = rounded ? min(reach, min(halfSize.x, halfSize.y)) : 0.0;
   vec2 d = vec2(abs(rel.x), abs(rel.y)) - (halfSize - radius);
+  if (continuous && d.x > 0.0 && d.y > 0.0) {
+    float n = LK_CONTINUOUS_EXPONENT;
+    vec2 t = d / radius;
+    float f = pow(t.x, n) + pow(t.y, n) - 1.0;
+    vec2 g = vec2(n * pow(t.x, n - 1.0), n * pow(t.y, n - 1.0)) / radius;
+    float len = max(sqrt(g.x * g.x + g.y * g.y), 1e-20);
+    normal = (g / len) * s;
+    return f / len;
+  }
   if (d.x > 0.0 && d.y > 0.0) {
     float len = sqrt(d.x * d.x + d.y * d.y);
     normal = (d / len) * s;

@@ -134,8 +134,20 @@ public struct RoundedRect: Hashable, Sendable {
   /// Corner radius; clamped to half the shorter side when used.
   public var cornerRadius: Float
   /// Which corners the radius rounds (CACornerMask's bits: 1 min-x min-y — the top left, y
-  /// down —, 2 max-x min-y, 4 min-x max-y, 8 max-x max-y); the others stay square.
+  /// down —, 2 max-x min-y, 4 min-x max-y, 8 max-x max-y); the others stay square. Bit 16
+  /// (`RoundedRect.continuous`) makes the rounded ones continuous (CALayerCornerCurve): a
+  /// superellipse of exponent `continuousExponent` over `continuousExtent` × the radius along
+  /// each edge instead of a quarter circle (RenderMath.signedDistance).
   public var corners: UInt8
+
+  /// The bit of `corners` that makes the corners continuous.
+  public static let continuous: UInt8 = 16
+  /// How far along each edge a continuous corner curves, in radii (Core Animation's continuous
+  /// corners start bending about 1.528 radii from the corner).
+  public static let continuousExtent: Float = 1.528
+  /// The superellipse's exponent: with `continuousExtent` it passes through the circular
+  /// corner's 45° point, 0.293 radii in from the corner along each axis.
+  public static let continuousExponent: Float = 3.26
 
   public init(bounds: SIMD4<Float>, cornerRadius: Float = 0, corners: UInt8 = 0b1111) {
     self.bounds = bounds

@@ -4,6 +4,8 @@
 //
 // All arithmetic is Float (IEEE binary32), as GLSL ES `highp float` is.
 
+import Foundation
+
 /// The shared per-pixel math of both backends.
 public enum RenderMath {
   /// A pixel centre mapped into a local plane, with the derivatives of the local point with
@@ -61,8 +63,21 @@ public enum RenderMath {
     let s = SIMD2<Float>(rel.x >= 0 ? 1 : -1, rel.y >= 0 ? 1 : -1)
     // The quadrant's corner (RoundedRect.corners): rounded, or square.
     let corner: UInt8 = (rel.x >= 0 ? 2 : 1) << (rel.y >= 0 ? 2 : 0)
-    let radius = r.corners & corner != 0 ? min(max(r.cornerRadius, 0), min(half.x, half.y)) : 0
+    let rounded = r.corners & corner != 0
+    let continuous = rounded && r.corners & RoundedRect.continuous != 0
+    let reach = continuous ? max(r.cornerRadius, 0) * RoundedRect.continuousExtent : max(r.cornerRadius, 0)
+    let radius = rounded ? min(reach, min(half.x, half.y)) : 0
     let d = SIMD2(abs(rel.x), abs(rel.y)) - (half - radius)
+    if continuous && d.x > 0 && d.y > 0 {
+      // The superellipse (d.x / e)^n + (d.y / e)^n = 1: its value over its gradient's length
+      // is the distance to first order (exact on the curve, where the ramp is).
+      let n = RoundedRect.continuousExponent
+      let t = d / radius
+      let f = pow(t.x, n) + pow(t.y, n) - 1
+      let g = SIMD2(n * pow(t.x, n - 1), n * pow(t.y, n - 1)) / radius
+      let len = max((g.x * g.x + g.y * g.y).squareRoot(), 1e-20)
+      return (f / len, (g / len) * s)
+    }
     if d.x > 0 && d.y > 0 {
       let len = (d.x * d.x + d.y * d.y).squareRoot()
       return (len - radius, (d / len) * s)

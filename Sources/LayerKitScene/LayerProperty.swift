@@ -23,6 +23,7 @@ public enum LayerProperty: Equatable, Sendable {
   case contentsCenter(Rect)
   case contentsGravity(ContentsGravity)
   case maskedCorners(CornerMask)
+  case cornerCurve(CornerCurve)
   case magnificationFilter(ContentsFilter)
   case minificationFilter(ContentsFilter)
   case contentsScale(Double)
@@ -31,6 +32,7 @@ public enum LayerProperty: Equatable, Sendable {
   case borderColor(Color)
   case masksToBounds(Bool)
   case doubleSided(Bool)
+  case geometryFlipped(Bool)
   case shadowColor(Color)
   case shadowOpacity(Double)
   case shadowOffset(Size)
@@ -77,10 +79,10 @@ public enum LayerProperty: Equatable, Sendable {
     "bounds", "position", "anchorPoint", "frame", "zPosition", "anchorPointZ", "transform", "sublayerTransform",
     "opacity",
     "hidden", "backgroundColor", "contents", "contentsRect", "contentsCenter", "contentsGravity", "contentsScale",
-    "maskedCorners",
+    "maskedCorners", "cornerCurve",
     "magnificationFilter",
     "minificationFilter", "cornerRadius",
-    "borderWidth", "borderColor", "masksToBounds", "doubleSided", "shadowColor", "shadowOpacity", "shadowOffset",
+    "borderWidth", "borderColor", "masksToBounds", "doubleSided", "geometryFlipped", "shadowColor", "shadowOpacity", "shadowOffset",
     "shadowRadius", "shadowPath", "colors", "locations", "startPoint", "endPoint", "type", "instanceCount",
     "instanceTransform", "instanceDelay", "instanceColor",
     "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset", "preservesDepth",
@@ -108,6 +110,7 @@ public enum LayerProperty: Equatable, Sendable {
     case .contentsCenter: "contentsCenter"
     case .contentsGravity: "contentsGravity"
     case .maskedCorners: "maskedCorners"
+    case .cornerCurve: "cornerCurve"
     case .magnificationFilter: "magnificationFilter"
     case .minificationFilter: "minificationFilter"
     case .contentsScale: "contentsScale"
@@ -116,6 +119,7 @@ public enum LayerProperty: Equatable, Sendable {
     case .borderColor: "borderColor"
     case .masksToBounds: "masksToBounds"
     case .doubleSided: "doubleSided"
+    case .geometryFlipped: "geometryFlipped"
     case .shadowColor: "shadowColor"
     case .shadowOpacity: "shadowOpacity"
     case .shadowOffset: "shadowOffset"
@@ -175,6 +179,7 @@ public enum LayerProperty: Equatable, Sendable {
     case .contentsCenter(let v): layer.contentsCenter = v
     case .contentsGravity(let v): layer.contentsGravity = v
     case .maskedCorners(let v): layer.maskedCorners = v
+    case .cornerCurve(let v): layer.cornerCurve = v
     case .magnificationFilter(let v): layer.magnificationFilter = v
     case .minificationFilter(let v): layer.minificationFilter = v
     case .contentsScale(let v): layer.contentsScale = v
@@ -183,6 +188,7 @@ public enum LayerProperty: Equatable, Sendable {
     case .borderColor(let v): layer.borderColor = v
     case .masksToBounds(let v): layer.masksToBounds = v
     case .doubleSided(let v): layer.isDoubleSided = v
+    case .geometryFlipped(let v): layer.isGeometryFlipped = v
     case .shadowColor(let v): layer.shadowColor = v
     case .shadowOpacity(let v): layer.shadowOpacity = v
     case .shadowOffset(let v): layer.shadowOffset = v
@@ -231,10 +237,11 @@ public enum LayerProperty: Equatable, Sendable {
       .backgroundColor(l.backgroundColor), .contents(l.contents), .contentsRect(l.contentsRect),
       .contentsCenter(l.contentsCenter),
       .contentsGravity(l.contentsGravity), .contentsScale(l.contentsScale), .maskedCorners(l.maskedCorners),
+      .cornerCurve(l.cornerCurve),
       .magnificationFilter(l.magnificationFilter), .minificationFilter(l.minificationFilter),
       .cornerRadius(l.cornerRadius),
       .borderWidth(l.borderWidth), .borderColor(l.borderColor), .masksToBounds(l.masksToBounds),
-      .doubleSided(l.isDoubleSided), .shadowColor(l.shadowColor), .shadowOpacity(l.shadowOpacity),
+      .doubleSided(l.isDoubleSided), .geometryFlipped(l.isGeometryFlipped), .shadowColor(l.shadowColor), .shadowOpacity(l.shadowOpacity),
       .shadowOffset(l.shadowOffset), .shadowRadius(l.shadowRadius), .shadowPath(l.shadowPath),
       .colors((l as? GradientLayer)?.colors), .locations((l as? GradientLayer)?.locations),
       .startPoint((l as? GradientLayer)?.startPoint ?? Point(x: 0.5, y: 0)),
@@ -290,6 +297,7 @@ public enum LayerProperty: Equatable, Sendable {
     case "contentsRect": return .contentsRect(try node.rect())
     case "contentsCenter": return .contentsCenter(try node.rect())
     case "contentsGravity": return .contentsGravity(try node.choice(ContentsGravity.self))
+    case "cornerCurve": return .cornerCurve(try node.choice(CornerCurve.self))
     case "maskedCorners":
       var mask: CornerMask = []
       for corner in try node.array("an array of corners: minXMinY, maxXMinY, minXMaxY, maxXMaxY") {
@@ -308,6 +316,7 @@ public enum LayerProperty: Equatable, Sendable {
     case "borderColor": return .borderColor(try node.color())
     case "masksToBounds": return .masksToBounds(try node.bool())
     case "doubleSided": return .doubleSided(try node.bool())
+    case "geometryFlipped": return .geometryFlipped(try node.bool())
     case "shadowColor": return .shadowColor(try node.color())
     case "shadowOpacity": return .shadowOpacity(try node.number())
     case "shadowOffset": return .shadowOffset(try node.size())
@@ -380,12 +389,13 @@ public enum LayerProperty: Equatable, Sendable {
       .shadowOpacity(let v), .shadowRadius(let v):
       return .number(v)
     case .transform(let v), .sublayerTransform(let v): return W.transform(v)
-    case .hidden(let v), .masksToBounds(let v), .doubleSided(let v): return .bool(v)
+    case .hidden(let v), .masksToBounds(let v), .doubleSided(let v), .geometryFlipped(let v): return .bool(v)
     case .backgroundColor(let v): return v.map(W.color) ?? .null
     case .contents(let v):
       return try v.map { (i) throws(SceneFileError) -> JSON in try media.name(of: i, path: path) } ?? .null
     case .contentsGravity(let v): return .string(v.rawValue)
     case .maskedCorners(let v): return .array(CornerMask.names.filter { v.contains($0.1) }.map { .string($0.0) })
+    case .cornerCurve(let v): return .string(v.rawValue)
     case .magnificationFilter(let v), .minificationFilter(let v): return .string(v.rawValue)
     case .borderColor(let v), .shadowColor(let v): return W.color(v)
     case .shadowOffset(let v): return W.size(v)

@@ -123,4 +123,89 @@ final class ContentsCenterTests: ParityTestCase {
     _ = root.addSublayer(layer)
     XCTAssertParity(checker, root, width: 80, height: 50, name: "contents-center")
   }
+
+  /// With `.resizeAspect` the pieces fill the aspect-fitted square (45 × 45 centred in 60 × 45):
+  /// corners of natural size (3 points: 0.1 scale), the centre stretched; outside the square,
+  /// nothing. `.center` shows the image at its natural size, pieces and all, as it is.
+  func testNineSliceFollowsTheGravity() throws {
+    var pixels = [UInt8](repeating: 255, count: 3 * 3 * 4)
+    for i in 0..<9 { (pixels[i * 4], pixels[i * 4 + 1], pixels[i * 4 + 2]) = (UInt8(i * 25), UInt8(200 - i * 20), 7) }
+    let image = try Image(width: 3, height: 3, pixels: pixels)
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: 60, height: 45))
+    layer.contents = image
+    layer.contentsScale = 0.1
+    layer.contentsGravity = .resizeAspect
+    layer.contentsCenter = Rect(x: 1.0 / 3, y: 1.0 / 3, width: 1.0 / 3, height: 1.0 / 3)
+    layer.magnificationFilter = .nearest
+    var out = try ReferenceRenderer(threadCount: 1).render(try RenderList(layer: layer, width: 60, height: 45))
+    func texel(_ x: Int, _ y: Int) -> [UInt8] { let i = (y * 3 + x) * 4; return Array(image.pixels[i..<i + 4]) }
+    func pixel(_ x: Int, _ y: Int) -> [UInt8] { let i = (y * 60 + x) * 4; return Array(out.pixels[i..<i + 4]) }
+    // The square runs from x = 7.5 to 52.5: corners 10 points (natural 30 texels × 0.1 … / 3).
+    for ((x, y), (u, v)) in [
+      ((10, 5), (0, 0)), ((16, 5), (0, 0)), ((18, 5), (1, 0)), ((41, 5), (1, 0)), ((43, 5), (2, 0)), ((30, 22), (1, 1)),
+      ((50, 40), (2, 2)),
+    ] as [((Int, Int), (Int, Int))] {
+      XCTAssertEqual(pixel(x, y), texel(u, v), "(\(x), \(y))")
+    }
+    XCTAssertEqual(pixel(3, 22), [0, 0, 0, 0], "outside the fitted square")
+    XCTAssertEqual(pixel(56, 22), [0, 0, 0, 0])
+    layer.contentsGravity = .center
+    out = try ReferenceRenderer(threadCount: 1).render(try RenderList(layer: layer, width: 60, height: 45))
+    // Natural size 30 × 30 centred: each texel a 10-point square from (15, 7.5).
+    XCTAssertEqual(pixel(20, 12), texel(0, 0))
+    XCTAssertEqual(pixel(30, 22), texel(1, 1))
+    XCTAssertEqual(pixel(40, 32), texel(2, 2))
+  }
+}
+
+/// CALayer.cornerCurve: continuous corners start bending farther from the corner than circular
+/// ones and meet them at the 45° point; background, border and clip alike, on both backends.
+final class CornerCurveTests: ParityTestCase {
+  private func alpha(_ layer: Layer, _ x: Int, _ y: Int) throws -> Int {
+    let out = try ReferenceRenderer(threadCount: 1).render(try RenderList(layer: layer, width: 100, height: 100))
+    return Int(out.pixels[(y * 100 + x) * 4 + 3])
+  }
+
+  func testContinuousCornersBendEarlierAndMeetAt45Degrees() throws {
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+    layer.backgroundColor = .white
+    layer.cornerRadius = 20
+    let circular = (edge: try alpha(layer, 0, 15), diagonal: try alpha(layer, 5, 5), straight: try alpha(layer, 0, 35))
+    layer.cornerCurve = .continuous
+    let continuous = (edge: try alpha(layer, 0, 15), diagonal: try alpha(layer, 5, 5), straight: try alpha(layer, 0, 35))
+    // 15.5 points down the left edge: the circle's arc ends at 20 (about half covered there);
+    // the continuous curve, 30.6 long, has bent away (the superellipse: about 0.05).
+    XCTAssertEqual(circular.edge, 125, accuracy: 8)
+    XCTAssertEqual(continuous.edge, 13, accuracy: 8)
+    // At the 45° point (5.9 points in from the corner on each axis) the two curves agree.
+    XCTAssertEqual(continuous.diagonal, circular.diagonal, accuracy: 12)
+    // Past 1.528 radii both are the straight edge.
+    XCTAssertEqual(circular.straight, 255)
+    XCTAssertEqual(continuous.straight, 255)
+  }
+
+  func testContinuousCornersMatchOnBothBackends() throws {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: 120, height: 90))
+    let card = Layer(frame: Rect(x: 8.5, y: 6, width: 70, height: 60))
+    card.backgroundColor = Color(red: 0.2, green: 0.5, blue: 0.9)
+    card.cornerRadius = 14
+    card.cornerCurve = .continuous
+    card.borderWidth = 3
+    card.borderColor = .white
+    card.masksToBounds = true
+    var t = Transform3D.identity
+    t.m34 = -1 / 300
+    card.transform = t.rotated(by: 0.4, x: 0, y: 1, z: 0)
+    let inner = Layer(frame: Rect(x: -10, y: 30, width: 90, height: 40))
+    inner.backgroundColor = .orange
+    _ = card.addSublayer(inner)
+    _ = root.addSublayer(card)
+    let pill = Layer(frame: Rect(x: 84, y: 10, width: 30, height: 70))
+    pill.backgroundColor = .green
+    pill.cornerRadius = 15
+    pill.cornerCurve = .continuous
+    pill.maskedCorners = [.layerMinXMinYCorner, .layerMaxXMaxYCorner]
+    _ = root.addSublayer(pill)
+    XCTAssertParity(checker, root, width: 120, height: 90, name: "corner-curve")
+  }
 }

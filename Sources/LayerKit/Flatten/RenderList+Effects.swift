@@ -75,7 +75,7 @@ extension RenderListBuilder {
     let b = layer.bounds
     let boundsRect = RoundedRect(
       bounds: SIMD4(Float(b.minX), Float(b.minY), Float(b.maxX), Float(b.maxY)),
-      cornerRadius: Float(layer.cornerRadius), corners: UInt8(layer.maskedCorners.rawValue & 0xF))
+      cornerRadius: Float(layer.cornerRadius), corners: layer.cornerBits)
 
     // The shadow's blur, offset (in target pixels) and margin.
     var shadowPlan: FilterPlan?

@@ -61,6 +61,9 @@ struct RenderListBuilder {
   private var imageIndex: [UInt64: ImageID] = [:]
   private var nextSurface = 0
   var visiting = Set<ObjectIdentifier>()
+  /// Whether the layer being built lies in an odd number of flipped geometries
+  /// (`isGeometryFlipped`, its own included): its contents image is then mirrored back upright.
+  var contentsFlipped = false
 
   init(width: Int, height: Int) {
     target = PixelRect(x: 0, y: 0, width: width, height: height)
@@ -83,6 +86,10 @@ struct RenderListBuilder {
       throw .layerCycle(layer: layer.debugName)
     }
     defer { visiting.remove(ObjectIdentifier(layer)) }
+    // Inside an odd number of flipped geometries, contents images are drawn mirrored back.
+    let outerFlip = contentsFlipped
+    if layer.isGeometryFlipped { contentsFlipped.toggle() }
+    defer { contentsFlipped = outerFlip }
 
     let toTarget = layer.localTransform.concatenating(parent)
     // An edge-on plane covers no pixel, and neither does anything flattened into it.
@@ -124,7 +131,7 @@ struct RenderListBuilder {
     let b = layer.bounds
     let boundsRect = RoundedRect(
       bounds: SIMD4(Float(b.minX), Float(b.minY), Float(b.maxX), Float(b.maxY)),
-      cornerRadius: Float(layer.cornerRadius), corners: UInt8(layer.maskedCorners.rawValue & 0xF))
+      cornerRadius: Float(layer.cornerRadius), corners: layer.cornerBits)
 
     if let bg = layer.backgroundColor, bg.alpha > 0 {
       append(&ops, Draw.make(mapping, Shape(rect: boundsRect), .color(bg.premultiplied), clips, region))
@@ -214,8 +221,13 @@ struct RenderListBuilder {
     let g = layer.contentsGravity.rect(in: layer.bounds, imageSize: natural)
     guard g.size.width != 0, g.size.height != 0, cr.size.width != 0, cr.size.height != 0 else { return nil }
     // uv = cr.origin + (q − g.origin) / g.size × cr.size
-    let scale = SIMD2(cr.size.width / g.size.width, cr.size.height / g.size.height)
-    let offset = SIMD2(cr.origin.x - g.origin.x * scale.x, cr.origin.y - g.origin.y * scale.y)
+    var scale = SIMD2(cr.size.width / g.size.width, cr.size.height / g.size.height)
+    var offset = SIMD2(cr.origin.x - g.origin.x * scale.x, cr.origin.y - g.origin.y * scale.y)
+    if contentsFlipped {
+      // Upright in a flipped geometry: v = cr.y + (g.maxY − q.y) / g.height × cr.height.
+      offset.y = cr.origin.y + g.maxY * scale.y
+      scale.y = -scale.y
+    }
     // Magnified where a texel covers more than a pixel: the layer's filter for that case decides.
     let m = mapping.toTarget
     let h = [m.row0, m.row1, m.row2].map { [Double($0.x), Double($0.y), Double($0.z)] }
@@ -225,8 +237,11 @@ struct RenderListBuilder {
     let transform = TextureTransform(
       scale: SIMD2(Float(scale.x), Float(scale.y)), offset: SIMD2(Float(offset.x), Float(offset.y)),
       nearest: filter == .nearest,
-      slices: layer.contentsGravity == .resize && layer.contentsCenter != .unit
-        ? RenderListBuilder.slices(layer.contentsCenter, contentsRect: cr, natural: natural, in: g) : nil)
+      // Every gravity: the pieces fill the rectangle the gravity gives (a gravity that does not
+      // scale gives the natural size, where the pieces are the image as it is).
+      slices: layer.contentsCenter != .unit
+        ? RenderListBuilder.slices(layer.contentsCenter, contentsRect: cr, natural: natural, in: g)
+          .flippedVertically(about: contentsFlipped ? g.minY + g.maxY : nil) : nil)
     let rect = RoundedRect(bounds: SIMD4(Float(g.minX), Float(g.minY), Float(g.maxX), Float(g.maxY)))
     let source: TextureSource
     if let fade = image.crossfade {
@@ -503,5 +518,18 @@ extension PixelRect {
   var surfaceTransform: TextureTransform {
     let size = SIMD2(Float(width), Float(height))
     return TextureTransform(scale: 1 / size, offset: -SIMD2(Float(x), Float(y)) / size)
+  }
+}
+
+extension TextureTransform.Slices {
+  /// The same pieces read upside down about local y = c / 2 (y → c − y), for contents kept
+  /// upright in a flipped geometry; itself when `c` is nil.
+  func flippedVertically(about c: Double?) -> TextureTransform.Slices {
+    guard let c else { return self }
+    let k = Float(c)
+    let (b, s, o) = (breaksY, scaleY, offsetY)
+    return TextureTransform.Slices(
+      breaksX: breaksX, scaleX: scaleX, offsetX: offsetX, breaksY: SIMD2(k - b.y, k - b.x),
+      scaleY: SIMD3(-s.z, -s.y, -s.x), offsetY: SIMD3(k * s.z + o.z, k * s.y + o.y, k * s.x + o.x))
   }
 }

@@ -19,3 +19,18 @@ public struct CornerMask: OptionSet, Hashable, Sendable {
     ("maxXMaxY", .layerMaxXMaxYCorner),
   ]
 }
+
+/// How a rounded corner bends (CALayerCornerCurve): a quarter circle, or continuously — the
+/// curvature rising from the straight edge instead of jumping to 1 / radius, as iOS draws app
+/// icons and buttons (RoundedRect.continuous: a superellipse over 1.528 radii of each edge).
+public enum CornerCurve: String, CaseIterable, Hashable, Sendable {
+  case circular, continuous
+}
+
+extension Layer {
+  /// The bits of RoundedRect.corners for this layer's rounded shapes: `maskedCorners`, and
+  /// whether the corners are continuous.
+  var cornerBits: UInt8 {
+    UInt8(maskedCorners.rawValue & 0xF) | (cornerCurve == .continuous ? RoundedRect.continuous : 0)
+  }
+}

@@ -70,11 +70,16 @@ extension Layer {
 
   /// The layer's bounds to its superlayer's space:
   /// T(−anchor, −anchorPointZ) · transform · T(position, zPosition).
+  /// With `isGeometryFlipped`, the bounds are first mirrored about their horizontal centre line.
   var localTransform: Transform3D {
     let anchor = anchorInBounds
-    return Transform3D(translationX: -anchor.x, y: -anchor.y, z: -anchorPointZ)
+    let placed = Transform3D(translationX: -anchor.x, y: -anchor.y, z: -anchorPointZ)
       .concatenating(transform)
       .concatenating(Transform3D(translationX: position.x, y: position.y, z: zPosition))
+    guard isGeometryFlipped else { return placed }
+    return Transform3D(scaleX: 1, y: -1)
+      .concatenating(Transform3D(translationX: 0, y: bounds.minY + bounds.maxY))
+      .concatenating(placed)
   }
 
   /// What the sublayers' local transforms are followed by, for this layer at `toTarget`: the

@@ -89,9 +89,10 @@ open class Layer {
   /// The part of the contents image to draw, in unit coordinates of the image.
   public var contentsRect: Rect = .unit { didSet { didChange("contentsRect", from: oldValue, to: contentsRect) } }
   /// The part of the contents (unit coordinates of `contentsRect`'s image) that stretches when
-  /// the contents are resized (CALayer.contentsCenter): with the `.resize` gravity, the parts
-  /// outside it keep their natural size at the edges — a nine-slice image (a button's rounded
-  /// frame). The whole image (the default) stretches as one.
+  /// the contents are resized (CALayer.contentsCenter): the parts outside it keep their natural
+  /// size at the edges of the rectangle the gravity gives — a nine-slice image (a button's
+  /// rounded frame); with `.resizeAspect` the corners stay natural while the centre grows. The
+  /// whole image (the default) stretches as one.
   public var contentsCenter: Rect = .unit {
     didSet { didChange("contentsCenter", from: oldValue, to: contentsCenter) }
   }
@@ -104,6 +105,8 @@ open class Layer {
   public var minificationFilter: ContentsFilter = .linear
   /// The corners `cornerRadius` rounds (CALayer.maskedCorners; all by default).
   public var maskedCorners: CornerMask = .all
+  /// How the rounded corners bend (CALayer.cornerCurve): circular by default.
+  public var cornerCurve: CornerCurve = .circular
   /// Rounds the background and border; the contents and sublayers too when `masksToBounds`.
   public var cornerRadius: Double = 0 { didSet { didChange("cornerRadius", from: oldValue, to: cornerRadius) } }
   /// Drawn inset from the bounds, above the contents and the sublayers.
@@ -113,6 +116,11 @@ open class Layer {
   public var masksToBounds = false
   /// When false, the layer and its subtree are not drawn while it faces away from the viewer.
   public var isDoubleSided = true
+  /// Whether the layer's geometry — its bounds' space, where its sublayers, its shape's path and
+  /// its gradient's points lie — runs bottom up (CALayer.isGeometryFlipped): mirrored about the
+  /// bounds' horizontal centre line, so a sublayer at y = 0 sits at the bottom. Contents images
+  /// are still drawn upright, as Core Animation keeps them; the layer's own frame does not move.
+  public var isGeometryFlipped = false
 
   // MARK: Effects
 
@@ -301,6 +309,7 @@ open class Layer {
     contentsScale = o.contentsScale
     contentsCenter = o.contentsCenter
     maskedCorners = o.maskedCorners
+    cornerCurve = o.cornerCurve
     magnificationFilter = o.magnificationFilter
     minificationFilter = o.minificationFilter
     cornerRadius = o.cornerRadius
@@ -308,6 +317,7 @@ open class Layer {
     borderColor = o.borderColor
     masksToBounds = o.masksToBounds
     isDoubleSided = o.isDoubleSided
+    isGeometryFlipped = o.isGeometryFlipped
     shadowColor = o.shadowColor
     shadowOpacity = o.shadowOpacity
     shadowOffset = o.shadowOffset

@@ -234,7 +234,10 @@ struct Interior {
       x0: Double(r.x) + offset.x, y0: Double(r.y) + offset.y, x1: Double(r.z) + offset.x, y1: Double(r.w) + offset.y
     )
     let half = min(box.x1 - box.x0, box.y1 - box.y0) / 2
-    let radius = min(max(Double(draw.shape.rect.cornerRadius), 0), max(half, 0))
+    // A continuous corner bends over `continuousExtent` radii: its region is that much larger.
+    let continuous = draw.shape.rect.corners & RoundedRect.continuous != 0
+    let reach = Double(draw.shape.rect.cornerRadius) * (continuous ? Double(RoundedRect.continuousExtent) : 1)
+    let radius = min(max(reach, 0), max(half, 0))
     for clip in draw.clips {
       guard clip.rect.cornerRadius <= 0, let o = Interior.translation(clip.mapping) else { return nil }
       let c = clip.rect.bounds
