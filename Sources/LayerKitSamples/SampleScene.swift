@@ -126,16 +126,22 @@ public enum SampleScene {
     return root
   }
 
+  /// A dark root of `width × height` named `name`, and the grid of `count` cells over it: its
+  /// columns (about as many per row as the aspect asks) and the size of one cell.
+  static func grid(_ name: String, count: Int, width: Double, height: Double) -> (Layer, columns: Int, cell: Size) {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: width, height: height))
+    root.name = name
+    root.backgroundColor = Color(red: 0.06, green: 0.07, blue: 0.1)
+    let columns = max(1, Int((Double(count) * width / height).squareRoot().rounded(.up)))
+    let rows = (count + columns - 1) / columns
+    return (root, columns, Size(width: width / Double(columns), height: height / Double(rows)))
+  }
+
   /// `count` animated tiles on a grid over a dark backdrop, for the benchmark's layer-count
   /// workloads: each tile moves, turns and fades with its own basic animations (repeating,
   /// autoreversing), every fourth one shows an image; render `presentation(at:)` of the result.
   public static func animatedGrid(count: Int, width: Double = 1920, height: Double = 1080) throws -> Layer {
-    let root = Layer(frame: Rect(x: 0, y: 0, width: width, height: height))
-    root.name = "grid"
-    root.backgroundColor = Color(red: 0.06, green: 0.07, blue: 0.1)
-    let columns = max(1, Int((Double(count) * width / height).squareRoot().rounded(.up)))
-    let rows = (count + columns - 1) / columns
-    let cell = Size(width: width / Double(columns), height: height / Double(rows))
+    let (root, columns, cell) = grid("grid", count: count, width: width, height: height)
     let image = try testImage(width: 64, height: 64, hue: 0.6)
     for i in 0..<count {
       let tile = Layer()
@@ -172,12 +178,7 @@ public enum SampleScene {
   /// stroked 6 points wide, dashed on every other ring, round caps, whose `strokeEnd` runs 0 → 1
   /// and back, each ring at its own phase — over a faint filled disc.
   public static func animatedShapes(count: Int, width: Double = 1920, height: Double = 1080) throws -> Layer {
-    let root = Layer(frame: Rect(x: 0, y: 0, width: width, height: height))
-    root.name = "shapes"
-    root.backgroundColor = Color(red: 0.06, green: 0.07, blue: 0.1)
-    let columns = max(1, Int((Double(count) * width / height).squareRoot().rounded(.up)))
-    let rows = (count + columns - 1) / columns
-    let cell = Size(width: width / Double(columns), height: height / Double(rows))
+    let (root, columns, cell) = grid("shapes", count: count, width: width, height: height)
     let radius = min(cell.width, cell.height) * 0.38
     for i in 0..<count {
       let ring = ShapeLayer()

@@ -89,13 +89,18 @@ final class MaskedCornersTests: ParityTestCase {
 /// Layer.contentsCenter (nine-slice): the parts outside the centre keep their natural size at
 /// the edges, the centre stretches; on both backends alike.
 final class ContentsCenterTests: ParityTestCase {
+  /// A 3 × 3 image whose nine texels all differ.
+  private func nineTexels() throws -> Image {
+    var pixels = [UInt8](repeating: 255, count: 3 * 3 * 4)
+    for i in 0..<9 { (pixels[i * 4], pixels[i * 4 + 1], pixels[i * 4 + 2]) = (UInt8(i * 25), UInt8(200 - i * 20), 7) }
+    return try Image(width: 3, height: 3, pixels: pixels)
+  }
+
   /// A 3 × 3 image, one colour a texel, shown 10 points a texel (contentsScale 0.1) in 60 × 45
   /// points with the middle texel as the centre: corners 10 × 10, edges stretched along one axis.
   /// With the nearest filter each pixel is the texel of its piece, exactly.
   func testNineSlicePiecesLandWhereTheyBelong() throws {
-    var pixels = [UInt8](repeating: 255, count: 3 * 3 * 4)
-    for i in 0..<9 { (pixels[i * 4], pixels[i * 4 + 1], pixels[i * 4 + 2]) = (UInt8(i * 25), UInt8(200 - i * 20), 7) }
-    let image = try Image(width: 3, height: 3, pixels: pixels)
+    let image = try nineTexels()
     let layer = Layer(frame: Rect(x: 0, y: 0, width: 60, height: 45))
     layer.contents = image
     layer.contentsScale = 0.1
@@ -128,9 +133,7 @@ final class ContentsCenterTests: ParityTestCase {
   /// corners of natural size (3 points: 0.1 scale), the centre stretched; outside the square,
   /// nothing. `.center` shows the image at its natural size, pieces and all, as it is.
   func testNineSliceFollowsTheGravity() throws {
-    var pixels = [UInt8](repeating: 255, count: 3 * 3 * 4)
-    for i in 0..<9 { (pixels[i * 4], pixels[i * 4 + 1], pixels[i * 4 + 2]) = (UInt8(i * 25), UInt8(200 - i * 20), 7) }
-    let image = try Image(width: 3, height: 3, pixels: pixels)
+    let image = try nineTexels()
     let layer = Layer(frame: Rect(x: 0, y: 0, width: 60, height: 45))
     layer.contents = image
     layer.contentsScale = 0.1

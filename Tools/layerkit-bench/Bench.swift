@@ -35,6 +35,8 @@ struct Bench: ParsableCommand {
   @Flag(help: "Suite: leave FFmpeg out even when it is installed.") var noFfmpeg = false
   @Flag(help: "Suite: leave out the clip workloads (concat, clip frames alone, slideshow, 4K fitted).")
   var noClips = false
+  @Option(help: "Suite: only the frame rows whose workload contains this text (\"shape\", \"fade\", …).")
+  var only: String?
   @Option(help: "Suite: also write the report as JSON to this file.") var json: String?
   @Option(help: "Suite: also write a chart (SVG) to this file.") var plot: String?
 
@@ -55,7 +57,7 @@ struct Bench: ParsableCommand {
     let suite = Suite(
       sizes: parsed.map { ($0[0], $0[1]) }, framesPerRow: frames,
       renderers: renderer == "both" ? ["gpu", "cpu"] : [renderer], withFFmpeg: !noFfmpeg,
-      videoSizes: Set(videoSizes.split(separator: ",").map { $0.lowercased() }), withClips: !noClips)
+      videoSizes: Set(videoSizes.split(separator: ",").map { $0.lowercased() }), withClips: !noClips, only: only)
     let report = try suite.run()
     print("\n" + Suite.table(report))
     if let json {

@@ -63,6 +63,8 @@ struct Suite {
   let videoSizes: Set<String>
   /// Run the clip workloads (Suite+Clips.swift).
   var withClips = true
+  /// Only the frame rows whose workload name contains this (case-insensitive); nil runs all.
+  var only: String?
 
   static let transitionFrames = 181
 
@@ -138,7 +140,7 @@ struct Suite {
             { k in try RenderList(layer: grid.presentation(at: Double(k) / 60), width: w, height: h) }
           ))
       }
-      for (name, make) in workloads {
+      for (name, make) in workloads where only.map({ name.lowercased().contains($0.lowercased()) }) ?? true {
         for renderer in [gpu as Renderer?, cpu as Renderer?].compactMap({ $0 }) {
           if name.hasSuffix(".glsl") && renderer.name == "cpu" { continue }
           frames.append(try measure(name, renderer, width: w, height: h, make: make))

@@ -49,10 +49,12 @@ public struct StrokeStyle: Hashable, Sendable {
   }
 }
 
-/// The outline of a stroke: the polygons whose union is what the stroke paints. Each polygon is
-/// convex and wound the same way (positive area, y down: clockwise on screen), so filled with the
-/// non-zero rule together they give their union, overlaps and all: one segment's quad, each join
-/// (miter, round or bevel) and each cap (square or round) is one polygon.
+/// The outline of a stroke: the polygons whose union is what the stroke paints, each wound the
+/// same way (positive area, y down: clockwise on screen), so filled with the non-zero rule
+/// together they give their union, overlaps and all. A run of segments whose turns are gentle
+/// (`isSmooth`: a flattened curve) is one strip polygon, offset and mitered on both sides; each
+/// sharper join (miter, round or bevel) and each cap (square or round) is a convex polygon of
+/// its own, as is each segment of a run too tight for a strip.
 ///
 /// The stroke follows Core Graphics: the path is trimmed to [start, end] of its whole length
 /// (all subpaths in order; nothing when end ≤ start), dashes are measured from each subpath's
@@ -190,9 +192,16 @@ enum Stroker {
       }
       return
     }
-    for i in 0..<(pts.count - 1) { segment(pts[i], pts[i + 1], hw, into: &out) }
-    for i in 1..<(pts.count - 1) {
-      join(pts[i], unit(pts[i] - pts[i - 1]), unit(pts[i + 1] - pts[i]), hw, style, tolerance, into: &out)
+    let smooth = (0..<pts.count).map { i in
+      i > 0 && i < pts.count - 1 && isSmooth(pts[i - 1], pts[i], pts[i + 1], hw, style, tolerance)
+    }
+    var first = 0
+    for i in 1..<pts.count where i == pts.count - 1 || !smooth[i] {
+      strip(pts, from: first, to: i, closed: false, smooth: smooth, hw, into: &out)
+      if i < pts.count - 1 {
+        join(pts[i], unit(pts[i] - pts[i - 1]), unit(pts[i + 1] - pts[i]), hw, style, tolerance, into: &out)
+      }
+      first = i
     }
     cap(pts[0], unit(pts[0] - pts[1]), hw, style, tolerance, into: &out)
     cap(pts[pts.count - 1], unit(pts[pts.count - 1] - pts[pts.count - 2]), hw, style, tolerance, into: &out)
@@ -204,12 +213,86 @@ enum Stroker {
     if pts.count > 1, pts.first == pts.last { pts.removeLast() }
     guard pts.count >= 2 else { return }
     let n = pts.count
-    for i in 0..<n { segment(pts[i], pts[(i + 1) % n], hw, into: &out) }
-    for i in 0..<n {
+    let smooth = (0..<n).map { i in isSmooth(pts[(i + n - 1) % n], pts[i], pts[(i + 1) % n], hw, style, tolerance) }
+    guard let start = smooth.firstIndex(of: false) else {
+      // Smooth all round (a circle, an ellipse): one polygon, the outer chain and the inner
+      // chain joined by a seam whose two edges cancel.
+      strip(pts + [pts[0]], from: 0, to: n, closed: true, smooth: smooth + [true], hw, into: &out)
+      return
+    }
+    // From the first corner round to it again: strips between corners, a join at each corner.
+    let ring = (0...n).map { pts[(start + $0) % n] }
+    let ringSmooth = (0...n).map { smooth[(start + $0) % n] }
+    var first = 0
+    for i in 1...n where i == n || !ringSmooth[i] {
+      strip(ring, from: first, to: i, closed: false, smooth: ringSmooth, hw, into: &out)
+      first = i
+    }
+    for i in 0..<n where !smooth[i] {
       let prev = pts[(i + n - 1) % n]
       let next = pts[(i + 1) % n]
       join(pts[i], unit(pts[i] - prev), unit(next - pts[i]), hw, style, tolerance, into: &out)
     }
+  }
+
+  /// Whether the turn at b (from a, towards c) is gentle enough to be stroked inside one strip
+  /// polygon: the join the style asks for lies within `tolerance` of the miter point that the
+  /// strip uses, and the inner offsets meet within half of each segment (the stroke is narrower
+  /// than the path's curvature there), so the strip does not fold over itself.
+  static func isSmooth(_ a: V, _ b: V, _ c: V, _ hw: Double, _ style: StrokeStyle, _ tolerance: Double) -> Bool {
+    let d0 = unit(b - a)
+    let d1 = unit(c - b)
+    let dot = d0.x * d1.x + d0.y * d1.y
+    guard dot > 0 else { return false }
+    let cosHalf = ((1 + dot) / 2).squareRoot()
+    let sinHalf = ((1 - dot) / 2).squareRoot()
+    let tip = hw / cosHalf
+    let exact: Double
+    switch style.lineJoin {
+    case .miter: exact = 1 / cosHalf <= style.miterLimit ? tip : hw * cosHalf
+    case .round: exact = hw
+    case .bevel: exact = hw * cosHalf
+    }
+    guard tip - exact <= tolerance else { return false }
+    let setback = hw * sinHalf / cosHalf
+    return setback <= 0.5 * min(length(b - a), length(c - b))
+  }
+
+  /// The polygon of the segments from point `first` to point `last`, whose inner points are
+  /// smooth: the left offsets forward (mitered at the inner points), then the right offsets
+  /// back. `closed`: the points go round (the last is the first) and the chains close on
+  /// themselves, joined by a seam.
+  static func strip(
+    _ pts: [V], from first: Int, to last: Int, closed: Bool, smooth: [Bool], _ hw: Double, into out: inout [[V]]
+  ) {
+    if last == first + 1 {
+      segment(pts[first], pts[last], hw, into: &out)
+      return
+    }
+    func normal(_ i: Int) -> V {
+      let d = unit(pts[i + 1] - pts[i])
+      return V(-d.y, d.x) * hw
+    }
+    // The offset at each point: the segment's normal at the ends, the miter inside.
+    var offsets: [V] = []
+    offsets.reserveCapacity(last - first + 1)
+    for i in first...last {
+      let inner = closed || (i > first && i < last)
+      if !inner {
+        offsets.append(i == first ? normal(first) : normal(last - 1))
+        continue
+      }
+      let before = normal(i == first ? last - 1 : i - 1)
+      let after = normal(i == last ? first : i)
+      let m = before + after
+      let k = (m.x * before.x + m.y * before.y) / (hw * hw)
+      offsets.append(k > 0 ? m / k : before)
+    }
+    var polygon: [V] = []
+    polygon.reserveCapacity(2 * offsets.count)
+    for (j, o) in offsets.enumerated() { polygon.append(pts[first + j] + o) }
+    for (j, o) in offsets.enumerated().reversed() { polygon.append(pts[first + j] - o) }
+    add(polygon, into: &out)
   }
 
   static func segment(_ a: V, _ b: V, _ hw: Double, into out: inout [[V]]) {

@@ -59,10 +59,12 @@ struct DrawJob: @unchecked Sendable {
     let evenOdd = draw.shape.path?.evenOdd ?? false
     let path = draw.shape.path?.segments ?? []
     let isPath = draw.shape.path != nil
-    let coverageMask = draw.shape.coverage
-    let maskBounds = coverageMask?.bounds ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
+    // A Bool and the bounds, not the optional mask, in the loop: testing the optional against
+    // nil copies it (retaining its bytes) for every pixel.
+    let hasCoverage = draw.shape.coverage != nil
+    let maskBounds = draw.shape.coverage?.bounds ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
     let fill = interior
-    (coverageMask?.bytes ?? []).withUnsafeBufferPointer { maskBytes in
+    (draw.shape.coverage?.bytes ?? []).withUnsafeBufferPointer { maskBytes in
       path.withUnsafeBufferPointer { segments in
         draw.clips.withUnsafeBufferPointer { clips in
           for y in range {
@@ -88,7 +90,7 @@ struct DrawJob: @unchecked Sendable {
         let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
         guard let lp = RenderMath.unproject(p, mapping) else { continue }
         var coverage =
-          coverageMask != nil
+          hasCoverage
           ? RenderMath.coverage(p, bytes: maskBytes, bounds: maskBounds)
           : isPath
             ? RenderMath.coverage(lp, segments: segments, evenOdd: evenOdd)
