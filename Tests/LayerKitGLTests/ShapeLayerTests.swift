@@ -287,4 +287,23 @@ final class ShapeLayerTests: ParityTestCase {
     _ = root.addSublayer(clipped)
     XCTAssertParity(checker, root, width: 160, height: 120, name: "shape-layers")
   }
+
+  /// A self-intersecting smooth path (a figure eight of four curves, stroked as one strip):
+  /// the crossing is covered once, the lobes' insides stay empty, the stroke's width is kept.
+  func testASelfIntersectingStrokeIsItsUnion() throws {
+    var eight = Path()
+    eight.move(to: Point(x: 50, y: 30))
+    eight.addCurve(to: Point(x: 90, y: 30), control1: Point(x: 65, y: 5), control2: Point(x: 90, y: 5))
+    eight.addCurve(to: Point(x: 50, y: 30), control1: Point(x: 90, y: 55), control2: Point(x: 65, y: 55))
+    eight.addCurve(to: Point(x: 10, y: 30), control1: Point(x: 35, y: 5), control2: Point(x: 10, y: 5))
+    eight.addCurve(to: Point(x: 50, y: 30), control1: Point(x: 10, y: 55), control2: Point(x: 35, y: 55))
+    eight.closeSubpath()
+    let layer = shape(eight, width: 4)
+    let out = try render(layer, 100, 60)
+    XCTAssertEqual(alpha(out, 50, 29), 255, "the crossing")
+    XCTAssertEqual(alpha(out, 72, 30), 0, "inside the right lobe")
+    XCTAssertEqual(alpha(out, 28, 30), 0, "inside the left lobe")
+    XCTAssertEqual(alpha(out, 89, 30), 255, "on the right lobe's outer edge")
+    XCTAssertParity(checker, layer, width: 100, height: 60, name: "shape-figure-eight")
+  }
 }

@@ -9,8 +9,8 @@ import LayerKitRender
 /// that draw, so choosing one is an optimisation, never a change of output.
 ///
 /// The common draws (colour or texture, clips, border, perspective) get one variant per
-/// combination: 16 programs. Draws with a mask, a path or a blend mode are rare, and their code
-/// is large, so they share `effects` variants: mask and path code behind uniform branches
+/// combination: 16 programs. Draws with a mask, a path, continuous corners (on the shape or a
+/// clip) or a blend mode are rare, and their code is large, so they share `effects` variants: mask and path code behind uniform branches
 /// (u_hasMask, u_isPath), clips and border compiled in (u_clipCount = 0 and u_borderWidth = 0
 /// run no clip iteration and return the outer coverage, the same values through the same
 /// instructions as the variants without them), and only paint, perspective and blend chosen
@@ -79,14 +79,20 @@ struct LayerQuadVariant: Hashable, CaseIterable {
     projective = !draw.mapping.isAffine
     blend = draw.blendMode != .normal
     coverage = false
-    if draw.shape.coverage != nil, !texture, !projective, !blend, draw.mask == nil, draw.shape.path == nil {
+    // Continuous corners (on the shape or a clip) are drawn by the `effects` variants alone.
+    let continuous =
+      draw.shape.rect.corners & RoundedRect.continuous != 0
+      || draw.clips.contains { $0.rect.corners & RoundedRect.continuous != 0 }
+    if draw.shape.coverage != nil, !texture, !projective, !blend, draw.mask == nil, draw.shape.path == nil,
+      !continuous
+    {
       coverage = true
       effects = false
       clips = !draw.clips.isEmpty
       border = false
       return
     }
-    effects = blend || draw.mask != nil || draw.shape.path != nil || draw.shape.coverage != nil
+    effects = blend || draw.mask != nil || draw.shape.path != nil || draw.shape.coverage != nil || continuous
     if effects {
       clips = true
       border = true
@@ -109,6 +115,7 @@ struct LayerQuadVariant: Hashable, CaseIterable {
       ("HAS_PATH", effects ? "1" : "0"),
       ("HAS_BLEND", blend ? "1" : "0"),
       ("HAS_COVERAGE", coverage ? "1" : "0"),
+      ("HAS_CONTINUOUS", effects ? "1" : "0"),
     ]
   }
 }
