@@ -285,6 +285,15 @@ final class ShapeLayerTests: ParityTestCase {
     inner.lineDashPattern = [20, 8]
     _ = clipped.addSublayer(inner)
     _ = root.addSublayer(clipped)
+    // Extremes over it all: a 500-wide stroke and zero-length dashes (dots), semi-transparent.
+    let wide = shape(star, stroke: Color(red: 0.9, green: 0.2, blue: 0.4, alpha: 0.25), fill: nil, width: 500)
+    wide.frame = Rect(x: 40, y: 20, width: 60, height: 60)
+    _ = root.addSublayer(wide)
+    let dots = shape(star, stroke: .white, fill: nil, width: 6)
+    dots.frame = Rect(x: 95, y: 2, width: 60, height: 60)
+    dots.lineDashPattern = [0, 9]
+    dots.lineCap = .round
+    _ = root.addSublayer(dots)
     XCTAssertParity(checker, root, width: 160, height: 120, name: "shape-layers")
   }
 

@@ -122,8 +122,9 @@ final class PortedSnippetsTests: XCTestCase {
   }
 
   /// CAShapeLayer's reference, Listing 1: a flower of twelve transformed ellipses, filled
-  /// even-odd (the overlapping petals stay empty) and stroked. Differences from the listing:
-  /// CGMutablePath is a class there and Path a value here (`var path`), and a CGColor is a Color.
+  /// even-odd (the overlapping petals stay empty) and stroked. The one change beyond renaming
+  /// (`UIColor` → `Color`, CG and CA prefixes dropped): CGMutablePath is a class there and Path a
+  /// value here, so `let path` becomes `var path`.
   func testTheShapeLayerReference() throws {
     let width: CGFloat = 640
     let height: CGFloat = 640
@@ -144,8 +145,8 @@ final class PortedSnippetsTests: XCTestCase {
     }
 
     shapeLayer.path = path
-    shapeLayer.strokeColor = Color.red
-    shapeLayer.fillColor = Color.yellow
+    shapeLayer.strokeColor = Color.red.cgColor
+    shapeLayer.fillColor = Color.yellow.cgColor
     shapeLayer.fillRule = kFillRuleEvenOdd
 
     let image = try ReferenceRenderer().render(try RenderList(layer: shapeLayer, width: 640, height: 640))
@@ -190,5 +191,35 @@ final class PortedSnippetsTests: XCTestCase {
     XCTAssertEqual(pixel(image, 50, 90), [255, 0, 0, 255], "half: drawn")
     XCTAssertEqual(pixel(image, 10, 50)[3], 0, "three quarters: not yet")
     XCTAssertEqual(pixel(image, 50, 50)[3], 0, "no fill")
+  }
+
+  /// The card-styling recipe of countless tutorials: rounded top corners (continuous), a hairline
+  /// border, a soft shadow, and the rendering hints ported code sets (kept, without effect).
+  func testTheCardStylingRecipe() throws {
+    let card = Layer()
+    card.frame = Rect(x: 20, y: 20, width: 120, height: 80)
+    card.backgroundColor = Color.white.cgColor
+    card.cornerRadius = 16
+    card.cornerCurve = .continuous
+    card.maskedCorners = [.layerMinXMinYCorner, .layerMaxXMinYCorner]
+    card.borderWidth = 1
+    card.borderColor = Color.lightGray.cgColor
+    card.shadowColor = Color.black.cgColor
+    card.shadowOpacity = 0.3
+    card.shadowOffset = Size(width: 0, height: 4)
+    card.shadowRadius = 8
+    card.allowsEdgeAntialiasing = true
+    card.shouldRasterize = true
+    card.rasterizationScale = 2
+
+    let root = Layer(frame: Rect(x: 0, y: 0, width: 160, height: 130))
+    root.addSublayer(card)
+    let image = try ReferenceRenderer().render(try RenderList(layer: root, width: 160, height: 130))
+    XCTAssertEqual(pixel(image, 80, 60), [255, 255, 255, 255], "the card")
+    XCTAssertEqual(pixel(image, 22, 97), [255, 255, 255, 255], "a square bottom corner")
+    XCTAssertLessThan(pixel(image, 21, 21)[3], 64, "a rounded top corner: only the shadow")
+    XCTAssertEqual(pixel(image, 20, 60)[0], 170, accuracy: 2, "the light gray border")
+    let shade = pixel(image, 80, 103)
+    XCTAssertTrue(shade[0] == 0 && shade[3] > 20 && shade[3] < 77, "the shadow below: \(shade)")
   }
 }

@@ -70,3 +70,9 @@ extension Path {
 /// kCAFillRuleNonZero and kCAFillRuleEvenOdd, by their ported names.
 public let kFillRuleNonZero = FillRule.nonZero
 public let kFillRuleEvenOdd = FillRule.evenOdd
+
+extension Color {
+  /// UIColor.cgColor / NSColor.cgColor, so `UIColor.red.cgColor` ports as `Color.red.cgColor`:
+  /// the colour itself.
+  public var cgColor: Color { self }
+}

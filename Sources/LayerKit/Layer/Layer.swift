@@ -122,6 +122,20 @@ open class Layer {
   /// are still drawn upright, as Core Animation keeps them; the layer's own frame does not move.
   public var isGeometryFlipped = false
 
+  // Kept for ported code, with Core Animation's defaults; LayerKit's output does not depend on
+  // them: every edge is antialiased (the ramp the two backends agree on), and nothing is cached
+  // as a bitmap between frames (each frame is drawn from the model).
+  /// CALayer.allowsEdgeAntialiasing: kept; edges are always antialiased.
+  public var allowsEdgeAntialiasing = false
+  /// CALayer.edgeAntialiasingMask: kept; every edge is antialiased.
+  public var edgeAntialiasingMask: UInt32 = 0xF
+  /// CALayer.shouldRasterize: kept; layers are drawn from the model every frame.
+  public var shouldRasterize = false
+  /// CALayer.rasterizationScale: kept, as `shouldRasterize`.
+  public var rasterizationScale: Double = 1
+  /// CALayer.isOpaque: kept; transparency is always composited.
+  public var isOpaque = false
+
   // MARK: Effects
 
   /// A layer whose rendered alpha masks this layer, its subtree and its shadow. Its geometry is in
@@ -318,6 +332,8 @@ open class Layer {
     masksToBounds = o.masksToBounds
     isDoubleSided = o.isDoubleSided
     isGeometryFlipped = o.isGeometryFlipped
+    (allowsEdgeAntialiasing, edgeAntialiasingMask) = (o.allowsEdgeAntialiasing, o.edgeAntialiasingMask)
+    (shouldRasterize, rasterizationScale, isOpaque) = (o.shouldRasterize, o.rasterizationScale, o.isOpaque)
     shadowColor = o.shadowColor
     shadowOpacity = o.shadowOpacity
     shadowOffset = o.shadowOffset
