@@ -85,6 +85,9 @@ let package = Package(
     .testTarget(
       name: "LayerKitReferenceTests",
       dependencies: ["LayerKit", "LayerKitReference", "LayerKitMedia", "LayerKitSamples", "LayerKitTesting"]),
+    // Core Animation code from Apple's references and common recipes, ported by renaming only
+    // (README: Porting from Core Animation), checked against what the references say.
+    .testTarget(name: "LayerKitPortingTests", dependencies: ["LayerKit", "LayerKitReference"]),
     .testTarget(
       name: "LayerKitMediaTests", dependencies: ["LayerKit", "LayerKitMedia", "LayerKitTesting"],
       resources: [.copy("Fixtures")]),
