@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "LayerKitMedia", targets: ["LayerKitMedia"]),
     .library(name: "LayerKitTesting", targets: ["LayerKitTesting"]),
     .library(name: "LayerKitScene", targets: ["LayerKitScene"]),
+    .library(name: "LayerKitText", targets: ["LayerKitText"]),
     .executable(name: "layerkit", targets: ["layerkit"]),
     .executable(name: "layerkit-bench", targets: ["layerkit-bench"]),
   ],
@@ -24,6 +25,7 @@ let package = Package(
     .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
     .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
     .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+    .systemLibrary(name: "CText", path: "Sources/CText", pkgConfig: "raqm"),
 
     // The contract between the model and the backends: RenderList and its ops, Renderer, errors,
     // the per-pixel specification (RenderMath), the catalogue of built-in effects. Pure Swift.
@@ -51,18 +53,22 @@ let package = Package(
     // CPU backend: the reference rasterizer. Sees RenderLists only, never the model.
     .target(name: "LayerKitReference", dependencies: ["LayerKitRender"]),
 
+    // Text on the system's font stack (fontconfig, FreeType, HarfBuzz and FriBiDi through
+    // libraqm, libunibreak): the layout engine of TextLayer.
+    .target(name: "LayerKitText", dependencies: ["LayerKit", "CText"]),
+
     // Images in and out, comparison.
     .target(name: "LayerKitMedia", dependencies: ["LayerKit", "CPNG", "CJPEG"]),
 
     // Render on both backends and compare; for users' tests and ours.
     .target(
       name: "LayerKitTesting",
-      dependencies: ["LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia"]
+      dependencies: ["LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia", "LayerKitText"]
     ),
 
     // Scene files: animated layer compositions described in JSON, read into and written from the
     // model (layers, animations, transactions).
-    .target(name: "LayerKitScene", dependencies: ["LayerKit", "LayerKitMedia"]),
+    .target(name: "LayerKitScene", dependencies: ["LayerKit", "LayerKitMedia", "LayerKitText"]),
 
     .executableTarget(
       name: "layerkit",
@@ -88,6 +94,8 @@ let package = Package(
     // Core Animation code from Apple's references and common recipes, ported by renaming only
     // (README: Porting from Core Animation), checked against what the references say.
     .testTarget(name: "LayerKitPortingTests", dependencies: ["LayerKit", "LayerKitReference"]),
+    .testTarget(
+      name: "LayerKitTextTests", dependencies: ["LayerKit", "LayerKitText", "LayerKitReference", "LayerKitMedia"]),
     .testTarget(
       name: "LayerKitMediaTests", dependencies: ["LayerKit", "LayerKitMedia", "LayerKitTesting"],
       resources: [.copy("Fixtures")]),

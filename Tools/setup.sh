@@ -10,6 +10,12 @@ packages=(
   libpng-dev                          # PNG codec
   libjpeg62-turbo-dev libturbojpeg0-dev  # JPEG codec (libjpeg-turbo and its TurboJPEG API)
   pkg-config
+  libfontconfig-dev libfreetype-dev   # text: finding fonts (and fallbacks), glyph outlines
+  libraqm-dev                         # text: bidi (FriBiDi) and shaping (HarfBuzz) in one layout call
+  libunibreak-dev                     # text: line-break opportunities (Unicode's UAX #14)
+  fonts-dejavu-core                   # a default font family, so text renders on a bare machine
+  fonts-lohit-deva fonts-wqy-microhei fonts-symbola  # fallbacks: Devanagari, CJK, emoji (outlines), 3 MB
+  libharfbuzz-bin                     # hb-shape: the tests check shaping against HarfBuzz's own output
   ffmpeg                              # encoding MP4/WebM/GIF/MOV, decoding clips, mixing audio
 )
 

@@ -68,6 +68,14 @@ public enum LayerProperty: Equatable, Sendable {
   case lineDashPhase(Double)
   case strokeStart(Double)
   case strokeEnd(Double)
+  // TextLayer's, likewise with "kind": "text".
+  case string(AttributedText?)
+  case font(String)
+  case fontSize(Double)
+  case foregroundColor(Color)
+  case wrapped(Bool)
+  case alignmentMode(TextLayer.AlignmentMode)
+  case truncationMode(TextLayer.TruncationMode)
   case filters([Filter])
   case backgroundFilters([Filter])
   case compositingFilter(BlendMode?)
@@ -88,6 +96,7 @@ public enum LayerProperty: Equatable, Sendable {
     "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset", "preservesDepth",
     "path", "fillColor", "fillRule", "strokeColor", "lineWidth", "miterLimit", "lineCap", "lineJoin",
     "lineDashPattern", "lineDashPhase", "strokeStart", "strokeEnd",
+    "string", "font", "fontSize", "foregroundColor", "wrapped", "alignmentMode", "truncationMode",
     "filters", "backgroundFilters", "compositingFilter", "timing",
   ]
 
@@ -151,6 +160,13 @@ public enum LayerProperty: Equatable, Sendable {
     case .lineDashPhase: "lineDashPhase"
     case .strokeStart: "strokeStart"
     case .strokeEnd: "strokeEnd"
+    case .string: "string"
+    case .font: "font"
+    case .fontSize: "fontSize"
+    case .foregroundColor: "foregroundColor"
+    case .wrapped: "wrapped"
+    case .alignmentMode: "alignmentMode"
+    case .truncationMode: "truncationMode"
     case .filters: "filters"
     case .backgroundFilters: "backgroundFilters"
     case .compositingFilter: "compositingFilter"
@@ -220,6 +236,13 @@ public enum LayerProperty: Equatable, Sendable {
     case .lineDashPhase(let v): (layer as? ShapeLayer).map { s in s.lineDashPhase = v }
     case .strokeStart(let v): (layer as? ShapeLayer).map { s in s.strokeStart = v }
     case .strokeEnd(let v): (layer as? ShapeLayer).map { s in s.strokeEnd = v }
+    case .string(let v): (layer as? TextLayer).map { t in t.string = v.map(LayerProperty.plainWhenPossible) }
+    case .font(let v): (layer as? TextLayer).map { t in t.font = v }
+    case .fontSize(let v): (layer as? TextLayer).map { t in t.fontSize = v }
+    case .foregroundColor(let v): (layer as? TextLayer).map { t in t.foregroundColor = v }
+    case .wrapped(let v): (layer as? TextLayer).map { t in t.isWrapped = v }
+    case .alignmentMode(let v): (layer as? TextLayer).map { t in t.alignmentMode = v }
+    case .truncationMode(let v): (layer as? TextLayer).map { t in t.truncationMode = v }
     case .filters(let v): layer.filters = v
     case .backgroundFilters(let v): layer.backgroundFilters = v
     case .compositingFilter(let v): layer.compositingFilter = v
@@ -263,6 +286,11 @@ public enum LayerProperty: Equatable, Sendable {
       .lineCap((l as? ShapeLayer)?.lineCap ?? .butt), .lineJoin((l as? ShapeLayer)?.lineJoin ?? .miter),
       .lineDashPattern((l as? ShapeLayer)?.lineDashPattern), .lineDashPhase((l as? ShapeLayer)?.lineDashPhase ?? 0),
       .strokeStart((l as? ShapeLayer)?.strokeStart ?? 0), .strokeEnd((l as? ShapeLayer)?.strokeEnd ?? 1),
+      // A plain layer reads as a new TextLayer's defaults.
+      .string((l as? TextLayer)?.attributedText), .font((l as? TextLayer)?.font ?? TextLayer.defaultFont),
+      .fontSize((l as? TextLayer)?.fontSize ?? 36), .foregroundColor((l as? TextLayer)?.foregroundColor ?? .white),
+      .wrapped((l as? TextLayer)?.isWrapped ?? false), .alignmentMode((l as? TextLayer)?.alignmentMode ?? .natural),
+      .truncationMode((l as? TextLayer)?.truncationMode ?? .none),
       .filters(l.filters),
       .backgroundFilters(l.backgroundFilters), .compositingFilter(l.compositingFilter), .timing(l.timing),
     ]
@@ -352,6 +380,13 @@ public enum LayerProperty: Equatable, Sendable {
     case "lineDashPhase": return .lineDashPhase(try node.number())
     case "strokeStart": return .strokeStart(try node.number())
     case "strokeEnd": return .strokeEnd(try node.number())
+    case "string": return .string(node.isNull ? nil : try SceneText.read(node, media: media))
+    case "font": return .font(try SceneText.font(node, media: media))
+    case "fontSize": return .fontSize(try node.number(atLeast: 0))
+    case "foregroundColor": return .foregroundColor(try node.color())
+    case "wrapped": return .wrapped(try node.bool())
+    case "alignmentMode": return .alignmentMode(try node.choice(TextLayer.AlignmentMode.self))
+    case "truncationMode": return .truncationMode(try node.choice(TextLayer.TruncationMode.self))
     case "filters": return .filters(try SceneFilters.readList(node))
     case "backgroundFilters": return .backgroundFilters(try SceneFilters.readList(node))
     case "compositingFilter": return .compositingFilter(node.isNull ? nil : try node.choice(BlendMode.self))
@@ -422,6 +457,13 @@ public enum LayerProperty: Equatable, Sendable {
     case .lineCap(let v): return .string(v.rawValue)
     case .lineJoin(let v): return .string(v.rawValue)
     case .lineDashPattern(let v): return v.map { .array($0.map(JSON.number)) } ?? .null
+    case .string(let v): return v.map(SceneText.write) ?? .null
+    case .font(let v): return .string(v)
+    case .fontSize(let v): return .number(v)
+    case .foregroundColor(let v): return W.color(v)
+    case .wrapped(let v): return .bool(v)
+    case .alignmentMode(let v): return .string(v.rawValue)
+    case .truncationMode(let v): return .string(v.rawValue)
     case .filters(let v), .backgroundFilters(let v): return .array(v.map(SceneFilters.write))
     case .compositingFilter(let v): return v.map { .string($0.rawValue) } ?? .null
     case .timing(let t):
@@ -429,5 +471,14 @@ public enum LayerProperty: Equatable, Sendable {
       W.timing(t, into: &b)
       return b.json
     }
+  }
+}
+
+extension LayerProperty {
+  /// Text of one run with no attributes of its own is the plain String a ported CATextLayer
+  /// holds.
+  static func plainWhenPossible(_ text: AttributedText) -> Any {
+    if text.runs.count == 1, text.runs[0] == AttributedText.Run(text.runs[0].text) { return text.runs[0].text }
+    return text
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LayerKit
 import LayerKitMedia
+import LayerKitText
 
 /// A scene file, loaded: its settings and media, and a LayerKit `Scene` whose clock moves as
 /// frames are asked for. `presentation(at:)` applies the timeline entries due by then, each at
@@ -36,6 +37,8 @@ public final class LoadedScene {
   public func time(ofFrame index: Int) -> Double { Double(index) / settings.fps }
 
   init(document: JSON, folder: URL) throws(SceneFileError) {
+    // Text layers are laid out by the system's font stack.
+    FontStack.install()
     let top = SceneNode(document, path: "")
     let o = try top.object("a scene object", keys: SceneFile.documentKeys)
     if let n = o["version"], try n.number() != 1 { throw n.invalid("1 (the only version there is)") }
@@ -54,7 +57,7 @@ public final class LoadedScene {
       background: try o["background"]?.color() ?? .clear)
     media = try o["media"].map { (n) throws(SceneFileError) in try SceneMedia.readAll(n, folder: folder) } ?? []
     self.document = document
-    reader = SceneReader(media: SceneMediaTable(media))
+    reader = SceneReader(media: SceneMediaTable(media, folder: folder))
     // Played once on a copy, so that a bad change (an unknown layer, a cycle, an animation
     // LayerKit refuses) is an error now rather than in the middle of a render.
     let check = try LoadedScene.build(document, reader: reader, settings: settings)

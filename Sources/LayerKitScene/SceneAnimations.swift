@@ -52,7 +52,8 @@ enum SceneValueKind: String {
     t["contents"] = .image
     t["shadowPath"] = .path
     t["path"] = .path
-    for k in ["fillColor", "strokeColor"] { t[k] = .color }
+    for k in ["fillColor", "strokeColor", "foregroundColor"] { t[k] = .color }
+    t["fontSize"] = .number
     for k in ["lineWidth", "miterLimit", "lineDashPhase", "strokeStart", "strokeEnd"] { t[k] = .number }
     for base in ["transform", "sublayerTransform"] {
       t[base] = .transform

@@ -50,6 +50,8 @@ public enum SceneFile {
   public static let documentKeys = [
     "$schema", "version", "width", "height", "fps", "duration", "background", "media", "root", "layers", "timeline",
   ]
+  /// TextLayer's keys.
+  static let textKeys = ["string", "font", "fontSize", "foregroundColor", "wrapped", "alignmentMode", "truncationMode"]
   /// ShapeLayer's keys.
   static let shapeKeys = [
     "path", "fillColor", "fillRule", "strokeColor", "lineWidth", "miterLimit", "lineCap", "lineJoin",
@@ -175,16 +177,20 @@ struct SceneReader {
     if let given {
       layer = given
     } else {
-      switch try o["kind"]?.choice(names: ["layer", "transform", "replicator", "gradient", "shape"]) {
+      switch try o["kind"]?.choice(names: ["layer", "transform", "replicator", "gradient", "shape", "text"]) {
       case "transform": layer = TransformLayer()
       case "replicator": layer = ReplicatorLayer()
       case "gradient": layer = GradientLayer()
       case "shape": layer = ShapeLayer()
+      case "text": layer = TextLayer()
       default: layer = Layer()
       }
     }
     if !(layer is GradientLayer), let key = SceneFile.gradientKeys.first(where: { o[$0] != nil }) {
       throw o[key]!.invalid("\"kind\": \"gradient\" on the layer (\(key) is a GradientLayer's)")
+    }
+    if !(layer is TextLayer), let key = SceneFile.textKeys.first(where: { o[$0] != nil }) {
+      throw o[key]!.invalid("\"kind\": \"text\" on the layer (\(key) is a TextLayer's)")
     }
     if !(layer is ShapeLayer), let key = SceneFile.shapeKeys.first(where: { o[$0] != nil }) {
       throw o[key]!.invalid("\"kind\": \"shape\" on the layer (\(key) is a ShapeLayer's)")
@@ -318,6 +324,7 @@ struct SceneWriter {
     if l is ReplicatorLayer { b.add("kind", .string("replicator")) }
     if l is GradientLayer { b.add("kind", .string("gradient")) }
     if l is ShapeLayer { b.add("kind", .string("shape")) }
+    if l is TextLayer { b.add("kind", .string("text")) }
     for p in LayerProperty.changed(in: l, from: reference) {
       b.add(p.key, try p.json(media: media, path: SceneNode.join(path, p.key)))
     }

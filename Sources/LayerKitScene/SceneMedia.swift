@@ -117,8 +117,13 @@ public struct SceneMedia: Sendable {
 /// The media of one scene, by name and by image.
 struct SceneMediaTable {
   let entries: [SceneMedia]
+  /// Where relative paths in the file start (font files as well as media).
+  let folder: URL?
 
-  init(_ entries: [SceneMedia]) { self.entries = entries }
+  init(_ entries: [SceneMedia], folder: URL? = nil) {
+    self.entries = entries
+    self.folder = folder
+  }
 
   /// The image a node names.
   func image(_ node: SceneNode) throws(SceneFileError) -> Image {

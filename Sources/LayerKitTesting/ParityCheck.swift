@@ -9,6 +9,7 @@ import LayerKit
 import LayerKitGL
 import LayerKitMedia
 import LayerKitReference
+import LayerKitText
 import XCTest
 
 /// The outcome of one parity check.
@@ -54,7 +55,9 @@ public struct ParityChecker {
   ///   - gpu: the backend under test, usually a `GLRenderer`.
   ///   - cpu: the reference, usually a `ReferenceRenderer`.
   ///   - artifactsDirectory: where to write images of failing checks.
+  /// Text layers are laid out by the system's font stack (`FontStack.install()`).
   public init(gpu: Renderer, cpu: Renderer, artifactsDirectory: URL = ParityChecker.defaultArtifactsDirectory) {
+    FontStack.install()
     self.gpu = gpu
     self.cpu = cpu
     self.artifactsDirectory = artifactsDirectory

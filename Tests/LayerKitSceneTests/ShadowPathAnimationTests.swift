@@ -154,4 +154,50 @@ final class ShadowPathAnimationTests: XCTestCase {
       XCTAssertTrue("\($0)".contains("\"kind\": \"shape\""), "\($0)")
     }
   }
+
+  /// A text layer with runs and every property is written and read back; a font file is found
+  /// next to the scene file; a plain layer with a text key is refused with the kind it needs.
+  func testATextLayerRoundTripsThroughASceneFile() throws {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: 200, height: 80))
+    let t = TextLayer()
+    t.frame = Rect(x: 0, y: 0, width: 200, height: 80)
+    t.string = AttributedText(runs: [.init("Hello ", font: "DejaVu Serif", color: .red), .init("you", underline: true)])
+    t.font = "DejaVu Sans:bold"
+    t.fontSize = 18
+    t.foregroundColor = .yellow
+    t.isWrapped = true
+    t.alignmentMode = .center
+    t.truncationMode = .middle
+    let grow = BasicAnimation(keyPath: "fontSize")
+    grow.fromValue = 10
+    grow.toValue = 20
+    grow.duration = 1
+    t.add(grow, forKey: "grow")
+    _ = root.addSublayer(t)
+    let data = try SceneFile.encode(root: root, settings: SceneSettings(width: 200, height: 80, duration: 1))
+    let loaded = try SceneFile.decode(data, folder: FileManager.default.temporaryDirectory)
+    let read = try XCTUnwrap(try loaded.presentation(at: 0.5).sublayers[0] as? TextLayer)
+    XCTAssertEqual(read.attributedText, t.attributedText)
+    XCTAssertEqual(read.font, "DejaVu Sans:bold")
+    XCTAssertEqual(read.fontSize, 15, accuracy: 1e-9)
+    XCTAssertEqual(read.foregroundColor, .yellow)
+    XCTAssertTrue(read.isWrapped)
+    XCTAssertEqual(read.alignmentMode, .center)
+    XCTAssertEqual(read.truncationMode, .middle)
+    // A font file relative to the scene's folder.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("layerkit-font-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.copyItem(
+      atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: folder.appendingPathComponent("My.ttf").path)
+    let doc = #"{"version": 1, "width": 100, "height": 40, "duration": 1, "layers": [{"kind": "text", "frame": [0, 0, 100, 40], "string": "Hi", "font": "My.ttf"}]}"#
+    let withFont = try SceneFile.decode(Data(doc.utf8), folder: folder)
+    let layer = try XCTUnwrap(try withFont.presentation(at: 0).sublayers[0] as? TextLayer)
+    XCTAssertEqual(layer.font, folder.appendingPathComponent("My.ttf").path)
+    XCTAssertEqual(layer.string as? String, "Hi")
+    let plain = #"{"version": 1, "width": 8, "height": 8, "duration": 1, "root": {"fontSize": 12}}"#
+    XCTAssertThrowsError(try SceneFile.decode(Data(plain.utf8), folder: folder)) {
+      XCTAssertTrue("\($0)".contains("\"kind\": \"text\""), "\($0)")
+    }
+  }
 }

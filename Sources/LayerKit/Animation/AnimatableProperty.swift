@@ -121,6 +121,10 @@ enum AnimatableProperties {
     add(.make("lineDashPhase", { shape($0)?.lineDashPhase ?? 0 }, { shape($0)?.lineDashPhase = $1 }))
     add(.make("strokeStart", { shape($0)?.strokeStart ?? 0 }, { shape($0)?.strokeStart = $1 }))
     add(.make("strokeEnd", { shape($0)?.strokeEnd ?? 1 }, { shape($0)?.strokeEnd = $1 }))
+    // TextLayer's (a plain layer reads their defaults and ignores a value set).
+    let text: @Sendable (Layer) -> TextLayer? = { $0 as? TextLayer }
+    add(.make("fontSize", { text($0)?.fontSize ?? 36 }, { text($0)?.fontSize = $1 }))
+    add(.make("foregroundColor", { text($0)?.foregroundColor ?? .white }, { text($0)?.foregroundColor = $1 }))
     // ReplicatorLayer's (a plain layer reads their defaults and ignores a value set).
     let replicator: @Sendable (Layer) -> ReplicatorLayer? = { $0 as? ReplicatorLayer }
     add(

@@ -161,6 +161,9 @@ struct RenderListBuilder {
         // Between the contents and the first sublayer, as Core Animation composites it.
         clipped += shapeDraws(shape, mapping: mapping, clips: innerClips, region: innerRegion).map(RenderOp.draw)
       }
+      if let text = layer as? TextLayer {
+        clipped += try textDraws(text, mapping: mapping, clips: innerClips, region: innerRegion).map(RenderOp.draw)
+      }
       if !layer.sublayerList.isEmpty {
         let childParent = layer.sublayersParent(toTarget)
         if let replicator = layer as? ReplicatorLayer {

@@ -14,26 +14,66 @@ extension RenderListBuilder {
     let tolerance = ShapeLayer.flatness / max(RenderListBuilder.maxScale(mapping, over: path.boundingBox), 1e-9)
     let polylines = path.polylines(tolerance: tolerance)
     var draws: [Draw] = []
-    func draw(_ polygons: [[SIMD2<Double>]], evenOdd: Bool, _ color: Color) {
-      let projected = CoverageRasterizer.project(polygons, mapping.toTarget)
-      guard let mask = CoverageRasterizer.rasterize(projected, evenOdd: evenOdd, within: visible) else { return }
-      let b = mask.bounds
-      let rect = RoundedRect(bounds: SIMD4(Float(b.x), Float(b.y), Float(b.maxX), Float(b.maxY)))
-      draws.append(
-        Draw(
-          pixelBounds: b, mapping: .identity, shape: Shape(rect: rect, coverage: mask),
-          paint: .color(color.premultiplied),
-          clips: clips.map(\.clip)))
-    }
     if let fill = layer.fillColor, fill.alpha > 0 {
       let contours = polylines.map { $0.points.map { SIMD2($0.x, $0.y) } }
-      draw(contours, evenOdd: layer.fillRule == .evenOdd, fill)
+      draws += coverageDraw(contours, evenOdd: layer.fillRule == .evenOdd, fill, mapping, clips, visible)
     }
     if let stroke = layer.strokeColor, stroke.alpha > 0, layer.lineWidth > 0 {
       let outline = Stroker.outline(polylines, style: layer.strokeStyle, tolerance: tolerance)
-      draw(outline, evenOdd: false, stroke)
+      draws += coverageDraw(outline, evenOdd: false, stroke, mapping, clips, visible)
     }
     return draws
+  }
+
+  /// Polygons of a layer's plane drawn in `color`: mapped into target pixels, rasterized into a
+  /// coverage mask within `visible`, under the clips; nothing where they cover no pixel.
+  func coverageDraw(
+    _ polygons: [[SIMD2<Double>]], evenOdd: Bool, _ color: Color, _ mapping: PlaneMapping, _ clips: [ClipEntry],
+    _ visible: PixelRect
+  ) -> [Draw] {
+    let projected = CoverageRasterizer.project(polygons, mapping.toTarget)
+    guard let mask = CoverageRasterizer.rasterize(projected, evenOdd: evenOdd, within: visible) else { return [] }
+    let b = mask.bounds
+    let rect = RoundedRect(bounds: SIMD4(Float(b.x), Float(b.y), Float(b.maxX), Float(b.maxY)))
+    return [
+      Draw(
+        pixelBounds: b, mapping: .identity, shape: Shape(rect: rect, coverage: mask), paint: .color(color.premultiplied),
+        clips: clips.map(\.clip))
+    ]
+  }
+
+  /// A text layer's glyphs: the engine's outlines for each run, filled non-zero in the run's
+  /// colour (or the layer's foreground colour), like a shape layer's fill.
+  func textDraws(_ layer: TextLayer, mapping: PlaneMapping, clips: [ClipEntry], region: PixelRect) throws(RenderError)
+    -> [Draw]
+  {
+    guard let request = layer.layoutRequest, let text = layer.attributedText else { return [] }
+    let visible = clips.reduce(region) { $0.intersection($1.bounds) }
+    guard !visible.isEmpty else { return [] }
+    guard let engine = TextLayer.layoutEngine else {
+      throw .textLayout(
+        layer: layer.debugName, reason: "no layout engine: import LayerKitText and call FontStack.install()")
+    }
+    let layout: TextLayout
+    do {
+      layout = try engine.layout(request)
+    } catch {
+      throw .textLayout(layer: layer.debugName, reason: "\(error)")
+    }
+    let tolerance = ShapeLayer.flatness / max(RenderListBuilder.maxScale(mapping, over: layer.bounds), 1e-9)
+    // One mask per colour: runs of one colour share it.
+    var byColor: [(Color, [[SIMD2<Double>]])] = []
+    for piece in layout.pieces {
+      let color = text.runs[piece.run].color ?? layer.foregroundColor
+      guard color.alpha > 0 else { continue }
+      let contours = piece.path.polylines(tolerance: tolerance).map { $0.points.map { SIMD2($0.x, $0.y) } }
+      if let i = byColor.firstIndex(where: { $0.0 == color }) {
+        byColor[i].1 += contours
+      } else {
+        byColor.append((color, contours))
+      }
+    }
+    return byColor.flatMap { coverageDraw($0.1, evenOdd: false, $0.0, mapping, clips, visible) }
   }
 
   /// The most target pixels one unit of the plane spans, in any direction, at the corners and

@@ -210,6 +210,7 @@ open class Layer {
     "backgroundColor", "contentsRect", "contentsCenter", "instanceTransform", "instanceColor", "instanceDelay",
     "colors", "locations", "startPoint", "endPoint",
     "path", "fillColor", "strokeColor", "lineWidth", "miterLimit", "lineDashPhase", "strokeStart", "strokeEnd",
+    "fontSize", "foregroundColor",
     "cornerRadius", "borderWidth", "borderColor", "shadowColor",
     "shadowOpacity", "shadowOffset", "shadowRadius", "contents",
   ]

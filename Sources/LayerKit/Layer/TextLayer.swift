@@ -1,0 +1,196 @@
+import Foundation
+
+/// A layer that draws text (CATextLayer): `string` laid out in its bounds from the top, in
+/// `font` at `fontSize`, coloured `foregroundColor`, aligned, wrapped and truncated as Core
+/// Animation does, over its background and contents and under its sublayers.
+///
+/// The model knows no fonts: it hands a `TextLayoutRequest` to `TextLayer.layoutEngine`, which
+/// shapes the text with the real font stack and gives back the glyphs' outlines (LayerKitText's
+/// `FontStack`: fontconfig, FreeType, HarfBuzz and FriBiDi through libraqm, libunibreak). The
+/// outlines are then drawn as a ShapeLayer's path is: mapped into the frame's pixels and
+/// rasterized there into one coverage mask per colour, which both backends draw — sharp at any
+/// size, rotation or perspective, and the same on both, with no hinting (so a frame does not
+/// depend on the machine's FreeType settings). The engine caches layouts: a text layer whose
+/// text, font and size did not change is not shaped again.
+open class TextLayer: Layer {
+  /// CATextLayerAlignmentMode.
+  public enum AlignmentMode: String, CaseIterable, Sendable {
+    /// Left for left-to-right paragraphs, right for right-to-left ones.
+    case natural
+    case left, right, center
+    /// Every line but a paragraph's last stretched to the width at its spaces.
+    case justified
+  }
+
+  /// CATextLayerTruncationMode: where an ellipsis replaces what does not fit.
+  public enum TruncationMode: String, CaseIterable, Sendable {
+    case none, start, middle, end
+  }
+
+  /// A `String` (or `NSString`, `Substring`), or `AttributedText` for runs of their own font,
+  /// size, colour, underline and kerning; nil draws nothing (CATextLayer's `Any?`).
+  public var string: Any? {
+    didSet { didChangeDiscretely("string") }
+  }
+  /// A font family name ("DejaVu Sans", "serif", "Noto Sans Arabic"), with a weight or style
+  /// after a colon as fontconfig writes them ("DejaVu Sans:bold"), or the path of a font file
+  /// (`.ttf`, `.otf`, `.ttc`). Characters the font lacks are drawn in a fallback that has them.
+  public var font: String = TextLayer.defaultFont
+  /// Points (CA's default 36).
+  public var fontSize: Double = 36 { didSet { didChange("fontSize", from: oldValue, to: fontSize) } }
+  /// The colour of text without one of its own (CA's default opaque white).
+  public var foregroundColor: Color = .white {
+    didSet { didChange("foregroundColor", from: oldValue, to: foregroundColor) }
+  }
+  /// Whether lines wrap at the bounds' width (at Unicode's line-break opportunities).
+  public var isWrapped = false
+  public var alignmentMode: AlignmentMode = .natural
+  public var truncationMode: TruncationMode = .none
+
+  /// The family a text layer uses unless told otherwise (Core Animation's is Helvetica, which a
+  /// Linux machine does not have; fontconfig's "sans-serif" finds its nearest).
+  public static let defaultFont = "sans-serif"
+
+  /// Lays text out; LayerKitText's `FontStack.install()` sets it. Without one, drawing a text
+  /// layer with text is an error (RenderError.textLayout) that says so.
+  nonisolated(unsafe) public static var layoutEngine: (any TextLayoutEngine)?
+
+  public required init() {}
+
+  override func copyModelValues(from o: Layer) {
+    super.copyModelValues(from: o)
+    guard let t = o as? TextLayer else { return }
+    (string, font, fontSize, foregroundColor) = (t.string, t.font, t.fontSize, t.foregroundColor)
+    (isWrapped, alignmentMode, truncationMode) = (t.isWrapped, t.alignmentMode, t.truncationMode)
+  }
+
+  /// The runs of `string`, each with its own attributes or the layer's.
+  public var attributedText: AttributedText? {
+    switch string {
+    case nil: return nil
+    case let t as AttributedText: return t
+    case let s as String: return AttributedText(s)
+    case let s as Substring: return AttributedText(String(s))
+    case let s as NSString: return AttributedText(s as String)
+    case let s as NSAttributedString: return AttributedText(s.string)
+    case let other?: return AttributedText(String(describing: other))
+    }
+  }
+
+  /// What the engine lays out for this layer: its runs with fonts and sizes resolved (colours
+  /// stay out, so a colour animation reuses the layout).
+  public var layoutRequest: TextLayoutRequest? {
+    guard let text = attributedText, !text.runs.isEmpty else { return nil }
+    return TextLayoutRequest(
+      runs: text.runs.map {
+        TextLayoutRequest.Run(
+          text: $0.text, font: $0.font ?? font, fontSize: $0.fontSize ?? fontSize, underline: $0.underline,
+          kerning: $0.kerning)
+      },
+      width: bounds.size.width, height: bounds.size.height, wrapped: isWrapped, alignment: alignmentMode,
+      truncation: truncationMode)
+  }
+}
+
+/// Text in runs, each with the attributes it sets (the rest are the text layer's): the
+/// NSAttributedString a CATextLayer takes, in the attributes LayerKit draws.
+public struct AttributedText: Hashable, Sendable, ExpressibleByStringLiteral {
+  public struct Run: Hashable, Sendable {
+    public var text: String
+    public var font: String?
+    public var fontSize: Double?
+    public var color: Color?
+    public var underline: Bool
+    /// Extra space after each character, in points (NSAttributedString's `.kern`).
+    public var kerning: Double
+
+    public init(
+      _ text: String, font: String? = nil, fontSize: Double? = nil, color: Color? = nil, underline: Bool = false,
+      kerning: Double = 0
+    ) {
+      self.text = text
+      self.font = font
+      self.fontSize = fontSize
+      self.color = color
+      self.underline = underline
+      self.kerning = kerning
+    }
+  }
+
+  public var runs: [Run]
+
+  public init(runs: [Run]) { self.runs = runs }
+  public init(_ text: String) { runs = [Run(text)] }
+  public init(stringLiteral value: String) { self.init(value) }
+
+  /// The characters of every run.
+  public var string: String { runs.map(\.text).joined() }
+}
+
+/// What a text layout engine lays out: the runs, the box and the layer's rules.
+public struct TextLayoutRequest: Hashable, Sendable {
+  public struct Run: Hashable, Sendable {
+    public var text: String
+    public var font: String
+    public var fontSize: Double
+    public var underline: Bool
+    public var kerning: Double
+
+    public init(text: String, font: String, fontSize: Double, underline: Bool = false, kerning: Double = 0) {
+      self.text = text
+      self.font = font
+      self.fontSize = fontSize
+      self.underline = underline
+      self.kerning = kerning
+    }
+  }
+
+  public var runs: [Run]
+  public var width: Double
+  public var height: Double
+  public var wrapped: Bool
+  public var alignment: TextLayer.AlignmentMode
+  public var truncation: TextLayer.TruncationMode
+
+  public init(
+    runs: [Run], width: Double, height: Double, wrapped: Bool = false, alignment: TextLayer.AlignmentMode = .natural,
+    truncation: TextLayer.TruncationMode = .none
+  ) {
+    self.runs = runs
+    self.width = width
+    self.height = height
+    self.wrapped = wrapped
+    self.alignment = alignment
+    self.truncation = truncation
+  }
+}
+
+/// A laid-out text: per run, the outlines of its glyphs (and underline) in the layer's
+/// coordinates, top-left origin, y down, filled non-zero.
+public struct TextLayout: Sendable {
+  /// One run's glyphs: `run` indexes the request's runs.
+  public struct Piece: Sendable {
+    public var run: Int
+    public var path: Path
+
+    public init(run: Int, path: Path) {
+      self.run = run
+      self.path = path
+    }
+  }
+
+  public var pieces: [Piece]
+  /// Each line's baseline and the x extent of its glyphs, top to bottom.
+  public var lines: [(baseline: Double, minX: Double, maxX: Double)]
+
+  public init(pieces: [Piece], lines: [(baseline: Double, minX: Double, maxX: Double)]) {
+    self.pieces = pieces
+    self.lines = lines
+  }
+}
+
+/// Lays out text for text layers (LayerKitText's `FontStack`).
+public protocol TextLayoutEngine: AnyObject, Sendable {
+  /// The layout of `request`; throws a message naming what is wrong (a font file that is not a font).
+  func layout(_ request: TextLayoutRequest) throws -> TextLayout
+}

@@ -1,0 +1,69 @@
+import Foundation
+import LayerKit
+import LayerKitReference
+import LayerKitTesting
+import XCTest
+
+/// TextLayer on both backends: sizes from 6 to 300 points, rotated and scaled, contentsScale 1
+/// and 2, attributed runs, several scripts; and where its glyphs land.
+final class TextLayerTests: ParityTestCase {
+  func testTextMatchesOnBothBackends() throws {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: 320, height: 240))
+    root.backgroundColor = Color(red: 0.08, green: 0.09, blue: 0.12)
+    var y = 2.0
+    for (size, scale) in [(6.0, 1.0), (9.0, 2.0), (14.0, 1.0), (24.0, 2.0)] {
+      let t = TextLayer()
+      t.frame = Rect(x: 4, y: y, width: 310, height: size * 1.4)
+      t.string = "Sphinx of black quartz, judge my vow — ﬁ 42"
+      t.fontSize = size
+      t.contentsScale = scale
+      _ = root.addSublayer(t)
+      y += size * 1.4
+    }
+    let mixed = TextLayer()
+    mixed.frame = Rect(x: 10, y: 80, width: 300, height: 60)
+    mixed.string = AttributedText(runs: [
+      .init("Bold ", font: "DejaVu Sans:bold", color: .yellow), .init("مرحبا ", color: .cyan),
+      .init("नमस्ते ", fontSize: 22), .init("你好 ", color: .orange), .init("under", underline: true, kerning: 1.5),
+    ])
+    mixed.fontSize = 18
+    mixed.isWrapped = true
+    _ = root.addSublayer(mixed)
+    let turned = TextLayer()
+    turned.frame = Rect(x: 120, y: 120, width: 200, height: 40)
+    turned.string = "rotated"
+    turned.fontSize = 30
+    turned.alignmentMode = .center
+    turned.transform = Transform3DMakeRotation(-0.35, 0, 0, 1).scaledBy(x: 1.3, y: 0.9)
+    _ = root.addSublayer(turned)
+    let big = TextLayer()
+    big.frame = Rect(x: -20, y: 100, width: 400, height: 320)
+    big.string = "Ag"
+    big.fontSize = 300
+    big.foregroundColor = Color(red: 1, green: 1, blue: 1, alpha: 0.25)
+    _ = root.addSublayer(big)
+    XCTAssertParity(checker, root, width: 320, height: 240, name: "text-layers")
+  }
+
+  /// An "I" in DejaVu Sans at 100 points: a vertical bar whose left edge sits at its left side
+  /// bearing and whose top is the cap height below the first line's baseline top — ink where
+  /// the font's metrics put it, and nowhere else.
+  func testGlyphsLandWhereTheFontPutsThem() throws {
+    let t = TextLayer()
+    t.frame = Rect(x: 0, y: 0, width: 100, height: 130)
+    t.string = "I"
+    t.fontSize = 100
+    t.font = "DejaVu Sans"
+    let out = try ReferenceRenderer(threadCount: 1).render(try RenderList(layer: t, width: 100, height: 130))
+    func alpha(_ x: Int, _ y: Int) -> UInt8 { out.pixels[(y * 100 + x) * 4 + 3] }
+    // DejaVu Sans: ascender 1901 / 2048 em, "I" from x = 201 to 403 units, cap height 1493.
+    let s = 100.0 / 2048
+    let baseline = 1901 * s
+    let (left, right, top) = (201 * s, 403 * s, baseline - 1493 * s)
+    XCTAssertEqual(alpha(Int(left + right) / 2, Int(top + baseline) / 2), 255, "inside the bar")
+    XCTAssertEqual(alpha(Int(left) - 2, Int(top + baseline) / 2), 0, "left of it")
+    XCTAssertEqual(alpha(Int(right) + 2, Int(top + baseline) / 2), 0, "right of it")
+    XCTAssertEqual(alpha(Int(left + right) / 2, Int(top) - 2), 0, "above it")
+    XCTAssertEqual(alpha(Int(left + right) / 2, Int(baseline) + 2), 0, "below the baseline")
+  }
+}
