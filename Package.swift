@@ -58,7 +58,7 @@ let package = Package(
     .target(name: "LayerKitText", dependencies: ["LayerKit", "CText"]),
 
     // Images in and out, comparison.
-    .target(name: "LayerKitMedia", dependencies: ["LayerKit", "CPNG", "CJPEG"]),
+    .target(name: "LayerKitMedia", dependencies: ["LayerKit", "LayerKitText", "CPNG", "CJPEG"]),
 
     // Render on both backends and compare; for users' tests and ours.
     .target(

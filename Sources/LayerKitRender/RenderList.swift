@@ -730,3 +730,57 @@ extension RoundedRect {
       && cornerRadius.isFinite
   }
 }
+
+extension RenderList {
+  /// This list followed by `overlay`'s ops, drawn over what this list draws (a caption over a
+  /// frame, whatever made the frame): `overlay`'s surfaces and images are renumbered after this
+  /// list's. Both lists have the same target size; the overlay's clear colour is not used.
+  public func appending(_ overlay: RenderList) -> RenderList {
+    precondition(overlay.width == width && overlay.height == height, "an overlay covers the same target")
+    var maxSurface = -1
+    for op in ops {
+      switch op {
+      case .pushGroup(let id, _), .popGroup(let id), .copyBackdrop(let id, _): maxSurface = max(maxSurface, id.rawValue)
+      case .filter(let p): maxSurface = max(maxSurface, p.output.rawValue)
+      case .transition(let p): maxSurface = max(maxSurface, p.output.rawValue)
+      case .draw: break
+      }
+    }
+    let s = maxSurface + 1
+    let i = images.count
+    func surface(_ id: SurfaceID) -> SurfaceID { SurfaceID(id.rawValue + s) }
+    func image(_ id: ImageID) -> ImageID { ImageID(id.index + i) }
+    func moved(_ d: Draw) -> Draw {
+      var d = d
+      switch d.paint {
+      case .texture(.image(let id), let t): d.paint = .texture(.image(image(id)), t)
+      case .texture(.surface(let id), let t): d.paint = .texture(.surface(surface(id)), t)
+      case .texture(.crossfade(var f), let t):
+        f.from = f.from.map(image)
+        f.to = f.to.map(image)
+        d.paint = .texture(.crossfade(f), t)
+      case .color, .gradient: break
+      }
+      d.mask = d.mask.map { SurfaceMask(surface: surface($0.surface), transform: $0.transform) }
+      d.backdrop = d.backdrop.map(surface)
+      return d
+    }
+    var list = self
+    list.images += overlay.images
+    for op in overlay.ops {
+      switch op {
+      case .draw(let d): list.ops.append(.draw(moved(d)))
+      case .pushGroup(let id, let b): list.ops.append(.pushGroup(surface(id), bounds: b))
+      case .popGroup(let id): list.ops.append(.popGroup(surface(id)))
+      case .copyBackdrop(let id, let b): list.ops.append(.copyBackdrop(surface(id), bounds: b))
+      case .filter(var p):
+        (p.input, p.output) = (surface(p.input), surface(p.output))
+        list.ops.append(.filter(p))
+      case .transition(var p):
+        (p.from, p.to, p.output) = (surface(p.from), surface(p.to), surface(p.output))
+        list.ops.append(.transition(p))
+      }
+    }
+    return list
+  }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import LayerKit
+import LayerKitMedia
 import LayerKitReference
 import LayerKitTesting
 import XCTest
@@ -65,5 +66,31 @@ final class TextLayerTests: ParityTestCase {
     XCTAssertEqual(alpha(Int(right) + 2, Int(top + baseline) / 2), 0, "right of it")
     XCTAssertEqual(alpha(Int(left + right) / 2, Int(top) - 2), 0, "above it")
     XCTAssertEqual(alpha(Int(left + right) / 2, Int(baseline) + 2), 0, "below the baseline")
+  }
+
+  /// A frame of a slideshow with a Ken Burns move, a title and a subtitle over a transition, on
+  /// both backends.
+  func testTitlesSubtitlesAndKenBurnsMatchOnBothBackends() throws {
+    var pixels = [UInt8](repeating: 255, count: 200 * 120 * 4)
+    for y in 0..<120 {
+      for x in 0..<200 where (x / 7 + y / 5) % 2 == 0 {
+        let i = (y * 200 + x) * 4
+        (pixels[i], pixels[i + 1], pixels[i + 2]) = (UInt8(x), UInt8(y * 2), 90)
+      }
+    }
+    let image = try Image(width: 200, height: 120, pixels: pixels)
+    let a = TimelineItem(
+      source: .image(Still(image, name: "a.png")), duration: 2, title: TimelineTitle("Day 1"),
+      motion: KenBurns(zoom: .in, pan: [1, 0.5], amount: 0.2))
+    let b = TimelineItem(
+      source: .image(Still(image, name: "b.png")), duration: 2, motion: KenBurns(zoom: .out, amount: 0.2))
+    var timeline = try Timeline(
+      items: [a, b],
+      transitions: [TimelineTransition(effect: "fade", builtIn: true, parameters: [:], duration: 0.5, label: "fade")],
+      width: 160, height: 90, rate: FrameRate(numerator: 10, denominator: 1))
+    timeline.subtitles = Subtitles(cues: [SubtitleCue(start: 1, end: 2, text: "a <i>subtitle</i>")])
+    let list = try timeline.renderList(frame: 17) { _, _ in image }
+    let report = try checker.check(list, name: "timeline-overlays")
+    XCTAssertTrue(report.passed, report.message)
   }
 }

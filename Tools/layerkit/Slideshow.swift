@@ -26,6 +26,7 @@ struct Slideshow: ParsableCommand {
   @Option(help: "Seconds of each transition.") var transitionDuration: Double = 0.8
   @Option(help: "Seed for --transition random.") var seed: UInt64 = 1
   @OptionGroup var video: VideoOptions
+  @OptionGroup var text: TextOptions
 
   func validate() throws {
     guard !inputs.isEmpty else { throw ValidationError("give at least one image or clip") }
@@ -58,7 +59,8 @@ struct Slideshow: ParsableCommand {
         }
         items.append(TimelineItem(source: source, duration: duration))
       }
-      try job.render(items: items, transitions: joins, sources: sources, includesEnd: false)
+      let subtitles = try text.apply(to: &items, seed: seed)
+      try job.render(items: items, transitions: joins, sources: sources, includesEnd: false, subtitles: subtitles)
     }
   }
 }
@@ -82,6 +84,7 @@ struct Concat: ParsableCommand {
   @Option(help: "Seconds a still is shown.") var hold: Double = 2
   @Option(help: "Seed for --transition random.") var seed: UInt64 = 1
   @OptionGroup var video: VideoOptions
+  @OptionGroup var text: TextOptions
 
   func validate() throws {
     guard inputs.count >= 1 else { throw ValidationError("give at least one clip") }
@@ -103,8 +106,9 @@ struct Concat: ParsableCommand {
       var random = SplitMix64(seed: seed)
       let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
       let joins = try specs.map { try job.transition($0, duration: transitionDuration, random: &random) }
-      let items = sources.map { TimelineItem(source: $0, duration: $0.duration ?? hold) }
-      try job.render(items: items, transitions: joins, sources: sources, includesEnd: false)
+      var items = sources.map { TimelineItem(source: $0, duration: $0.duration ?? hold) }
+      let subtitles = try text.apply(to: &items, seed: seed)
+      try job.render(items: items, transitions: joins, sources: sources, includesEnd: false, subtitles: subtitles)
     }
   }
 }

@@ -232,7 +232,8 @@ struct VideoJob {
   /// Builds the timeline, the output and the pipeline, then renders, with progress, signals and
   /// a summary line.
   func render(
-    items: [TimelineItem], transitions: [TimelineTransition], sources: [MediaSource], includesEnd: Bool
+    items: [TimelineItem], transitions: [TimelineTransition], sources: [MediaSource], includesEnd: Bool,
+    subtitles: Subtitles? = nil
   ) throws {
     let first = sources[0].size
     var width = options.size?.width ?? first.width
@@ -244,10 +245,11 @@ struct VideoJob {
       height += height % 2
     }
     let background = options.encoder.background?.color ?? .clear
-    let timeline = try Timeline(
+    var timeline = try Timeline(
       items: items, transitions: transitions, width: width, height: height, rate: try rate(for: sources),
       fit: options.fit, background: background, includesEnd: includesEnd, pictureWidth: pictureWidth,
       pictureHeight: pictureHeight)
+    timeline.subtitles = subtitles
     let total = timeline.frameCount
     let range = try selectedFrames(options.run.frames, options.run.shard, count: total)
     var encoding = options.encoder.encoding

@@ -79,11 +79,19 @@ public struct TimelineItem: Sendable {
   public var source: MediaSource
   public var inPoint: Double
   public var duration: Double
+  /// A title over the item while it is on screen.
+  public var title: TimelineTitle?
+  /// A slow zoom and pan over the item (Ken Burns).
+  public var motion: KenBurns?
 
-  public init(source: MediaSource, inPoint: Double = 0, duration: Double) {
+  public init(
+    source: MediaSource, inPoint: Double = 0, duration: Double, title: TimelineTitle? = nil, motion: KenBurns? = nil
+  ) {
     self.source = source
     self.inPoint = inPoint
     self.duration = duration
+    self.title = title
+    self.motion = motion
   }
 }
 
@@ -151,6 +159,8 @@ public struct Timeline: Sendable {
   /// Whether the frame at the very end (t = duration) is part of the video: true for a lone
   /// transition (its last frame is the end of the effect), false for a sequence.
   public var includesEnd: Bool
+  /// Subtitles burned in over every frame, transitions included.
+  public var subtitles: Subtitles?
 
   public private(set) var starts: [Double] = []
 
@@ -260,19 +270,88 @@ public struct Timeline: Sendable {
     return layer
   }
 
+  /// Item i's picture at `local` seconds into it: the image, moved by the item's Ken Burns, and
+  /// the item's title over it.
+  func picture(_ image: Image, item i: Int, local: Double) throws -> Layer {
+    let item = items[i]
+    guard item.title != nil || item.motion != nil else { return picture(image) }
+    let (w, h) = (Double(pictureWidth), Double(pictureHeight))
+    let frame = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
+    frame.masksToBounds = true
+    let shown = picture(image)
+    shown.masksToBounds = false
+    if let motion = item.motion {
+      let (scale, offset) = motion.placement(at: local / item.duration)
+      shown.transform = Transform3D(scaleX: scale, y: scale).concatenating(
+        Transform3D(translationX: offset.x * w, y: offset.y * h))
+    }
+    frame.addSublayer(shown)
+    if let title = item.title {
+      let opacity = title.style.opacity(at: local, start: 0, length: item.duration)
+      frame.addSublayer(
+        try title.style.layer(title.text, width: w, height: h, opacity: opacity) { Timeline.noteOnce("title: \($0)") })
+    }
+    return frame
+  }
+
+  /// Whether frame k shows more than its pictures as they are: a title, a Ken Burns move or a
+  /// subtitle (such frames are drawn, never taken at hand).
+  public func hasOverlay(frame k: Int) -> Bool {
+    if let subtitles, !subtitles.cues(at: time(ofFrame: k)).isEmpty { return true }
+    switch content(ofFrame: k) {
+    case .item(let i, _): return items[i].title != nil || items[i].motion != nil
+    case .transition(let i, _, _, _):
+      return [i, i + 1].contains { items[$0].title != nil || items[$0].motion != nil }
+    }
+  }
+
   /// The frame as a render list, given the pictures of the items it shows.
   /// - Parameters:
   ///   - picture: the image of item i at a local time.
   public func renderList(frame k: Int, picture image: (Int, Double) throws -> Image) throws -> RenderList {
+    var list: RenderList
     switch content(ofFrame: k) {
     case .item(let i, let local):
-      return try RenderList(layer: picture(image(i, local)), width: width, height: height, background: background)
+      list = try RenderList(
+        layer: picture(image(i, local), item: i, local: local), width: width, height: height, background: background)
     case .transition(let i, let progress, let fromTime, let toTime):
       let transition = transitions[i]
-      return try RenderList(
-        transitionFrom: picture(image(i, fromTime)), to: picture(image(i + 1, toTime)), width: width, height: height,
+      list = try RenderList(
+        transitionFrom: picture(image(i, fromTime), item: i, local: fromTime),
+        to: picture(image(i + 1, toTime), item: i + 1, local: toTime), width: width, height: height,
         effect: transition.effect, parameters: transition.parameters, progress: progress, background: background,
         builtIn: transition.builtIn)
     }
+    let t = time(ofFrame: k)
+    if let subtitles, case let cues = subtitles.cues(at: t), !cues.isEmpty {
+      // Cues that overlap show together, one above the other, in one box.
+      var runs: [AttributedText.Run] = []
+      for (n, cue) in cues.enumerated() {
+        if n > 0 { runs.append(AttributedText.Run("\n")) }
+        runs += cue.text.runs
+      }
+      let start = cues.map(\.start).max()!
+      let end = cues.map(\.end).min()!
+      let style = subtitles.style
+      let overlay = try style.layer(
+        AttributedText(runs: runs), width: Double(width), height: Double(height),
+        opacity: style.opacity(at: t, start: start, length: end - start)
+      ) { Timeline.noteOnce("subtitle at line \(cues[0].line): \($0)") }
+      list = list.appending(try RenderList(layer: overlay, width: width, height: height))
+    }
+    return list
   }
+
+  /// Says a line on standard error the first time only.
+  static func noteOnce(_ line: String) {
+    noted.lock.lock()
+    let first = noted.lines.insert(line).inserted
+    noted.lock.unlock()
+    if first { FileHandle.standardError.write(Data("layerkit: \(line)\n".utf8)) }
+  }
+  private final class Noted: @unchecked Sendable {
+    let lock = NSLock()
+    var lines = Set<String>()
+  }
+  private static let noted = Noted()
 }

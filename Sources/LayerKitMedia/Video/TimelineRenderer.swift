@@ -113,7 +113,8 @@ public final class TimelineRenderer: FrameSource {
   /// Whether frame k is at hand without a render of its own: a still held (or converted once),
   /// a clip frame shown as decoded, or a crossfade mixed in the output's planes.
   private func isAtHand(_ k: Int) -> Bool {
-    guard shortcuts else { return false }
+    // A title, a Ken Burns move or a subtitle is drawn over the pictures.
+    guard shortcuts, !timeline.hasOverlay(frame: k) else { return false }
     switch timeline.content(ofFrame: k) {
     case .item(let i, _):
       if case .image = timeline.items[i].source { return true }
@@ -325,7 +326,24 @@ public final class TimelineRenderer: FrameSource {
   /// another item on screen that shows the same file).
   private func stillImage(item i: Int, _ still: Still) throws -> Image {
     if let image = stills[i] { return image }
-    let image = try stills.first { timeline.items[$0.key].source.path == still.path }?.value ?? still.load()
+    var image: Image
+    if timeline.items[i].motion != nil {
+      // Reduced once (area averaging) to the size that covers the picture area at the move's
+      // smallest scale: the move then only magnifies it, so nothing shimmers.
+      image = try still.load()
+      let (w, h) = (Double(timeline.pictureWidth), Double(timeline.pictureHeight))
+      let scale = max(w / Double(image.width), h / Double(image.height))
+      if scale < 1 {
+        image = image.areaScaled(
+          width: min(image.width, Int((Double(image.width) * scale).rounded(.up))),
+          height: min(image.height, Int((Double(image.height) * scale).rounded(.up))))
+      }
+    } else {
+      image =
+        try stills.first {
+          timeline.items[$0.key].source.path == still.path && timeline.items[$0.key].motion == nil
+        }?.value ?? still.load()
+    }
     stills[i] = image
     return image
   }
