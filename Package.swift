@@ -81,7 +81,7 @@ let package = Package(
     .executableTarget(
       name: "layerkit-bench",
       dependencies: [
-        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitSamples", "LayerKitMedia",
+        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitSamples", "LayerKitMedia", "LayerKitText",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Tools/layerkit-bench"

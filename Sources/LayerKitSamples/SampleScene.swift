@@ -207,4 +207,21 @@ public enum SampleScene {
     }
     return root
   }
+
+  /// `count` lines of text over the frame whose words change with `frame` (the benchmark's
+  /// text workload: every line laid out anew each frame), in several sizes and colours.
+  public static func textLines(count: Int, frame k: Int, width: Double = 1920, height: Double = 1080) -> Layer {
+    let (root, _, _) = grid("text", count: 1, width: width, height: height)
+    let lineHeight = height / Double(count)
+    for i in 0..<count {
+      let line = TextLayer()
+      line.frame = Rect(x: width * 0.04, y: Double(i) * lineHeight, width: width * 0.92, height: lineHeight)
+      line.string = "Line \(i + 1) · frame \(k) · \(String(format: "%.3f", Double(k) / 30)) s — the quick brown fox \(k % 7 == 0 ? "jumps" : "naps")"
+      line.fontSize = lineHeight * (0.5 + 0.2 * Double(i % 3))
+      line.foregroundColor = Color(red: 0.6 + 0.4 * Double(i % 2), green: 0.8, blue: 1 - 0.3 * Double(i % 3) / 2)
+      line.alignmentMode = i % 2 == 0 ? .left : .right
+      root.addSublayer(line)
+    }
+    return root
+  }
 }

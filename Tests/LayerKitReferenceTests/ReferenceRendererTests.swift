@@ -319,6 +319,25 @@ final class InteriorFillTests: XCTestCase {
         }
       }
     }
+    // Scaled along the axes by a transform (a Ken Burns frame), mirrored, and clipped.
+    for image in [opaque, translucent] {
+      for (sx, sy) in [(1.137, 1.137), (0.73, 1.41), (-1.0, 1.0), (2.5, 2.5)] {
+        for (x, y) in positions {
+          let root = Layer(frame: Rect(x: 0, y: 0, width: 96, height: 64))
+          root.backgroundColor = Color(red: 0.2, green: 0.3, blue: 0.9, alpha: 0.7)
+          let frame = Layer(frame: Rect(x: 4, y: 3, width: 80, height: 55))
+          frame.masksToBounds = true
+          let layer = Layer(frame: Rect(x: x, y: y, width: 40, height: 30))
+          layer.contents = image
+          layer.transform = Transform3D(scaleX: sx, y: sy)
+          _ = frame.addSublayer(layer)
+          _ = root.addSublayer(frame)
+          let list = try RenderList(layer: root, width: 96, height: 64)
+          XCTAssertIdentical(
+            try fast.render(list), try general.render(list), "picture scaled (\(sx), \(sy)) at (\(x), \(y))")
+        }
+      }
+    }
     for radius in [0.4, 3.5, 12, 15, 40] {
       for (x, y) in positions {
         let root = Layer(frame: Rect(x: 0, y: 0, width: 96, height: 64))

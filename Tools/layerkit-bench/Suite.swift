@@ -9,6 +9,7 @@ import LayerKitGL
 import LayerKitMedia
 import LayerKitReference
 import LayerKitSamples
+import LayerKitText
 
 /// One measured workload × backend × size.
 struct FrameRow: Codable {
@@ -69,6 +70,7 @@ struct Suite {
   static let transitionFrames = 181
 
   func run() throws -> SuiteReport {
+    FontStack.install()
     let gpu: GLRenderer? = renderers.contains("gpu") ? try GLRenderer() : nil
     // Every frame renders on this thread, as in the video commands.
     gpu?.keepsContextCurrent = true
@@ -127,6 +129,9 @@ struct Suite {
             return try RenderList(layer: g, width: w, height: h)
           }
         ))
+      // 20 lines of text (TextLayer) that change every frame: laid out and rasterized anew.
+      workloads.append(
+        ("20 text lines", { k in try RenderList(layer: SampleScene.textLines(count: 20, frame: k, width: Double(w), height: Double(h)), width: w, height: h) }))
       // 200 progress rings (ShapeLayer): stroked, half of them dashed, strokeEnd animating, so
       // every frame rasterizes 400 coverage masks (fill and stroke) in the build step.
       let rings = try SampleScene.animatedShapes(count: 200, width: Double(w), height: Double(h))

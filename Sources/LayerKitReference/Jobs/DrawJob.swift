@@ -31,7 +31,7 @@ struct DrawJob: @unchecked Sendable {
     if case .gradient = draw.paint { interior = nil }
     if let found = interior, case .texture(_, let t) = draw.paint, let texels {
       // The general path's operations for uv.x, at the interior's columns on its first row: with a
-      // translation, the x coordinate does not depend on the row (0 × y adds exactly nothing).
+      // plane along the axes, the x coordinate does not depend on the row (0 × y adds exactly nothing).
       let y = Float(found.rows.lowerBound) + 0.5
       for x in found.columns.lowerBound..<found.columns.upperBound {
         guard let lp = RenderMath.unproject(SIMD2(Float(x) + 0.5, y), draw.mapping) else { break }
@@ -206,7 +206,7 @@ struct DrawJob: @unchecked Sendable {
 }
 
 /// Where a plain draw covers its pixels wholly: a colour or a texture, source-over, no mask, path
-/// or border, its plane and its clips' a translation of the target, no clip rounded. The pixels
+/// or border, its plane and its clips scaled and moved along the axes only, no clip rounded. The pixels
 /// whose centres lie at least 1.5 pixels inside every edge of the rectangle and of each clip —
 /// and, beside a rounded corner, inside the straight part of the edge — so that the signed
 /// distance the general path computes is below −1 whatever its Float rounding, and coverage
@@ -228,25 +228,19 @@ struct Interior {
   init?(_ draw: Draw) {
     guard draw.blendMode == .normal, draw.mask == nil, draw.shape.path == nil, draw.shape.coverage == nil,
       draw.shape.borderWidth == 0,
-      let offset = Interior.translation(draw.mapping)
+      let plane = Interior.axisAligned(draw.mapping)
     else { return nil }
-    // The rectangle in target pixels (the plane's translation), as Double.
-    let r = draw.shape.rect.bounds
-    var box = (
-      x0: Double(r.x) + offset.x, y0: Double(r.y) + offset.y, x1: Double(r.z) + offset.x, y1: Double(r.w) + offset.y
-    )
+    // The rectangle in target pixels (the plane's scale and translation), as Double.
+    var box = plane.box(draw.shape.rect.bounds)
     let half = min(box.x1 - box.x0, box.y1 - box.y0) / 2
     // A continuous corner bends over `continuousExtent` radii: its region is that much larger.
     let continuous = draw.shape.rect.corners & RoundedRect.continuous != 0
     let reach = Double(draw.shape.rect.cornerRadius) * (continuous ? Double(RoundedRect.continuousExtent) : 1)
     let radius = min(max(reach, 0), max(half, 0))
     for clip in draw.clips {
-      guard clip.rect.cornerRadius <= 0, let o = Interior.translation(clip.mapping) else { return nil }
-      let c = clip.rect.bounds
-      box = (
-        max(box.x0, Double(c.x) + o.x), max(box.y0, Double(c.y) + o.y), min(box.x1, Double(c.z) + o.x),
-        min(box.y1, Double(c.w) + o.y)
-      )
+      guard clip.rect.cornerRadius <= 0, let o = Interior.axisAligned(clip.mapping) else { return nil }
+      let c = o.box(clip.rect.bounds)
+      box = (max(box.x0, c.x0), max(box.y0, c.y0), min(box.x1, c.x1), min(box.y1, c.y1))
     }
     guard [box.x0, box.y0, box.x1, box.y1, radius].allSatisfy({ $0.isFinite && abs($0) < 1e6 }) else { return nil }
     let b = draw.pixelBounds
@@ -269,11 +263,28 @@ struct Interior {
     if rows.isEmpty && (cornerRows.isEmpty || cornerColumns.isEmpty) { return nil }
   }
 
-  /// The translation of a plane whose matrices are a translation and its inverse, exactly.
-  static func translation(_ m: PlaneMapping) -> (x: Double, y: Double)? {
-    guard m.isAffine, m.toTarget.row0.x == 1, m.toTarget.row0.y == 0, m.toTarget.row1.x == 0, m.toTarget.row1.y == 1,
-      m.fromTarget.row0.x == 1, m.fromTarget.row0.y == 0, m.fromTarget.row1.x == 0, m.fromTarget.row1.y == 1
-    else { return nil }
-    return (Double(m.toTarget.row0.z), Double(m.toTarget.row1.z))
+  /// A plane whose matrices scale and translate along the axes only (no rotation, shear or
+  /// perspective): every off-diagonal entry is exactly 0, so a pixel's local x depends on its
+  /// column alone and its y on its row alone (0 × the other coordinate adds exactly nothing) —
+  /// what the interior's per-column and per-row taps rely on.
+  struct AxisAligned {
+    var scale: (x: Double, y: Double)
+    var offset: (x: Double, y: Double)
+
+    /// A local rectangle (minX, minY, maxX, maxY) in target pixels.
+    func box(_ r: SIMD4<Float>) -> (x0: Double, y0: Double, x1: Double, y1: Double) {
+      let xs = (Double(r.x) * scale.x + offset.x, Double(r.z) * scale.x + offset.x)
+      let ys = (Double(r.y) * scale.y + offset.y, Double(r.w) * scale.y + offset.y)
+      return (min(xs.0, xs.1), min(ys.0, ys.1), max(xs.0, xs.1), max(ys.0, ys.1))
+    }
   }
+
+  static func axisAligned(_ m: PlaneMapping) -> AxisAligned? {
+    let (t, f) = (m.toTarget, m.fromTarget)
+    guard m.isAffine, t.row0.y == 0, t.row1.x == 0, f.row0.y == 0, f.row1.x == 0, t.row0.x != 0, t.row1.y != 0
+    else { return nil }
+    return AxisAligned(
+      scale: (Double(t.row0.x), Double(t.row1.y)), offset: (Double(t.row0.z), Double(t.row1.z)))
+  }
+
 }
