@@ -15,6 +15,7 @@ packages=(
   libunibreak-dev                     # text: line-break opportunities (Unicode's UAX #14)
   fonts-dejavu-core                   # a default font family, so text renders on a bare machine
   fonts-lohit-deva fonts-wqy-microhei fonts-symbola  # fallbacks: Devanagari, CJK, emoji (outlines), 3 MB
+  fonts-noto-color-emoji              # colour emoji (bitmap strikes), 10 MB
   libharfbuzz-bin                     # hb-shape: the tests check shaping against HarfBuzz's own output
   ffmpeg                              # encoding MP4/WebM/GIF/MOV, decoding clips, mixing audio
 )

@@ -158,13 +158,20 @@ public final class FontStack: TextLayoutEngine, @unchecked Sendable {
   /// has it, and the run's font draws its missing-glyph box.
   func face(for scalar: Unicode.Scalar, in font: ResolvedFont) -> Face? {
     if font.primary.has(scalar) || scalar.properties.isWhitespace || scalar.value < 0x20 { return font.primary }
-    if let found = fallbackFaces[FallbackKey(scalar: scalar, font: ObjectIdentifier(font.primary))] { return found }
+    let key = FallbackKey(scalar: scalar, font: ObjectIdentifier(font.primary))
+    if let found = fallbackFaces[key] { return found }
+    // An emoji shown as an emoji takes a colour font first, where one is installed.
+    var found: Face?
     for (path, index) in font.fallbacks {
-      guard let f = try? face(path: path, index: index), f.hasOutlines, f.has(scalar) else { continue }
-      fallbackFaces[FallbackKey(scalar: scalar, font: ObjectIdentifier(font.primary))] = f
-      return f
+      guard let f = try? face(path: path, index: index), f.hasOutlines || f.colorBitmaps, f.has(scalar) else { continue }
+      if f.colorBitmaps || !scalar.properties.isEmojiPresentation {
+        found = f
+        break
+      }
+      if found == nil { found = f }
     }
-    return nil
+    fallbackFaces[key] = found
+    return found
   }
 
   private struct FallbackKey: Hashable {

@@ -38,6 +38,9 @@ final class Face {
   let underlinePosition: Double
   let underlineThickness: Double
   let hasOutlines: Bool
+  /// A colour font of bitmap strikes (CBDT/sbix: Noto Color Emoji): its glyphs are images,
+  /// at the first strike's size, which `unitsPerEm` and the metrics are then given in.
+  let colorBitmaps: Bool
   /// The family name the font reports.
   let family: String
   private var outlines: [UInt32: Path] = [:]
@@ -52,15 +55,30 @@ final class Face {
     self.face = face
     self.path = path
     self.index = index
-    let rec = face.pointee
+    var rec = face.pointee
     hasOutlines = rec.face_flags & FT_Long(LK_FT_FACE_FLAG_SCALABLE) != 0
-    let upem = hasOutlines ? Double(rec.units_per_EM) : 1000
-    unitsPerEm = upem
-    ascender = hasOutlines ? Double(rec.ascender) : 800
-    descender = hasOutlines ? Double(rec.descender) : -200
-    lineHeight = hasOutlines ? max(Double(rec.height), ascender - descender) : 1200
-    underlinePosition = hasOutlines ? Double(rec.underline_position) : -100
-    underlineThickness = hasOutlines ? max(Double(rec.underline_thickness), upem / 20) : 50
+    colorBitmaps =
+      !hasOutlines && rec.face_flags & FT_Long(LK_FT_FACE_FLAG_COLOR) != 0 && rec.num_fixed_sizes > 0
+      && FT_Select_Size(face, 0) == 0
+    rec = face.pointee
+    if colorBitmaps, let size = rec.size?.pointee {
+      // Metrics of the strike, in its pixels (26.6).
+      let ppem = Double(size.metrics.y_ppem)
+      unitsPerEm = ppem
+      ascender = Double(size.metrics.ascender) / 64
+      descender = Double(size.metrics.descender) / 64
+      lineHeight = max(Double(size.metrics.height) / 64, ascender - descender)
+      underlinePosition = -ppem / 10
+      underlineThickness = ppem / 20
+    } else {
+      let upem = hasOutlines ? Double(rec.units_per_EM) : 1000
+      unitsPerEm = upem
+      ascender = hasOutlines ? Double(rec.ascender) : 800
+      descender = hasOutlines ? Double(rec.descender) : -200
+      lineHeight = hasOutlines ? max(Double(rec.height), ascender - descender) : 1200
+      underlinePosition = hasOutlines ? Double(rec.underline_position) : -100
+      underlineThickness = hasOutlines ? max(Double(rec.underline_thickness), upem / 20) : 50
+    }
     family = rec.family_name.map { String(cString: $0) } ?? (path as NSString).lastPathComponent
     if hasOutlines {
       // One pixel per font unit: HarfBuzz (through raqm) then positions glyphs in font units.
@@ -72,6 +90,35 @@ final class Face {
 
   /// Whether the face has a glyph for `scalar`.
   func has(_ scalar: Unicode.Scalar) -> Bool { FT_Get_Char_Index(face, FT_ULong(scalar.value)) != 0 }
+
+  /// A colour glyph's image (premultiplied RGBA) and where its top-left corner lies from the
+  /// pen, in strike pixels (x right, y up); nil for a glyph without one.
+  func colorImage(_ glyph: UInt32) -> (image: Image, left: Double, top: Double)? {
+    if let cached = images[glyph] { return cached }
+    var result: (Image, Double, Double)?
+    if colorBitmaps, FT_Load_Glyph(face, glyph, Int32(LK_FT_LOAD_COLOR)) == 0, let slot = face.pointee.glyph {
+      let bitmap = slot.pointee.bitmap
+      let (w, h) = (Int(bitmap.width), Int(bitmap.rows))
+      if bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue), w > 0, h > 0, let buffer = bitmap.buffer {
+        var pixels = [UInt8](repeating: 0, count: w * h * 4)
+        let pitch = Int(bitmap.pitch)
+        for y in 0..<h {
+          for x in 0..<w {
+            let s = buffer + (y * pitch + x * 4)
+            let o = (y * w + x) * 4
+            // FreeType's BGRA is premultiplied, as an Image is.
+            (pixels[o], pixels[o + 1], pixels[o + 2], pixels[o + 3]) = (s[2], s[1], s[0], s[3])
+          }
+        }
+        if let image = try? Image(width: w, height: h, pixels: pixels) {
+          result = (image, Double(slot.pointee.bitmap_left), Double(slot.pointee.bitmap_top))
+        }
+      }
+    }
+    images[glyph] = result
+    return result
+  }
+  private var images: [UInt32: (image: Image, left: Double, top: Double)?] = [:]
 
   /// The outline of glyph `glyph` in font units, y up (empty for a glyph with no outline: a
   /// space, or a bitmap-only glyph).

@@ -102,6 +102,7 @@ struct TextLayoutBuilder {
     lines = Array(lines.prefix(keep))
 
     var pieces: [Int: Path] = [:]
+    var pictures: [TextLayout.Picture] = []
     var placed: [(baseline: Double, minX: Double, maxX: Double)] = []
     for (i, line) in lines.enumerated() {
       var items = trimmedTrailingSpace(line.items)
@@ -139,7 +140,16 @@ struct TextLayoutBuilder {
         let s = request.runs[run].fontSize / g.face.unitsPerEm
         let gx = x + g.dx
         let gy = baseline - g.dy
-        let outline = g.face.outline(g.index)
+        if g.face.colorBitmaps {
+          if let (image, left, top) = g.face.colorImage(g.index) {
+            pictures.append(
+              TextLayout.Picture(
+                run: run, image: image,
+                rect: Rect(
+                  x: gx + left * s, y: gy - top * s, width: Double(image.width) * s, height: Double(image.height) * s)))
+          }
+        }
+        let outline = g.face.colorBitmaps ? Path() : g.face.outline(g.index)
         if !outline.elements.isEmpty {
           let t = AffineTransform(m11: s, m12: 0, m21: 0, m22: -s, tX: gx, tY: gy)
           pieces[run, default: Path()].addPath(outline, transform: t)
@@ -163,7 +173,8 @@ struct TextLayoutBuilder {
       placed.append((baseline, lineMin.isFinite ? lineMin : x, lineMax.isFinite ? lineMax : x))
     }
     return TextLayout(
-      pieces: pieces.keys.sorted().map { TextLayout.Piece(run: $0, path: pieces[$0]!) }, lines: placed)
+      pieces: pieces.keys.sorted().map { TextLayout.Piece(run: $0, path: pieces[$0]!) }, pictures: pictures,
+      lines: placed)
   }
 
   // MARK: Shaping

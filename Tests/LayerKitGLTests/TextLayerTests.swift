@@ -25,7 +25,7 @@ final class TextLayerTests: ParityTestCase {
     mixed.frame = Rect(x: 10, y: 80, width: 300, height: 60)
     mixed.string = AttributedText(runs: [
       .init("Bold ", font: "DejaVu Sans:bold", color: .yellow), .init("مرحبا ", color: .cyan),
-      .init("नमस्ते ", fontSize: 22), .init("你好 ", color: .orange), .init("under", underline: true, kerning: 1.5),
+      .init("नमस्ते ", fontSize: 22), .init("你好 ", color: .orange), .init("under", underline: true, kerning: 1.5), .init(" 🚀✨"),
     ])
     mixed.fontSize = 18
     mixed.isWrapped = true
@@ -92,5 +92,27 @@ final class TextLayerTests: ParityTestCase {
     let list = try timeline.renderList(frame: 17) { _, _ in image }
     let report = try checker.check(list, name: "timeline-overlays")
     XCTAssertTrue(report.passed, report.message)
+  }
+
+  /// Text casts the layer's shadow: the shadow follows the glyphs, offset, on both backends.
+  func testTextCastsTheLayersShadow() throws {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: 120, height: 60))
+    root.backgroundColor = .white
+    let t = TextLayer()
+    t.frame = Rect(x: 10, y: 5, width: 100, height: 50)
+    t.string = "I I"
+    t.fontSize = 40
+    t.foregroundColor = .red
+    t.shadowOpacity = 1
+    t.shadowOffset = Size(width: 6, height: 0)
+    t.shadowRadius = 0
+    _ = root.addSublayer(t)
+    let out = try ReferenceRenderer(threadCount: 1).render(try RenderList(layer: root, width: 120, height: 60))
+    // The first "I": DejaVu's bar from 201 to 403 units at 40 points, i.e. x 13.9 … 17.9.
+    func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(out.pixels[((y * 120) + x) * 4..<((y * 120) + x) * 4 + 4]) }
+    XCTAssertEqual(pixel(15, 30), [255, 0, 0, 255], "the glyph")
+    XCTAssertEqual(pixel(22, 30), [0, 0, 0, 255], "its shadow, 6 points to the right")
+    XCTAssertEqual(pixel(30, 30), [255, 255, 255, 255], "between the letters")
+    XCTAssertParity(checker, root, width: 120, height: 60, name: "text-shadow")
   }
 }

@@ -177,6 +177,23 @@ final class TextLayoutTests: XCTestCase {
     _ = try RenderList(layer: layer, width: 300, height: 60)
     XCTAssertEqual(stack.layoutsComputed, after + 1)
   }
+
+  /// An emoji shown as an emoji takes the colour font (fonts-noto-color-emoji): a picture of
+  /// its glyph, in colour, where its advance lies; a text-style symbol keeps an outline font.
+  func testColourEmojiArePictures() throws {
+    let layout = try stack.layout(
+      TextLayoutRequest(runs: [.init(text: "go 🚀 ☀", font: Self.dejaVu, fontSize: 40)], width: 400, height: 60))
+    XCTAssertEqual(layout.pictures.count, 1, "the rocket, in colour")
+    let rocket = try XCTUnwrap(layout.pictures.first)
+    XCTAssertEqual(rocket.rect.size.width, 40 * 136 / 109, accuracy: 8, "about an em wide at 40 points")
+    XCTAssertGreaterThan(rocket.rect.minX, 40, "after \"go \"")
+    let p = rocket.image.pixels
+    let colourful = stride(from: 0, to: p.count, by: 4).contains { i in
+      p[i + 3] > 200 && (Int(p[i]) - Int(p[i + 2])).magnitude > 60
+    }
+    XCTAssertTrue(colourful, "a colour image, not a mask")
+    XCTAssertFalse(layout.pieces.isEmpty, "the letters and ☀ (text style) are outlines")
+  }
 }
 
 /// Lines said through the reporter, from any thread.

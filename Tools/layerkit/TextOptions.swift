@@ -23,10 +23,13 @@ struct TextOptions: ParsableArguments {
   @Option(help: "Subtitle size, as a fraction of the frame's height.") var subtitleSize: Double = 0.045
   @Option(help: "Subtitle colour.") var subtitleColor: ColorArgument?
   @Option(help: "The box behind subtitles: a colour, or none.") var subtitleBox: String = "#0000008C"
-  @Option(help: "Ken Burns on stills: in, out, random or none (a slow zoom over each still's whole time).")
-  var zoom: ZoomChoice = .none
+  @Option(
+    help:
+      "Ken Burns on stills: in, out, random or none (a slow zoom over each still's whole time); once for all inputs or once per input.")
+  var zoom: [ZoomChoice] = []
   @Option(help: "How much the zoom adds (0.1: 10 %).") var zoomAmount: Double = 0.1
-  @Option(help: "Pan on stills as they zoom: left, right, up, down, random or none.") var pan: PanChoice = .none
+  @Option(help: "Pan on stills as they zoom: left, right, up, down, random or none; once for all or once per input.")
+  var pan: [PanChoice] = []
 
   enum ZoomChoice: String, ExpressibleByArgument, CaseIterable { case none, `in`, out, random }
   enum PanChoice: String, ExpressibleByArgument, CaseIterable { case none, left, right, up, down, random }
@@ -66,8 +69,13 @@ struct TextOptions: ParsableArguments {
     for (i, text) in texts.enumerated() where !text.isEmpty {
       items[i].title = TimelineTitle(AttributedText(text.replacingOccurrences(of: "\\n", with: "\n")), style: style)
     }
+    for (list, name) in [(zoom.count, "--zoom"), (pan.count, "--pan")] where list > 1 && list != items.count {
+      throw ValidationError("give one \(name) for all \(items.count) inputs, or one per input, not \(list)")
+    }
     var random = SplitMix64(seed: seed ^ 0x4B42)
     for i in items.indices {
+      let zoom = self.zoom.isEmpty ? .none : self.zoom[self.zoom.count == 1 ? 0 : i]
+      let pan = self.pan.isEmpty ? .none : self.pan[self.pan.count == 1 ? 0 : i]
       guard case .image = items[i].source, zoom != .none || pan != .none else { continue }
       let z: KenBurns.Zoom
       switch zoom {

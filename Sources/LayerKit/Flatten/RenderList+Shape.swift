@@ -44,9 +44,9 @@ extension RenderListBuilder {
 
   /// A text layer's glyphs: the engine's outlines for each run, filled non-zero in the run's
   /// colour (or the layer's foreground colour), like a shape layer's fill.
-  func textDraws(_ layer: TextLayer, mapping: PlaneMapping, clips: [ClipEntry], region: PixelRect) throws(RenderError)
-    -> [Draw]
-  {
+  mutating func textDraws(
+    _ layer: TextLayer, mapping: PlaneMapping, clips: [ClipEntry], region: PixelRect
+  ) throws(RenderError) -> [Draw] {
     guard let request = layer.layoutRequest, let text = layer.attributedText else { return [] }
     let visible = clips.reduce(region) { $0.intersection($1.bounds) }
     guard !visible.isEmpty else { return [] }
@@ -73,7 +73,23 @@ extension RenderListBuilder {
         byColor.append((color, contours))
       }
     }
-    return byColor.flatMap { coverageDraw($0.1, evenOdd: false, $0.0, mapping, clips, visible) }
+    var draws = byColor.flatMap { coverageDraw($0.1, evenOdd: false, $0.0, mapping, clips, visible) }
+    // Colour glyphs: their images, where they lie, as contents are drawn.
+    for picture in layout.pictures {
+      let r = picture.rect
+      guard r.size.width > 0, r.size.height > 0 else { continue }
+      let transform = TextureTransform(
+        scale: SIMD2(Float(1 / r.size.width), Float(1 / r.size.height)),
+        offset: SIMD2(Float(-r.origin.x / r.size.width), Float(-r.origin.y / r.size.height)))
+      let bounds = SIMD4(Float(r.minX), Float(r.minY), Float(r.maxX), Float(r.maxY))
+      if let draw = Draw.make(
+        mapping, Shape(rect: RoundedRect(bounds: bounds)), .texture(.image(imageID(picture.image)), transform), clips,
+        visible)
+      {
+        draws.append(draw)
+      }
+    }
+    return draws
   }
 
   /// The most target pixels one unit of the plane spans, in any direction, at the corners and

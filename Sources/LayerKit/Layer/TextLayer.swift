@@ -179,12 +179,28 @@ public struct TextLayout: Sendable {
     }
   }
 
+  /// A colour glyph (an emoji of a colour font): its image over `rect`, in the layer's
+  /// coordinates, drawn as it is (the run's colour does not tint it).
+  public struct Picture: Sendable {
+    public var run: Int
+    public var image: Image
+    public var rect: Rect
+
+    public init(run: Int, image: Image, rect: Rect) {
+      self.run = run
+      self.image = image
+      self.rect = rect
+    }
+  }
+
   public var pieces: [Piece]
+  public var pictures: [Picture]
   /// Each line's baseline and the x extent of its glyphs, top to bottom.
   public var lines: [(baseline: Double, minX: Double, maxX: Double)]
 
-  public init(pieces: [Piece], lines: [(baseline: Double, minX: Double, maxX: Double)]) {
+  public init(pieces: [Piece], pictures: [Picture] = [], lines: [(baseline: Double, minX: Double, maxX: Double)]) {
     self.pieces = pieces
+    self.pictures = pictures
     self.lines = lines
   }
 }
