@@ -152,6 +152,8 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A text layer's text could not be laid out: no layout engine is installed, or its font
   /// cannot be used (the reason names it).
   case textLayout(layer: String, reason: String)
+  /// A finite value beyond a documented bound (LayerKit's `Limits`).
+  case outOfRange(layer: String, property: String, value: Double, limit: Double)
   /// A transition effect that only the GPU backend runs (a user shader in the gl-transitions form).
   case gpuOnlyEffect(String)
   /// A hand-built RenderList that breaks the contract.
@@ -183,6 +185,7 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case .invalidFilter(let l, let e): "layer \(l): \(e)"
     case .invalidPath(let l, let p): "layer \(l): \(p) has a coordinate that is not finite"
     case .textLayout(let l, let r): "layer \(l): text: \(r)"
+    case .outOfRange(let l, let p, let v, let limit): "layer \(l): \(p) is \(v), beyond the limit of ±\(limit)"
     case .gpuOnlyEffect(let name):
       "transition effect \(name) is a GPU-only effect (a GLSL shader); render it with the GPU backend"
     case .malformedList(let i, let r): "render list op \(i): \(r)"
@@ -207,6 +210,8 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case (.invalidFilter(let l, let e), .invalidFilter(let l2, let e2)): l == l2 && e == e2
     case (.invalidPath(let l, let p), .invalidPath(let l2, let p2)): l == l2 && p == p2
     case (.textLayout(let l, let r), .textLayout(let l2, let r2)): l == l2 && r == r2
+    case (.outOfRange(let l, let p, let v, let m), .outOfRange(let l2, let p2, let v2, let m2)):
+      l == l2 && p == p2 && v == v2 && m == m2
     case (.gpuOnlyEffect(let n), .gpuOnlyEffect(let n2)): n == n2
     case (.malformedList(let i, let r), .malformedList(let i2, let r2)): i == i2 && r == r2
     case (.transitionParameters(let e), .transitionParameters(let e2)): e == e2

@@ -303,3 +303,35 @@ final class ImageTests: XCTestCase {
     XCTAssertEqual(image.pixels, [128, 64, 0, 128])
   }
 }
+
+/// Values beyond LayerKit's documented limits are typed errors naming the layer, the property
+/// and the bound, before anything is drawn (a shadow radius of 1e7 once tried to allocate 110 GB).
+final class LimitsTests: XCTestCase {
+  func testValuesBeyondTheLimitsAreRefused() {
+    func error(_ configure: (Layer) -> Void) -> RenderError? {
+      let layer = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+      layer.name = "card"
+      configure(layer)
+      do {
+        _ = try RenderList(layer: layer, width: 10, height: 10)
+        return nil
+      } catch { return error }
+    }
+    XCTAssertEqual(
+      error { $0.shadowOpacity = 1; $0.shadowRadius = 1e7 },
+      .outOfRange(layer: "card", property: "shadowRadius", value: 1e7, limit: Limits.maxBlurRadius))
+    XCTAssertEqual(
+      error { $0.shadowOpacity = 1; $0.shadowOffset = Size(width: 1e300, height: 0) },
+      .outOfRange(layer: "card", property: "shadowOffset", value: 1e300, limit: Limits.maxCoordinate))
+    XCTAssertEqual(
+      error { $0.filters = [.gaussianBlur(radius: 1e30)] },
+      .outOfRange(layer: "card", property: "filters.gaussianBlur.inputRadius", value: 1e30, limit: Limits.maxBlurRadius))
+    XCTAssertEqual(
+      error { $0.position = Point(x: 1e300, y: 0) },
+      .outOfRange(layer: "card", property: "position", value: 1e300, limit: Limits.maxCoordinate))
+    XCTAssertNil(error { $0.shadowRadius = Limits.maxBlurRadius }, "the bound itself is allowed")
+    XCTAssertTrue(
+      "\(RenderError.outOfRange(layer: "card", property: "shadowRadius", value: 1e7, limit: 250))".contains(
+        "layer card: shadowRadius is 10000000.0, beyond the limit of ±250.0"))
+  }
+}

@@ -20,6 +20,14 @@ struct Compare: ParsableCommand {
   @OptionGroup var limits: ToleranceOptions
 
   func run() throws {
+    if let diff {
+      do {
+        try OutputIdentity.refuse(output: diff, inputs: [expected, actual])
+      } catch {
+        printError("layerkit compare: \(error)")
+        throw ExitCode(2)
+      }
+    }
     let a: LayerKit.Image
     let b: LayerKit.Image
     do {

@@ -31,6 +31,7 @@ struct Join: ParsableCommand {
     try reportingErrors("join") {
       reserveLargeBuffersWithMmap()
       let source = try PartsSource(parts)
+      try OutputIdentity.refuse(output: output, inputs: parts + [audio].compactMap { $0 })
       let target = try OutputTarget(path: output, format: encoder.format)
       var encoding = encoder.encoding
       if !noAudio {

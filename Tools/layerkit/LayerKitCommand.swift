@@ -2,6 +2,7 @@
 // and a report of the EGL/GL stack it runs on.
 import ArgumentParser
 import Foundation
+import LayerKit
 
 @main
 struct LayerKitCommand: ParsableCommand {
@@ -38,4 +39,10 @@ struct PixelSize: ExpressibleByArgument {
     width = w
     height = h
   }
+}
+
+/// Checks an option's number against its documented range (LayerKit's `Limits`).
+func checkRange(_ value: Double?, _ name: String, _ range: ClosedRange<Double>, unit: String = "") throws {
+  guard let value else { return }
+  if let problem = Limits.problem(value, name, in: range, unit: unit) { throw ValidationError(problem) }
 }

@@ -32,9 +32,9 @@ struct Present: ParsableCommand {
   @Option(help: "forward (present) or backward (dismiss).") var direction: TransitionDirection = .forward
   @Option(help: "The steps, comma-separated: push and pop (default: one per extra scene, in --direction).")
   var sequence: String?
-  @Option(help: "Seconds each transition lasts (default: the transition's own, 0.35 s; sheet 0.45 s).")
+  @Option(parsing: .unconditional, help: "Seconds each transition lasts (default: the transition's own, 0.35 s; sheet 0.45 s).")
   var duration: Double?
-  @Option(help: "Seconds before, between and after the steps.") var hold: Double = 1
+  @Option(parsing: .unconditional, help: "Seconds before, between and after the steps.") var hold: Double = 1
   @Option(name: .shortAndLong, help: "Output: a .mp4/.webm/.gif/.mov/.mkv/.y4m file, a folder/ for PNG frames, or -.")
   var output: String
   @Option(
@@ -47,12 +47,8 @@ struct Present: ParsableCommand {
 
   func validate() throws {
     guard scenes.count >= 2 else { throw ValidationError("give at least two scene files to present one over another") }
-    if let duration {
-      guard duration.isFinite, duration > 0 else {
-        throw ValidationError("--duration must be a positive number of seconds")
-      }
-    }
-    guard hold.isFinite, hold >= 0 else { throw ValidationError("--hold must be a number of seconds ≥ 0") }
+    try checkRange(duration, "--duration", 0.001...Limits.maxSeconds, unit: "seconds")
+    try checkRange(hold, "--hold", 0...Limits.maxSeconds, unit: "seconds")
     _ = try steps()
   }
 
@@ -72,6 +68,7 @@ struct Present: ParsableCommand {
   func run() throws {
     try reportingErrors("present") {
       reserveLargeBuffersWithMmap()
+      try OutputIdentity.refuse(output: output, inputs: scenes)
       let target = try OutputTarget(path: output, format: encoder.format)
       var loaded: [LoadedScene] = []
       for path in scenes {

@@ -126,8 +126,13 @@ struct Render: ParsableCommand {
     reserveLargeBuffersWithMmap()
     // The output is checked before the scene is loaded and anything rendered.
     let target = time == nil ? try OutputTarget(path: output, format: encoder.format) : nil
+    try OutputIdentity.refuse(output: output, inputs: [path])
     let loaded = try SceneFile.load(URL(fileURLWithPath: path))
     defer { loaded.stopClips() }
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    try OutputIdentity.refuse(
+      output: output,
+      inputs: loaded.media.map { $0.path.hasPrefix("/") ? $0.path : folder.appendingPathComponent($0.path).path })
     let settings = loaded.settings
     let scale = try self.scale(for: settings)
     var (renderer, gpu) = try VideoJob.makeRenderer(self.renderer ?? .auto, command: "render", quiet: video.quiet)

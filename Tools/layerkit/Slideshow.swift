@@ -22,18 +22,17 @@ struct Slideshow: ParsableCommand {
   @Argument(help: "Images (PNG, JPEG) and clips (anything ffmpeg decodes).") var inputs: [String]
   @Option(name: .customLong("transition"), help: "SPEC, once for all boundaries or once per boundary; or random.")
   var transitions: [String] = ["fade"]
-  @Option(help: "Seconds each still is shown alone (and the most a clip plays, when given).") var hold: Double?
-  @Option(help: "Seconds of each transition.") var transitionDuration: Double = 0.8
+  @Option(parsing: .unconditional, help: "Seconds each still is shown alone (and the most a clip plays, when given).")
+  var hold: Double?
+  @Option(parsing: .unconditional, help: "Seconds of each transition.") var transitionDuration: Double = 0.8
   @Option(help: "Seed for --transition random.") var seed: UInt64 = 1
   @OptionGroup var video: VideoOptions
   @OptionGroup var text: TextOptions
 
   func validate() throws {
     guard !inputs.isEmpty else { throw ValidationError("give at least one image or clip") }
-    if let hold { guard hold.isFinite, hold >= 0 else { throw ValidationError("--hold must be ≥ 0 seconds") } }
-    guard transitionDuration.isFinite, transitionDuration > 0 else {
-      throw ValidationError("--transition-duration must be a positive number of seconds")
-    }
+    try checkRange(hold, "--hold", 0...Limits.maxSeconds, unit: "seconds")
+    try checkRange(transitionDuration, "--transition-duration", 0.001...Limits.maxSeconds, unit: "seconds")
     let boundaries = inputs.count - 1
     guard transitions.count == 1 || transitions.count == boundaries else {
       throw ValidationError(
@@ -80,18 +79,16 @@ struct Concat: ParsableCommand {
   @Argument(help: "Clips (anything ffmpeg decodes) or images.") var inputs: [String]
   @Option(name: .customLong("transition"), help: "SPEC, once for all boundaries or once per boundary; or random.")
   var transitions: [String] = ["fade"]
-  @Option(help: "Seconds of each transition.") var transitionDuration: Double = 0.5
-  @Option(help: "Seconds a still is shown.") var hold: Double = 2
+  @Option(parsing: .unconditional, help: "Seconds of each transition.") var transitionDuration: Double = 0.5
+  @Option(parsing: .unconditional, help: "Seconds a still is shown.") var hold: Double = 2
   @Option(help: "Seed for --transition random.") var seed: UInt64 = 1
   @OptionGroup var video: VideoOptions
   @OptionGroup var text: TextOptions
 
   func validate() throws {
     guard inputs.count >= 1 else { throw ValidationError("give at least one clip") }
-    guard transitionDuration.isFinite, transitionDuration > 0 else {
-      throw ValidationError("--transition-duration must be a positive number of seconds")
-    }
-    guard hold.isFinite, hold > 0 else { throw ValidationError("--hold must be a positive number of seconds") }
+    try checkRange(transitionDuration, "--transition-duration", 0.001...Limits.maxSeconds, unit: "seconds")
+    try checkRange(hold, "--hold", 0.001...Limits.maxSeconds, unit: "seconds")
     let boundaries = inputs.count - 1
     guard transitions.count == 1 || transitions.count == boundaries else {
       throw ValidationError(

@@ -33,14 +33,14 @@ struct TransitionCommand: ParsableCommand {
   @Option(help: "fromLeft, fromRight, fromTop or fromBottom (not for fade).") var subtype: TransitionSubtype = .fromLeft
   @Option(help: "Where the effect starts, 0…1.") var startProgress: Double = 0
   @Option(help: "Where the effect ends, startProgress…1.") var endProgress: Double = 1
-  @Option(help: "Seconds.") var duration: Double = 1
+  @Option(parsing: .unconditional, help: "Seconds.") var duration: Double = 1
   @OptionGroup var video: VideoOptions
 
   func validate() throws {
     guard (0...1).contains(startProgress), (0...1).contains(endProgress), endProgress >= startProgress else {
       throw ValidationError("--start-progress and --end-progress must lie in 0…1, end ≥ start")
     }
-    guard duration.isFinite, duration > 0 else { throw ValidationError("--duration must be a positive number") }
+    try checkRange(duration, "--duration", 0.001...Limits.maxSeconds, unit: "seconds")
     guard duration * (video.fps ?? 30) <= 1_000_000 else {
       throw ValidationError("duration × fps must be at most 1000000 frames")
     }

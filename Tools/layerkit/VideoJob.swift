@@ -238,6 +238,7 @@ struct VideoJob {
     let first = sources[0].size
     var width = options.size?.width ?? first.width
     var height = options.size?.height ?? first.height
+    try OutputIdentity.refuse(output: options.output, inputs: sources.map(\.path) + [options.run.audio].compactMap { $0 })
     let target = try OutputTarget(path: options.output, format: options.encoder.format)
     let (pictureWidth, pictureHeight) = (width, height)
     if options.pad && needsEvenSize(target.format) {

@@ -10,7 +10,7 @@ struct VideoOptions: ParsableArguments {
     help: "Output: a .mp4/.webm/.gif/.mov/.mkv/.y4m file, a folder/ for PNG frames, or - (Y4M on standard output).")
   var output: String
   @Option(help: "Output size WIDTHxHEIGHT (default: the first input's size).") var size: PixelSize?
-  @Option(help: "Frames per second (default: the first clip's rate, else 30).") var fps: Double?
+  @Option(parsing: .unconditional, help: "Frames per second (default: the first clip's rate, else 30).") var fps: Double?
   @Option(help: "cover, contain or stretch: how inputs of another aspect fill the frame.") var fit: Fit = .cover
   @Option(
     help:
@@ -26,7 +26,7 @@ struct VideoOptions: ParsableArguments {
 
   func validate() throws {
     if let fps {
-      guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") }
+      try checkRange(fps, "--fps", 0.001...Limits.maxFramesPerSecond)
     }
     if noAudio && run.audio != nil { throw ValidationError("use --audio or --no-audio, not both") }
   }
@@ -181,12 +181,10 @@ struct VideoRunOptions: ParsableArguments {
   @Option(help: "Also write the render's figures to FILE as JSON: seconds per stage, CPU seconds, occupancy.")
   var stats: String?
   @Option(help: "A music track laid under the video (trimmed to its length; MP4, WebM, MOV, MKV).") var audio: String?
-  @Option(help: "Seconds of fade-out at the end of --audio.") var audioFade: Double = 0
+  @Option(parsing: .unconditional, help: "Seconds of fade-out at the end of --audio.") var audioFade: Double = 0
 
   func validate() throws {
-    guard audioFade.isFinite, audioFade >= 0 else {
-      throw ValidationError("--audio-fade must be a number of seconds ≥ 0")
-    }
+    try checkRange(audioFade, "--audio-fade", 0...Limits.maxSeconds, unit: "seconds")
     guard frames == nil || shard == nil else { throw ValidationError("use --frames or --shard, not both") }
   }
 }

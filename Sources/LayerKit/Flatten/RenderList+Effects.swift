@@ -196,6 +196,10 @@ extension RenderListBuilder {
     }
     for filter in layer.filters + layer.backgroundFilters {
       do { try filter.validate() } catch { throw .invalidFilter(layer: name, error) }
+      if let r = filter.parameters["inputRadius"], r > Limits.maxBlurRadius {
+        throw .outOfRange(
+          layer: name, property: "filters.\(filter.name).inputRadius", value: r, limit: Limits.maxBlurRadius)
+      }
     }
     for (value, property) in [
       (layer.shadowOpacity, "shadowOpacity"), (layer.shadowRadius, "shadowRadius"),
@@ -209,6 +213,16 @@ extension RenderListBuilder {
       throw .negativeValue(layer: name, property: "shadowOpacity", value: layer.shadowOpacity)
     }
     if let path = layer.shadowPath, !path.isFinite { throw .invalidPath(layer: name, property: "shadowPath") }
+    if layer.shadowRadius > Limits.maxBlurRadius {
+      throw .outOfRange(layer: name, property: "shadowRadius", value: layer.shadowRadius, limit: Limits.maxBlurRadius)
+    }
+    for (value, property) in [(layer.shadowOffset.width, "shadowOffset"), (layer.shadowOffset.height, "shadowOffset")]
+    where abs(value) > Limits.maxCoordinate {
+      throw .outOfRange(layer: name, property: property, value: value, limit: Limits.maxCoordinate)
+    }
+    if let path = layer.shadowPath, path.exceeds(Limits.maxCoordinate) {
+      throw .outOfRange(layer: name, property: "shadowPath", value: path.largestCoordinate, limit: Limits.maxCoordinate)
+    }
   }
 }
 

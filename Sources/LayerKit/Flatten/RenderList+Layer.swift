@@ -423,6 +423,13 @@ struct RenderListBuilder {
       throw .negativeValue(layer: name, property: "contentsScale", value: layer.contentsScale)
     }
     if let shape = layer as? ShapeLayer { try validateShape(shape) }
+    for (value, property) in [
+      (layer.position.x, "position"), (layer.position.y, "position"), (layer.bounds.origin.x, "bounds"),
+      (layer.bounds.origin.y, "bounds"), (layer.bounds.size.width, "bounds"), (layer.bounds.size.height, "bounds"),
+      (layer.zPosition, "zPosition"), (layer.cornerRadius, "cornerRadius"), (layer.borderWidth, "borderWidth"),
+    ] where abs(value) > Limits.maxCoordinate {
+      throw .outOfRange(layer: name, property: property, value: value, limit: Limits.maxCoordinate)
+    }
   }
 }
 

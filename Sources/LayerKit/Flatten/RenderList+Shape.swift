@@ -117,6 +117,12 @@ extension RenderListBuilder {
   func validateShape(_ layer: ShapeLayer) throws(RenderError) {
     let name = layer.debugName
     if let path = layer.path, !path.isFinite { throw .invalidPath(layer: name, property: "path") }
+    if let path = layer.path, path.exceeds(Limits.maxCoordinate) {
+      throw .outOfRange(layer: name, property: "path", value: path.largestCoordinate, limit: Limits.maxCoordinate)
+    }
+    if abs(layer.lineWidth) > Limits.maxCoordinate {
+      throw .outOfRange(layer: name, property: "lineWidth", value: layer.lineWidth, limit: Limits.maxCoordinate)
+    }
     for (value, property) in [
       (layer.lineWidth, "lineWidth"), (layer.miterLimit, "miterLimit"), (layer.lineDashPhase, "lineDashPhase"),
       (layer.strokeStart, "strokeStart"), (layer.strokeEnd, "strokeEnd"),

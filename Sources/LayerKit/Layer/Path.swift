@@ -102,6 +102,16 @@ public struct Path: Hashable, Sendable {
     }
   }
 
+  /// The largest absolute coordinate of any point or control point (0 for an empty path).
+  public var largestCoordinate: Double {
+    let b = boundingBox
+    guard !elements.isEmpty else { return 0 }
+    return [b.minX, b.minY, b.maxX, b.maxY].map(abs).max() ?? 0
+  }
+
+  /// Whether a coordinate lies beyond `limit`.
+  func exceeds(_ limit: Double) -> Bool { largestCoordinate > limit }
+
   /// The smallest rectangle holding every point and control point.
   public var boundingBox: Rect {
     var lo = Point(x: Double.infinity, y: Double.infinity)

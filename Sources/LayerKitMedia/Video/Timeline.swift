@@ -180,13 +180,15 @@ public struct Timeline: Sendable {
       throw .invalidTimeline("the frame size and rate must be positive")
     }
     for (i, t) in transitions.enumerated() {
-      guard t.duration.isFinite, t.duration > 0 else {
-        throw .invalidTimeline("transition \(i + 1) (\(t.label)): the duration must be a positive number of seconds")
+      guard t.duration.isFinite, t.duration > 0, t.duration <= Limits.maxSeconds else {
+        throw .invalidTimeline("transition \(i + 1) (\(t.label)): the duration must be a positive number of seconds, at most \(Int(Limits.maxSeconds))")
       }
     }
     for (i, item) in items.enumerated() {
-      guard item.duration.isFinite, item.duration > 0, item.inPoint.isFinite, item.inPoint >= 0 else {
-        throw .invalidTimeline("\(item.source.path): the duration must be a positive number of seconds")
+      guard item.duration.isFinite, item.duration > 0, item.duration <= Limits.maxSeconds, item.inPoint.isFinite,
+        item.inPoint >= 0, item.inPoint <= Limits.maxSeconds
+      else {
+        throw .invalidTimeline("\(item.source.path): the duration must be a positive number of seconds, at most \(Int(Limits.maxSeconds))")
       }
       let needed = (i > 0 ? transitions[i - 1].duration : 0) + (i < transitions.count ? transitions[i].duration : 0)
       if item.duration + 1e-9 < needed {
@@ -207,6 +209,11 @@ public struct Timeline: Sendable {
     for (i, item) in items.enumerated() {
       starts.append(t)
       t += item.duration - (i < transitions.count ? transitions[i].duration : 0)
+    }
+    let frames = (starts[starts.count - 1] + items[items.count - 1].duration) * rate.framesPerSecond
+    guard frames <= Double(Limits.maxFrames) else {
+      throw .invalidTimeline(
+        "the video would have \(Int(frames)) frames; at most \(Limits.maxFrames) (\(Int(Limits.maxSeconds)) s at most an item)")
     }
   }
 

@@ -23,6 +23,9 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
   case incompatibleParts(String)
   /// The render was stopped by a signal (SIGINT, SIGTERM); nothing was left at the output path.
   case interrupted(signal: Int32)
+  /// An output that names one of the inputs (or a folder holding one): writing it would destroy
+  /// the input.
+  case outputIsInput(output: String, input: String)
 
   public var description: String {
     switch self {
@@ -48,6 +51,10 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
         + "shorten --transition-duration or lengthen --hold"
     case .invalidTimeline(let reason): return reason
     case .incompatibleParts(let reason): return "the parts do not join: \(reason)"
+    case .outputIsInput(let output, let input):
+      return output == input
+        ? "the output \(output) is also an input; choose another output"
+        : "the output \(output) would overwrite the input \(input); choose another output"
     case .interrupted(let signal):
       let name = [1: "SIGHUP", 2: "SIGINT", 15: "SIGTERM"][signal] ?? "signal \(signal)"
       return "stopped by \(name); no output was left"

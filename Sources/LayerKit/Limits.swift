@@ -1,0 +1,35 @@
+/// The documented bounds on the numbers LayerKit takes — from code, scene files and the command
+/// line — checked before any work, each with one message naming the value's place and the bound
+/// (README: Limits). Within them nothing traps, allocates without bound or runs for hours.
+public enum Limits {
+  /// The longest a hold, a transition, an animation's duration or a video lasts: 24 hours.
+  public static let maxSeconds: Double = 86_400
+  /// The highest frame rate.
+  public static let maxFramesPerSecond: Double = 1_000
+  /// The most frames one video has.
+  public static let maxFrames = 10_000_000
+  /// The largest coordinate, size or offset, in points (positions, bounds, shadow offsets,
+  /// path points): beyond it Float pixel arithmetic loses whole pixels.
+  public static let maxCoordinate: Double = 1_000_000
+  /// The largest blur radius (a Gaussian's standard deviation) and shadow radius, in points: a
+  /// blur's cost grows with its radius, and at 250 points a 1080p frame's blur takes about a
+  /// second on the CPU.
+  public static let maxBlurRadius: Double = 250
+
+  /// A number that must lie in `range`: nil when it does, else the message for `name`.
+  public static func problem(_ value: Double, _ name: String, in range: ClosedRange<Double>, unit: String = "")
+    -> String?
+  {
+    if value.isFinite && range.contains(value) { return nil }
+    let u = unit.isEmpty ? "" : " \(unit)"
+    return
+      "\(name) must be a number from \(format(range.lowerBound)) to \(format(range.upperBound))\(u), not \(format(value))"
+  }
+
+  /// A bound as people write it: 86400, 0.5, 1e+06.
+  static func format(_ v: Double) -> String {
+    if !v.isFinite { return v.isNaN ? "nan" : (v > 0 ? "infinity" : "-infinity") }
+    if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+    return "\(v)"
+  }
+}

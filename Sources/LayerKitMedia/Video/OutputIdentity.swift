@@ -1,0 +1,36 @@
+import Foundation
+
+/// Outputs that would destroy an input: the same file (through symlinks and hard links: the
+/// same device and inode, or the same resolved path), or a frame folder holding an input.
+public enum OutputIdentity {
+  /// Throws `.outputIsInput` when writing `output` would replace or sit over one of `inputs`.
+  public static func refuse(output: String, inputs: [String]) throws(VideoError) {
+    let out = resolved(output)
+    let outID = identity(output)
+    for input in inputs {
+      let inPath = resolved(input)
+      if inPath == out || (outID != nil && identity(input) == outID) {
+        throw .outputIsInput(output: output, input: input)
+      }
+      // A frame folder: an input inside it would sit among the frames written there.
+      if output.hasSuffix("/") || isDirectory(output), inPath.hasPrefix(out.hasSuffix("/") ? out : out + "/") {
+        throw .outputIsInput(output: output, input: input)
+      }
+    }
+  }
+
+  static func resolved(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+  }
+
+  static func identity(_ path: String) -> [UInt64]? {
+    var s = stat()
+    guard stat(path, &s) == 0 else { return nil }
+    return [UInt64(s.st_dev), UInt64(s.st_ino)]
+  }
+
+  static func isDirectory(_ path: String) -> Bool {
+    var s = stat()
+    return stat(path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFDIR
+  }
+}

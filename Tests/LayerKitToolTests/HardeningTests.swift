@@ -1,0 +1,86 @@
+import Foundation
+import LayerKit
+import LayerKitMedia
+import LayerKitSamples
+import XCTest
+
+/// Bad numbers and outputs that would destroy inputs, refused up front with one line naming the
+/// option or the file and the bound (issue 19's first cases).
+final class HardeningTests: XCTestCase {
+  var h: ToolHarness!
+
+  override func setUpWithError() throws { h = try ToolHarness.make("hardening") }
+  override func tearDownWithError() throws { h.cleanUp() }
+
+  /// Finite numbers beyond the documented bounds (once traps) are usage errors naming the
+  /// option, the range and the value.
+  func testHugeNumbersAreRefusedWithTheirBounds() throws {
+    let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
+    let b = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.6), "b.png")
+    let out = h.path("out.y4m")
+    let cases: [([String], String)] = [
+      (
+        ["slideshow", a, b, "--hold", "1e300", "-o", out], "--hold must be a number from 0 to 86400 seconds, not 1e+300"
+      ),
+      (
+        ["slideshow", a, b, "--transition-duration", "1e300", "-o", out],
+        "--transition-duration must be a number from 0.001 to 86400 seconds"
+      ),
+      (["concat", a, b, "--hold", "-5", "-o", out], "--hold must be a number from 0.001 to 86400 seconds, not -5"),
+      (["transition", a, b, "--duration", "1e300", "-o", out], "--duration must be a number from 0.001 to 86400"),
+      (["slideshow", a, b, "--fps", "1e9", "-o", out], "--fps must be a number from 0.001 to 1000"),
+      (["slideshow", a, b, "--audio-fade", "nan", "-o", out], "--audio-fade must be a number from 0 to 86400"),
+    ]
+    for (arguments, message) in cases {
+      let run = try h.run(arguments)
+      XCTAssertEqual(run.status, 64, "\(arguments)")
+      XCTAssertTrue(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+      XCTAssertFalse(run.stderr.contains("Fatal error"), run.stderr)
+      XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    }
+  }
+
+  /// `-o` naming an input — directly, through a symlink, or a hard link — is refused and the
+  /// input is left as it was; so is `compare --diff` over an image it compares.
+  func testAnOutputNeverReplacesAnInput() throws {
+    let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
+    let b = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.6), "b.png")
+    let clip = h.path("clip.y4m")
+    XCTAssertEqual(try h.run(["transition", a, b, "--duration", "0.2", "-o", clip]).status, 0)
+    let before = try Data(contentsOf: URL(fileURLWithPath: clip))
+    try FileManager.default.createSymbolicLink(atPath: h.path("link.y4m"), withDestinationPath: clip)
+    try FileManager.default.linkItem(atPath: clip, toPath: h.path("hard.y4m"))
+    for output in [clip, h.path("link.y4m"), h.path("hard.y4m"), h.folder.path + "/./clip.y4m"] {
+      let run = try h.run(["concat", clip, a, "--hold", "0.5", "-o", output])
+      XCTAssertEqual(run.status, 1, output)
+      XCTAssertTrue(
+        run.stderr.contains("is also an input") || run.stderr.contains("would overwrite the input"), run.stderr)
+      XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: clip)), before, "the input is untouched")
+    }
+    let original = try Data(contentsOf: URL(fileURLWithPath: a))
+    let compare = try h.run(["compare", a, b, "--diff", a])
+    XCTAssertEqual(compare.status, 2)
+    XCTAssertTrue(compare.stderr.contains("is also an input"), compare.stderr)
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: a)), original)
+  }
+
+  /// A scene file cannot be rendered over itself or over its own media.
+  func testARenderNeverReplacesItsSceneOrMedia() throws {
+    let picture = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.3), "p.png")
+    let scene = h.path("s.json")
+    try Data(
+      #"{"version": 1, "width": 32, "height": 18, "duration": 0.1, "media": {"p": "p.png"}, "root": {"contents": "p"}}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: scene))
+    let sceneBytes = try Data(contentsOf: URL(fileURLWithPath: scene))
+    let pictureBytes = try Data(contentsOf: URL(fileURLWithPath: picture))
+    try FileManager.default.createSymbolicLink(atPath: h.path("link.png"), withDestinationPath: scene)
+    for output in [picture, h.path("link.png")] {
+      let run = try h.run(["render", scene, "-o", output, "--time", "0"])
+      XCTAssertNotEqual(run.status, 0, output)
+      XCTAssertTrue(run.stderr.contains("input"), run.stderr)
+    }
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: scene)), sceneBytes)
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: picture)), pictureBytes)
+  }
+}
