@@ -83,4 +83,43 @@ final class HardeningTests: XCTestCase {
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: scene)), sceneBytes)
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: picture)), pictureBytes)
   }
+
+  /// An encoder that exits 0 but leaves a file that is not the video (as ffmpeg 5.1 does on a
+  /// full disk) is an error, and nothing is left under the target's name; one that says "Error
+  /// writing trailer" likewise.
+  func testAnOutputIsVerifiedBeforeItIsCalledWritten() throws {
+    let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
+    let b = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.6), "b.png")
+    let bin = h.path("bin")
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    // A stand-in ffmpeg: swallows the frames, writes 8 KiB of nothing to its last argument,
+    // says what ffmpeg says on a full disk, and exits 0. ffprobe stays the real one.
+    let fake = """
+      #!/bin/sh
+      for last; do :; done
+      cat > /dev/null
+      head -c 8192 /dev/zero > "$last"
+      echo "[mp4 @ 0x0] Error writing trailer of $last: No space left on device" >&2
+      exit 0
+      """
+    try Data(fake.utf8).write(to: URL(fileURLWithPath: bin + "/ffmpeg"))
+    chmod(bin + "/ffmpeg", 0o755)
+    try FileManager.default.createSymbolicLink(atPath: bin + "/ffprobe", withDestinationPath: "/usr/bin/ffprobe")
+    let out = h.path("out.mp4")
+    let path = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let run = try h.run(["transition", a, b, "--duration", "0.2", "-o", out], environment: ["PATH": path])
+    XCTAssertEqual(run.status, 1, run.stderr)
+    XCTAssertTrue(run.stderr.contains("No space left on device"), run.stderr)
+    XCTAssertFalse(run.stderr.contains("wrote "), run.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: out), "nothing under the target's name")
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: h.folder.path).filter { $0.contains("out.mp4") }
+    XCTAssertEqual(leftovers, [], "no temporary file left either")
+    // Silent, but the file is not a video: probed, and refused.
+    try Data(fake.replacingOccurrences(of: "echo", with: ": echo").utf8).write(
+      to: URL(fileURLWithPath: bin + "/ffmpeg"))
+    let quiet = try h.run(["transition", a, b, "--duration", "0.2", "-o", out], environment: ["PATH": path])
+    XCTAssertEqual(quiet.status, 1, quiet.stderr)
+    XCTAssertTrue(quiet.stderr.contains("does not read back as a video"), quiet.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+  }
 }

@@ -33,12 +33,14 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
   private let displayPath: String
   private let width: Int
   private let height: Int
+  private let format: VideoFormat
 
   init(target: OutputTarget, width: Int, height: Int, rate: FrameRate, options: EncodingOptions) throws {
     background = options.background
     displayPath = target.displayPath
     self.width = width
     self.height = height
+    self.format = target.format
     let format = target.format
     var output: [String] = []
     var filters: [String] = []
@@ -158,7 +160,11 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     }
   }
 
+  /// Frames handed to the encoder.
+  private var written = 0
+
   func write(_ frame: PreparedFrame, index: Int) throws {
+    written += 1
     for chunk in frame {
       let result = chunk.withUnsafeBytes { buffer in
         Result { () throws(VideoError) in try process.write(buffer) }
@@ -174,7 +180,38 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       temporary?.discard()
       throw VideoError.programFailed(program: "ffmpeg", status: status, detail: process.errorTail())
     }
-    try temporary?.commit()
+    if let temporary {
+      do {
+        try verify(temporary.path)
+      } catch {
+        temporary.discard()
+        throw error
+      }
+      try temporary.commit()
+    }
+  }
+
+  /// ffmpeg can exit 0 and leave a file that is not the video (5.1 does so on a full disk:
+  /// "Error writing trailer … No space left on device"): its own error lines, and the file
+  /// probed back — a video stream, and about as many frames as were written — decide before
+  /// the file takes the target's name.
+  private func verify(_ path: String) throws(VideoError) {
+    let tail = process.errorTail()
+    let fatal = ["Error writing trailer", "No space left", "Conversion failed", "I/O error", "Error submitting"]
+    if let line = tail.split(separator: "\n").first(where: { l in fatal.contains { l.contains($0) } }) {
+      throw .unwritableOutput(path: displayPath, reason: "ffmpeg exited 0 but said: \(line)")
+    }
+    let info: ClipInfo
+    do {
+      info = try ClipInfo.probe(path)
+    } catch {
+      throw .unwritableOutput(path: displayPath, reason: "ffmpeg exited 0 but the file does not read back as a video")
+    }
+    // GIF frame timings are rounded to hundredths: only its readability is checked.
+    if format != .gif, written > 2, info.frameCount < written - max(2, written / 100) {
+      throw .unwritableOutput(
+        path: displayPath, reason: "ffmpeg exited 0 but the file holds \(info.frameCount) of the \(written) frames written")
+    }
   }
 
   func abort() {
