@@ -122,4 +122,19 @@ final class HardeningTests: XCTestCase {
     XCTAssertTrue(quiet.stderr.contains("does not read back as a video"), quiet.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: out))
   }
+
+  /// A FIFO, a directory or a device given as an input is refused at once, naming what it is
+  /// (a FIFO once left ffprobe waiting forever).
+  func testNonRegularInputsAreRefusedAtOnce() throws {
+    let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
+    let fifo = h.path("pipe.mp4")
+    XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+    for (input, kind) in [(fifo, "a FIFO"), (h.folder.path, "a directory"), ("/dev/zero", "a character device")] {
+      let start = Date()
+      let run = try h.run(["concat", a, input, "--hold", "0.5", "-o", h.path("out.y4m")])
+      XCTAssertEqual(run.status, 1, input)
+      XCTAssertTrue(run.stderr.contains("\(input): cannot read as an image or a clip: \(kind), not a regular file"), run.stderr)
+      XCTAssertLessThan(Date().timeIntervalSince(start), 20, "answered at once")
+    }
+  }
 }

@@ -62,6 +62,8 @@ public struct ClipInfo: Sendable, Equatable {
   /// - Throws: `.programNotFound` without ffprobe, `.unreadableClip` when ffprobe cannot read it or
   ///   finds no video stream.
   public static func probe(_ path: String) throws(VideoError) -> ClipInfo {
+    // ffprobe would wait on a FIFO forever.
+    if let kind = FileIO.irregularKind(path) { throw .unreadableClip(path: path, reason: "\(kind), not a regular file") }
     let probe = try FFmpeg.start(
       try FFmpeg.ffprobe(),
       [

@@ -14,3 +14,22 @@ extension FileIO {
     return n < 0 ? [] : Array(bytes[0..<n])
   }
 }
+
+extension FileIO {
+  /// What a path is when it is not a regular file ("a FIFO", "a directory", …); nil for a
+  /// regular file or one that does not exist (that error is the caller's). Reading a FIFO or a
+  /// device as media would wait forever or never end.
+  static func irregularKind(_ path: String) -> String? {
+    var s = stat()
+    guard stat(path, &s) == 0 else { return nil }
+    switch s.st_mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFIFO: return "a FIFO"
+    case S_IFDIR: return "a directory"
+    case S_IFCHR: return "a character device"
+    case S_IFBLK: return "a block device"
+    case S_IFSOCK: return "a socket"
+    default: return "not a regular file"
+    }
+  }
+}

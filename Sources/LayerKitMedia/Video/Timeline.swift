@@ -44,6 +44,9 @@ public enum MediaSource: Sendable {
   /// Reads a PNG or JPEG as a still (by its signature), anything else as a clip through ffprobe.
   /// - Throws: `MediaError` for a damaged image, `VideoError` for a file that is neither.
   public static func open(_ path: String) throws -> MediaSource {
+    if let kind = FileIO.irregularKind(path) {
+      throw VideoError.unreadableClip(path: path, reason: "\(kind), not a regular file")
+    }
     let head = FileIO.head(path, count: 8)
     if let head, head.starts(with: Signature.png) || head.starts(with: Signature.jpeg) {
       return .image(try Still(path: path))
