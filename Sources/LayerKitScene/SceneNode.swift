@@ -31,6 +31,14 @@ struct SceneNode {
     return n
   }
 
+  /// A number within `range` (LayerKit's Limits), named in the message.
+  func number(in range: ClosedRange<Double>) throws(SceneFileError) -> Double {
+    let expected = "a number from \(JSON.format(range.lowerBound)) to \(JSON.format(range.upperBound))"
+    let n = try number(expected)
+    guard range.contains(n) else { throw invalid(expected) }
+    return n
+  }
+
   func integer(atLeast minimum: Int) throws(SceneFileError) -> Int {
     let expected = "a whole number ≥ \(minimum)"
     let n = try number(expected)

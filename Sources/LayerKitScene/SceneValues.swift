@@ -209,12 +209,18 @@ let timingKeys = [
 extension SceneObject {
   /// Reads the timing keys present into `timing`.
   func readTiming(into timing: inout MediaTiming) throws(SceneFileError) {
-    if let n = self["beginTime"] { timing.beginTime = try n.number() }
-    if let n = self["duration"] { timing.duration = try n.number(atLeast: 0) }
-    if let n = self["speed"] { timing.speed = try n.number() }
-    if let n = self["timeOffset"] { timing.timeOffset = try n.number() }
+    // Within LayerKit's Limits: times within a day either way, a duration of 0 (the default)
+    // or at least a microsecond, a speed within ±1000.
+    let day = Limits.maxSeconds
+    if let n = self["beginTime"] { timing.beginTime = try n.number(in: -day...day) }
+    if let n = self["duration"] {
+      timing.duration = try n.number(in: 0...day)
+      if timing.duration > 0 && timing.duration < 1e-6 { throw n.invalid("0, or a duration of at least 0.000001 s") }
+    }
+    if let n = self["speed"] { timing.speed = try n.number(in: -1000...1000) }
+    if let n = self["timeOffset"] { timing.timeOffset = try n.number(in: -day...day) }
     if let n = self["repeatCount"] { timing.repeatCount = try n.repeatCount() }
-    if let n = self["repeatDuration"] { timing.repeatDuration = try n.number(atLeast: 0) }
+    if let n = self["repeatDuration"] { timing.repeatDuration = try n.number(in: 0...day) }
     if let n = self["autoreverses"] { timing.autoreverses = try n.bool() }
     if let n = self["fillMode"] { timing.fillMode = try n.choice(FillMode.self) }
   }

@@ -256,4 +256,20 @@ final class SceneErrorTests: XCTestCase {
     let e = sceneError { try SceneFile.load(URL(fileURLWithPath: "/nonexistent/scene.json")) }
     XCTAssertEqual(e, .unreadable(file: "/nonexistent/scene.json", reason: "no such file"))
   }
+
+  /// Timing numbers beyond LayerKit's limits are refused with their scene path and range (a
+  /// duration of 1e-300 repeated forever once trapped; a speed of 1e308 ran on).
+  func testTimingBeyondTheLimitsIsRefused() throws {
+    func doc(_ animation: String) -> String {
+      #"{"version": 1, "width": 8, "height": 8, "duration": 1, "root": {"animations": ["# + animation + "]}}"
+    }
+    let tiny = error(doc(#"{"kind": "basic", "keyPath": "opacity", "to": 0, "duration": 1e-300, "repeatCount": "infinity"}"#))
+    XCTAssertTrue("\(tiny)".contains("root.animations[0].duration"), "\(tiny)")
+    XCTAssertTrue("\(tiny)".contains("at least 0.000001 s"), "\(tiny)")
+    let fast = error(doc(#"{"kind": "basic", "keyPath": "opacity", "to": 0, "speed": 1e308}"#))
+    XCTAssertTrue("\(fast)".contains("root.animations[0].speed"), "\(fast)")
+    XCTAssertTrue("\(fast)".contains("from -1000 to 1000"), "\(fast)")
+    let late = error(doc(#"{"kind": "basic", "keyPath": "opacity", "to": 0, "beginTime": -1e300}"#))
+    XCTAssertTrue("\(late)".contains("from -86400 to 86400"), "\(late)")
+  }
 }

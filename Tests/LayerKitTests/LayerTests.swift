@@ -334,4 +334,19 @@ final class LimitsTests: XCTestCase {
       "\(RenderError.outOfRange(layer: "card", property: "shadowRadius", value: 1e7, limit: 250))".contains(
         "layer card: shadowRadius is 10000000.0, beyond the limit of ±250.0"))
   }
+
+  /// In code the same endless repeat of a tiny duration does not trap: repeats are counted in
+  /// Double and bounded before they become an Int.
+  func testAnEndlessRepeatOfATinyDurationDoesNotTrap() throws {
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+    let pulse = BasicAnimation(keyPath: "opacity")
+    pulse.fromValue = 0
+    pulse.toValue = 1
+    pulse.duration = 1e-300
+    pulse.repeatCount = .infinity
+    pulse.isCumulative = true
+    try layer.addChecked(pulse, forKey: "pulse")
+    let opacity = layer.presentation(at: 0.5).opacity
+    XCTAssertTrue(opacity.isFinite, "a finite value, not a trap: \(opacity)")
+  }
 }

@@ -254,7 +254,8 @@ extension MediaTiming {
     let count = repeatDuration > 0 ? repeatDuration / cycle : max(repeatCount, 1)
     let i = (elapsed / cycle).rounded(.down)
     guard i.isFinite else { return 0 }
-    return Int(min(max(i, 0), max(count.rounded(.up) - 1, 0)))
+    // Bounded before the conversion: an endless repeat of a tiny duration counts past Int.
+    return Int(min(max(i, 0), max(count.rounded(.up) - 1, 0), Double(Int32.max)))
   }
 }
 
