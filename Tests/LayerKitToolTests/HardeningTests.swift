@@ -137,4 +137,16 @@ final class HardeningTests: XCTestCase {
       XCTAssertLessThan(Date().timeIntervalSince(start), 20, "answered at once")
     }
   }
+
+  /// A contact sheet (or stats file) whose folder is missing is found before the render, not
+  /// after it; no video is written.
+  func testSecondaryOutputsAreCheckedFirst() throws {
+    let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
+    let out = h.path("out.y4m")
+    let run = try h.run(["slideshow", a, "--hold", "0.2", "-o", out, "--contact-sheet", h.path("missing/sheet.png")])
+    XCTAssertEqual(run.status, 1)
+    XCTAssertTrue(run.stderr.contains("sheet.png: cannot write the output: the folder"), run.stderr)
+    XCTAssertFalse(run.stderr.contains("wrote "), run.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+  }
 }

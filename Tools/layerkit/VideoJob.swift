@@ -63,6 +63,7 @@ struct VideoJob {
     _ source: SceneFrameSource, frames range: Range<Int>, target: OutputTarget, encoding: EncodingOptions,
     video: VideoRunOptions, output: String
   ) throws {
+    for secondary in [video.contactSheet, video.stats].compactMap({ $0 }) { try OutputIdentity.checkWritable(secondary) }
     let sheetFrames = video.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
     let pipeline = try VideoPipeline(
       source: source, width: source.width, height: source.height, rate: source.rate, frameCount: source.frameCount,
@@ -261,6 +262,10 @@ struct VideoJob {
       encoding.audio = Self.audio(for: target, frames: range, of: total, time: timeline.time(ofFrame:)) {
         AudioMix.make(for: timeline, music: options.run.audio, musicFadeOut: options.run.audioFade, range: $0)
       }
+    }
+    // Secondary outputs are checked before anything is rendered, not found unwritable after.
+    for secondary in [options.run.contactSheet, options.run.stats].compactMap({ $0 }) {
+      try OutputIdentity.checkWritable(secondary)
     }
     let sheetFrames = options.run.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
     let renderer = self.renderer(for: transitions)

@@ -33,4 +33,14 @@ public enum OutputIdentity {
     var s = stat()
     return stat(path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFDIR
   }
+
+  /// Checks, before any work, that a secondary output (a contact sheet, a stats file) can be
+  /// written: its folder exists and is writable, and the path is not a folder.
+  public static func checkWritable(_ path: String) throws(VideoError) {
+    let folder = (path as NSString).deletingLastPathComponent
+    let dir = folder.isEmpty ? "." : folder
+    guard isDirectory(dir) else { throw .unwritableOutput(path: path, reason: "the folder \(dir) does not exist") }
+    guard access(dir, W_OK) == 0 else { throw .unwritableOutput(path: path, reason: "the folder \(dir) is not writable") }
+    if isDirectory(path) { throw .unwritableOutput(path: path, reason: "it is a folder") }
+  }
 }
