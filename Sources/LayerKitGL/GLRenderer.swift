@@ -192,8 +192,17 @@ public final class GLRenderer: PlanarRenderer {
   /// - Returns: the parsed source (its parameters and defaults).
   /// - Throws: `GLError.resourceMissing`, `.shaderCompile` naming the file and its own line (also
   ///   for a malformed uniform or default, or a missing `transition` function), `.programLink`.
+  /// The largest transition shader file compiled (64 KiB: the built-ins are a few KiB each).
+  public static let maxShaderSize = 64 << 10
+
   @discardableResult
   public func registerTransition(name: String, file: URL) throws(GLError) -> GLTransitionSource {
+    // Bounded before it reaches the compiler (a 1.2 MB one-line shader crashed Mesa's).
+    if let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int,
+      size > GLRenderer.maxShaderSize
+    {
+      throw .unsupported("\(file.path): \(size) bytes; a transition shader is at most \(GLRenderer.maxShaderSize) bytes")
+    }
     guard let text = try? String(contentsOf: file, encoding: .utf8) else { throw .resourceMissing(file.path) }
     let context = backend.context
     try context.makeCurrent()

@@ -50,6 +50,9 @@ public enum SceneFile {
   public static let documentKeys = [
     "$schema", "version", "width", "height", "fps", "duration", "background", "media", "root", "layers", "timeline",
   ]
+  /// The largest scene file read (16 MiB).
+  public static let maxFileSize = 16 << 20
+
   /// TextLayer's keys.
   static let textKeys = ["string", "font", "fontSize", "foregroundColor", "wrapped", "alignmentMode", "truncationMode"]
   /// ShapeLayer's keys.
@@ -77,6 +80,12 @@ public enum SceneFile {
   /// - Returns: the scene at time 0, ready to present at any time.
   /// - Throws: `SceneFileError`, naming the path of the offending value.
   public static func load(_ url: URL) throws(SceneFileError) -> LoadedScene {
+    // Bounded before it is read or parsed: scene files are text describing layers, not data.
+    if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+      size > maxFileSize
+    {
+      throw .unreadable(file: url.path, reason: "\(size) bytes; a scene file is at most \(maxFileSize) bytes")
+    }
     let data: Data
     do {
       data = try Data(contentsOf: url)

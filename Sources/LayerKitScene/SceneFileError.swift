@@ -53,7 +53,7 @@ public enum SceneFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case .invalidValue(let p, let found, let expected): return "\(at(p)): found \(found), expected \(expected)"
     case .unknownKey(let p, let k, let s, let known):
       let hint = s.map { "; did you mean \"\($0)\"?" } ?? "; known keys: \(known.joined(separator: ", "))"
-      return "\(at(p)): unknown key \"\(k)\"\(hint)"
+      return "\(at(p)): unknown key \"\(SceneFileError.shortened(k))\"\(hint)"
     case .missingKey(let p, let k): return "\(at(p)): missing the required key \"\(k)\""
     case .unknownMedia(let p, let n, let s):
       return "\(at(p)): no media is named \"\(n)\"" + (s.map { "; did you mean \"\($0)\"?" } ?? "")
@@ -74,7 +74,15 @@ public enum SceneFileError: Error, Equatable, Sendable, CustomStringConvertible 
   /// - Parameters:
   ///   - word: what was written.
   ///   - candidates: the words that would have been accepted.
+  /// Text quoted in a message, cut to 60 characters (a key can be megabytes long).
+  static func shortened(_ text: String) -> String {
+    text.count <= 60 ? text : "\(text.prefix(57))… (\(text.utf8.count) bytes)"
+  }
+
   public static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
+    // A name far longer than any candidate has no near miss (and an edit distance over a
+    // 100 MB key would take minutes).
+    guard word.utf8.count <= 64 else { return nil }
     var best: (String, Int)?
     for c in candidates {
       let d = editDistance(word.lowercased(), c.lowercased())

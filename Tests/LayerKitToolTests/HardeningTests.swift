@@ -149,4 +149,33 @@ final class HardeningTests: XCTestCase {
     XCTAssertFalse(run.stderr.contains("wrote "), run.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: out))
   }
+
+  /// Huge inputs are bounded before they are parsed or compiled: a scene file over 16 MiB, a
+  /// shader over 64 KiB (a 1.2 MB one-line shader crashed Mesa's compiler), and an unknown key
+  /// of a megabyte is named in a few dozen characters (it was echoed whole, after minutes).
+  func testHugeInputsAreBoundedBeforeTheyAreParsed() throws {
+    let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
+    let b = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.6), "b.png")
+    let shader = h.path("big.glsl")
+    try Data(repeating: UInt8(ascii: " "), count: 1_200_000).write(to: URL(fileURLWithPath: shader))
+    let run = try h.run(["transition", a, b, "--shader", shader, "-o", h.path("o.y4m"), "--renderer", "gpu"])
+    XCTAssertNotEqual(run.status, 0)
+    XCTAssertTrue(run.stderr.contains("1200000 bytes"), run.stderr)
+    XCTAssertFalse(run.stderr.contains("Fatal error"), run.stderr)
+    let big = h.path("big.json")
+    try Data(repeating: UInt8(ascii: " "), count: (16 << 20) + 1).write(to: URL(fileURLWithPath: big))
+    let scene = try h.run(["render", big, "-o", h.path("o.png"), "--time", "0"])
+    XCTAssertEqual(scene.status, 1)
+    XCTAssertTrue(scene.stderr.contains("a scene file is at most 16777216 bytes"), scene.stderr)
+    let key = String(repeating: "k", count: 1_000_000)
+    let doc = h.path("key.json")
+    try Data(#"{"version": 1, "width": 8, "height": 8, "duration": 1, "\#(key)": 1}"#.utf8).write(
+      to: URL(fileURLWithPath: doc))
+    let start = Date()
+    let unknown = try h.run(["render", doc, "-o", h.path("o.png"), "--time", "0"])
+    XCTAssertEqual(unknown.status, 1)
+    XCTAssertTrue(unknown.stderr.contains("(1000000 bytes)"), String(unknown.stderr.prefix(300)))
+    XCTAssertLessThan(unknown.stderr.utf8.count, 2000, "the key is not echoed whole")
+    XCTAssertLessThan(Date().timeIntervalSince(start), 30)
+  }
 }

@@ -191,6 +191,14 @@ struct VideoJob {
     var declared: [(String, TransitionUniformType)]
     if head.hasSuffix(".glsl") || head.contains("/") {
       let text: String
+      if let size = (try? FileManager.default.attributesOfItem(atPath: head))?[.size] as? Int,
+        size > GLRenderer.maxShaderSize
+      {
+        throw ParameterError("transition \(spec): \(head) is \(size) bytes; a shader is at most \(GLRenderer.maxShaderSize)")
+      }
+      if let kind = MediaSource.irregularKind(head) {
+        throw ParameterError("transition \(spec): \(head) is \(kind), not a regular file")
+      }
       do {
         text = try String(contentsOf: URL(fileURLWithPath: head), encoding: .utf8)
       } catch {

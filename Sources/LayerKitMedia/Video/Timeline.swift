@@ -43,6 +43,10 @@ public enum MediaSource: Sendable {
 
   /// Reads a PNG or JPEG as a still (by its signature), anything else as a clip through ffprobe.
   /// - Throws: `MediaError` for a damaged image, `VideoError` for a file that is neither.
+  /// What a path is when it exists and is not a regular file ("a FIFO", "a directory", …): such
+  /// a path is no input (reading it would wait forever or never end).
+  public static func irregularKind(_ path: String) -> String? { FileIO.irregularKind(path) }
+
   public static func open(_ path: String) throws -> MediaSource {
     if let kind = FileIO.irregularKind(path) {
       throw VideoError.unreadableClip(path: path, reason: "\(kind), not a regular file")
