@@ -198,4 +198,34 @@ final class ClipDecoderTests: XCTestCase {
     XCTAssertIdentical(try timed.frame(at: 0.4), frames[10])
     XCTAssertIdentical(try timed.frame(at: 0.439), frames[10])
   }
+
+  /// A clip with non-square pixels (SAR 2:1) is shown at its display width: probed as 128 × 48
+  /// from 64 × 48 stored pixels, and decoded to 128 × 48 frames, as its player shows it (it was
+  /// shown squeezed to half its width).
+  func testNonSquarePixelsAreShownAtTheirDisplayWidth() throws {
+    guard let ffmpeg = FFmpeg.locate("ffmpeg") else {
+      return XCTFail("ffmpeg is not installed (Tools/setup.sh installs it)")
+    }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("lk-sar-\(UUID().uuidString).mp4").path
+    defer { unlink(path) }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: ffmpeg)
+    p.arguments = [
+      "-v", "error", "-f", "lavfi", "-i", "color=c=red:s=64x48:r=10:d=0.5,drawbox=x=0:y=0:w=32:h=48:c=blue:t=fill",
+      "-vf", "setsar=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", path,
+    ]
+    try p.run()
+    p.waitUntilExit()
+    XCTAssertEqual(p.terminationStatus, 0)
+    let info = try ClipInfo.probe(path)
+    XCTAssertEqual([info.width, info.height], [128, 48])
+    XCTAssertEqual(info.storedWidth, 64)
+    let frame = try ClipDecoder(info, lastFrame: 4).frame(index: 0)
+    XCTAssertEqual([frame.width, frame.height], [128, 48])
+    // The blue half of the stored frame is the left half of the shown one.
+    let left = Array(frame.pixels[(24 * 128 + 30) * 4..<(24 * 128 + 30) * 4 + 3])
+    let right = Array(frame.pixels[(24 * 128 + 98) * 4..<(24 * 128 + 98) * 4 + 3])
+    XCTAssertGreaterThan(Int(left[2]), 180, "blue at x = 30 of 128: \(left)")
+    XCTAssertGreaterThan(Int(right[0]), 180, "red at x = 98 of 128: \(right)")
+  }
 }

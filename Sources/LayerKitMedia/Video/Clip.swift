@@ -20,6 +20,10 @@ public struct ClipInfo: Sendable, Equatable {
   public var colorSpace: String?
   /// `tv` (limited) or `pc` (full); nil when untagged.
   public var colorRange: String?
+  /// The width of the stored frames when their pixels are not square (a sample aspect ratio
+  /// other than 1:1): `width` is then the width they are shown at, and the decoder scales each
+  /// frame to it (non-square pixels would otherwise show squeezed). nil for square pixels.
+  public var storedWidth: Int?
 
   public init(
     path: String, width: Int, height: Int, frameRate: Double, duration: Double, hasAudio: Bool,
@@ -87,6 +91,17 @@ public struct ClipInfo: Sendable, Equatable {
     let format = json["format"] as? [String: Any]
     let durations = [video["duration"], format?["duration"]].compactMap { ($0 as? String).flatMap(Double.init) }
     var duration = durations.first { $0.isFinite && $0 > 0 } ?? 0
+    // Non-square pixels (SAR 2:1 DV, 4:3 anamorphic): shown at the display width, even.
+    var storedWidth: Int?
+    if let sar = (video["sample_aspect_ratio"] as? String).flatMap({ rational($0.replacingOccurrences(of: ":", with: "/")) }),
+      sar.isFinite, sar > 0, abs(sar - 1) > 1e-6
+    {
+      let shown = max(2, Int((Double(width) * sar / 2).rounded()) * 2)
+      if shown != width, shown <= 16_384 {
+        storedWidth = width
+        width = shown
+      }
+    }
     if duration == 0, let frames = (video["nb_frames"] as? String).flatMap(Int.init), frames > 0 {
       duration = Double(frames) / rate
     }
@@ -112,9 +127,11 @@ public struct ClipInfo: Sendable, Equatable {
       guard let value = video[key] as? String, value != "unknown", !value.isEmpty else { return nil }
       return value
     }
-    return ClipInfo(
+    var info = ClipInfo(
       path: path, width: width, height: height, frameRate: rate, duration: duration, hasAudio: hasAudio,
       pixelFormat: tag("pix_fmt") ?? "", colorSpace: tag("color_space"), colorRange: tag("color_range"))
+    info.storedWidth = storedWidth
+    return info
   }
 
   /// "30000/1001" → 29.97…
@@ -292,10 +309,14 @@ public final class ClipDecoder: @unchecked Sendable {
       // An untagged HD stream is BT.709 (`ClipInfo.decodingMatrix`), which ffmpeg's scaler
       // would take for BT.601.
       let untaggedHD = info.colorSpace == nil && info.decodingMatrix == "bt709" && info.pixelFormat.hasPrefix("yuv")
-      return (untaggedHD ? ["-vf", "scale=in_color_matrix=bt709"] : []) + ["-f", "rawvideo", "-pix_fmt", "rgba"]
+      // Non-square pixels are scaled to the width they are shown at.
+      var filters: [String] = []
+      if info.storedWidth != nil { filters.append("scale=\(info.width):\(info.height),setsar=1") }
+      if untaggedHD { filters.append("scale=in_color_matrix=bt709") }
+      return (filters.isEmpty ? [] : ["-vf", filters.joined(separator: ",")]) + ["-f", "rawvideo", "-pix_fmt", "rgba"]
     case .planes(let layout):
       var filters: [String] = []
-      if layout.width != info.width || layout.height != info.height {
+      if layout.width != (info.storedWidth ?? info.width) || layout.height != info.height {
         // Shrinking: the mean over each output pixel's footprint; growing: bilinear.
         let shrinks = layout.width <= info.width && layout.height <= info.height
         filters.append("scale=\(layout.width):\(layout.height):flags=\(shrinks ? "area" : "bilinear")")
