@@ -478,7 +478,6 @@ extension LayerProperty {
   /// Text of one run with no attributes of its own is the plain String a ported CATextLayer
   /// holds.
   static func plainWhenPossible(_ text: AttributedText) -> Any {
-    if text.runs.count == 1, text.runs[0] == AttributedText.Run(text.runs[0].text) { return text.runs[0].text }
-    return text
+    text.plainString ?? text
   }
 }

@@ -40,7 +40,7 @@ enum SceneText {
   }
 
   static func write(_ text: AttributedText) -> JSON {
-    if text.runs.count == 1, text.runs[0] == AttributedText.Run(text.runs[0].text) { return .string(text.runs[0].text) }
+    if let plain = text.plainString { return .string(plain) }
     return .array(
       text.runs.map { run in
         var b = ObjectBuilder()

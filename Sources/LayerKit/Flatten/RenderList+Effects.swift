@@ -162,16 +162,22 @@ extension RenderListBuilder {
 
   /// Pixels per point of the plane mapping `h` around `p`: √|det J| of its Jacobian there.
   static func linearScale(_ h: [[Double]], at p: Point) -> Double {
+    guard let j = jacobian(h, at: p) else { return 1 }
+    let s = abs(j.j00 * j.j11 - j.j01 * j.j10).squareRoot()
+    return s.isFinite && s > 0 ? s : 1
+  }
+
+  /// The Jacobian of the plane mapping `h` (rows) at local point `p`: d(target)/d(local); nil
+  /// where `p` is behind the eye.
+  static func jacobian(_ h: [[Double]], at p: Point) -> (j00: Double, j01: Double, j10: Double, j11: Double)? {
     let w = h[2][0] * p.x + h[2][1] * p.y + h[2][2]
-    guard w > 1e-9 else { return 1 }
+    guard w > 1e-9 else { return nil }
     let x = (h[0][0] * p.x + h[0][1] * p.y + h[0][2]) / w
     let y = (h[1][0] * p.x + h[1][1] * p.y + h[1][2]) / w
-    let j00 = (h[0][0] - x * h[2][0]) / w
-    let j01 = (h[0][1] - x * h[2][1]) / w
-    let j10 = (h[1][0] - y * h[2][0]) / w
-    let j11 = (h[1][1] - y * h[2][1]) / w
-    let s = abs(j00 * j11 - j01 * j10).squareRoot()
-    return s.isFinite && s > 0 ? s : 1
+    return (
+      (h[0][0] - x * h[2][0]) / w, (h[0][1] - x * h[2][1]) / w, (h[1][0] - y * h[2][0]) / w,
+      (h[1][1] - y * h[2][1]) / w
+    )
   }
 
   /// Where the local vector `offset` from `p` lands on the target, as a pixel displacement.

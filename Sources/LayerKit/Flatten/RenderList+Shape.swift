@@ -47,7 +47,7 @@ extension RenderListBuilder {
   mutating func textDraws(
     _ layer: TextLayer, mapping: PlaneMapping, clips: [ClipEntry], region: PixelRect
   ) throws(RenderError) -> [Draw] {
-    guard let request = layer.layoutRequest, let text = layer.attributedText else { return [] }
+    guard let text = layer.attributedText, let request = layer.layoutRequest(for: text) else { return [] }
     let visible = clips.reduce(region) { $0.intersection($1.bounds) }
     guard !visible.isEmpty else { return [] }
     guard let engine = TextLayer.layoutEngine else {
@@ -102,12 +102,9 @@ extension RenderListBuilder {
       Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY), Point(x: rect.minX, y: rect.maxY),
       Point(x: rect.maxX, y: rect.maxY), Point(x: rect.midX, y: rect.midY),
     ] {
-      let w = h[2][0] * p.x + h[2][1] * p.y + h[2][2]
-      guard w > 1e-9 else { continue }
-      let x = (h[0][0] * p.x + h[0][1] * p.y + h[0][2]) / w
-      let y = (h[1][0] * p.x + h[1][1] * p.y + h[1][2]) / w
-      let c0 = hypot((h[0][0] - x * h[2][0]) / w, (h[1][0] - y * h[2][0]) / w)
-      let c1 = hypot((h[0][1] - x * h[2][1]) / w, (h[1][1] - y * h[2][1]) / w)
+      guard let j = RenderListBuilder.jacobian(h, at: p) else { continue }
+      let c0 = hypot(j.j00, j.j10)
+      let c1 = hypot(j.j01, j.j11)
       if c0.isFinite, c1.isFinite { scale = max(scale, c0, c1) }
     }
     // Capped: a plane seen nearly edge-on would ask for more pieces than pixels.

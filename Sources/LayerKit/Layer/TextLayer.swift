@@ -79,8 +79,11 @@ open class TextLayer: Layer {
 
   /// What the engine lays out for this layer: its runs with fonts and sizes resolved (colours
   /// stay out, so a colour animation reuses the layout).
-  public var layoutRequest: TextLayoutRequest? {
-    guard let text = attributedText, !text.runs.isEmpty else { return nil }
+  public var layoutRequest: TextLayoutRequest? { attributedText.flatMap(layoutRequest(for:)) }
+
+  /// The request for `text` (this layer's `attributedText`, made once by the caller).
+  func layoutRequest(for text: AttributedText) -> TextLayoutRequest? {
+    guard !text.runs.isEmpty else { return nil }
     return TextLayoutRequest(
       runs: text.runs.map {
         TextLayoutRequest.Run(
@@ -125,6 +128,12 @@ public struct AttributedText: Hashable, Sendable, ExpressibleByStringLiteral {
 
   /// The characters of every run.
   public var string: String { runs.map(\.text).joined() }
+
+  /// The text itself when it is one run with no attributes of its own (what a plain String
+  /// would hold); nil otherwise.
+  public var plainString: String? {
+    runs.count == 1 && runs[0] == Run(runs[0].text) ? runs[0].text : nil
+  }
 }
 
 /// What a text layout engine lays out: the runs, the box and the layer's rules.
