@@ -63,7 +63,8 @@ public struct TextStyle: Sendable, Equatable {
   ) throws -> Layer {
     let root = Layer(frame: Rect(x: 0, y: 0, width: width, height: height))
     root.opacity = opacity
-    guard let engine = FontStack.install() else { return root }
+    // Installed once; a frame only reads it.
+    guard let engine = TextLayer.layoutEngine ?? FontStack.install() else { return root }
     let maxWidth = width * self.width
     var points = size * height
     var layout: TextLayout
