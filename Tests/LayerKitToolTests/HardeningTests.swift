@@ -178,4 +178,97 @@ final class HardeningTests: XCTestCase {
     XCTAssertLessThan(unknown.stderr.utf8.count, 2000, "the key is not echoed whole")
     XCTAssertLessThan(Date().timeIntervalSince(start), 30)
   }
+
+  /// `join` takes only parts that tile one render exactly once, in order — MKV, Y4M and PNG
+  /// folders alike — and names what is wrong: a missing middle or last part, parts out of order
+  /// or given twice, a part of another render (other inputs, another frame rate), a part cut
+  /// short; `--unchecked` joins parts without records in the order given.
+  func testJoinTakesOnlyPartsThatTileOneRender() throws {
+    let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
+    let b = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.6), "b.png")
+    let common = ["slideshow", a, b, "--hold", "0.4", "--transition-duration", "0.2", "--renderer", "cpu", "--quiet"]
+    for (ext, fps) in [("mkv", "10"), ("y4m", "10"), ("", "10")] {
+      func part(_ i: Int, _ n: Int = 3, fps: String = fps, extra: [String] = []) throws -> String {
+        let path = ext.isEmpty ? h.path("p\(i)of\(n)-\(fps)\(extra.count)/") : h.path("p\(i)of\(n)-\(fps)\(extra.count).\(ext)")
+        let run = try h.run(common + ["--fps", fps, "--shard", "\(i)/\(n)", "-o", path] + extra)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return path
+      }
+      let (p0, p1, p2) = (try part(0), try part(1), try part(2))
+      let out = h.path("joined.y4m")
+      let cases: [([String], String)] = [
+        // 10 frames: shards 0..<3, 3..<6, 6..<10.
+        ([p0, p2], "frames 3..<6 of 10 are missing between \(p0) and \(p2)"),
+        ([p0, p1], "frames 6..<10 of 10 are missing after \(p1)"),
+        ([p1, p2], "frames 0..<3 of 10 are missing before \(p1)"),
+        ([p1, p0, p2], "the parts are out of order"),
+        ([p0, p1, p1, p2], "part 3 (\(p1)) holds frames 3..<6, which part 2 (\(p1)) already holds"),
+        ([p0, try part(1, fps: "20"), p2], "belongs to another render than \(p0)"),
+        // Shard 1 of 2 of the same render: frames 5..<10.
+        ([p0, try part(1, 2), p2], "frames 3..<5 of 10 are missing between \(p0)"),
+        ([p0, try part(1, extra: ["--background", "red"]), p2], "belongs to another render"),
+      ]
+      for (parts, message) in cases {
+        let run = try h.run(["join"] + parts + ["-o", out])
+        XCTAssertEqual(run.status, 1, "\(ext) \(parts)")
+        XCTAssertTrue(run.stderr.contains(message), "\(ext): \(run.stderr)")
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+      }
+      XCTAssertEqual(try h.run(["join", p0, p1, p2, "-o", out, "--quiet"]).status, 0, ext)
+      try FileManager.default.removeItem(atPath: out)
+    }
+    // A part cut short (a truncated MKV whose frames ffprobe still counts) and parts without
+    // records (an MKV made by ffmpeg), which --unchecked joins.
+    let mkv = (0..<2).map { h.path("m\($0).mkv") }
+    for (i, path) in mkv.enumerated() {
+      XCTAssertEqual(try h.run(common + ["--fps", "10", "--shard", "\(i)/2", "-o", path]).status, 0)
+    }
+    let short = h.path("short.mkv")
+    XCTAssertEqual(
+      try ToolHarness.run(
+        "/usr/bin/ffmpeg", ["-v", "error", "-i", mkv[1], "-frames:v", "4", "-c", "copy", "-map_metadata", "0", short]
+      ).status, 0)
+    let cut = try h.run(["join", mkv[0], short, "-o", h.path("cut.y4m")])
+    XCTAssertEqual(cut.status, 1)
+    XCTAssertTrue(cut.stderr.contains("\(short) holds 4 frames; its record says 5"), cut.stderr)
+    let foreign = h.path("foreign.mkv")
+    XCTAssertEqual(
+      try ToolHarness.run(
+        "/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=red:s=32x18:r=10:d=0.5", "-c:v", "ffv1", foreign]
+      ).status, 0)
+    let unrecorded = try h.run(["join", mkv[0], mkv[1], foreign, "-o", h.path("f.y4m")])
+    XCTAssertEqual(unrecorded.status, 1)
+    XCTAssertTrue(unrecorded.stderr.contains("\(foreign) has no LAYERKIT_PART tag"), unrecorded.stderr)
+    let joined = try h.run(["join", mkv[0], mkv[1], foreign, "--unchecked", "-o", h.path("f.y4m"), "--quiet"])
+    XCTAssertEqual(joined.status, 0, joined.stderr)
+    XCTAssertEqual(try Y4MReader(path: h.path("f.y4m")).readAllFrames().count, 10 + 5)
+  }
+
+  /// The sound of a sharded render joined into an MP4 is the sound of the whole render, sample
+  /// for sample (the MKV parts carry the mix as 32-bit float; FLAC's 16-bit rounding made the two
+  /// differ).
+  func testJoinedAudioEqualsTheWholeRendersAudio() throws {
+    let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
+    let b = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.6), "b.png")
+    let music = h.path("m.wav")
+    XCTAssertEqual(
+      try ToolHarness.run("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=f=440:d=3", music]).status, 0)
+    let common = [
+      "slideshow", a, b, a, "--hold", "0.5", "--transition-duration", "0.3", "--fps", "10", "--audio", music,
+      "--audio-fade", "0.4", "--renderer", "cpu", "--quiet",
+    ]
+    XCTAssertEqual(try h.run(common + ["-o", h.path("whole.mp4")]).status, 0)
+    let parts = (0..<3).map { h.path("s\($0).mkv") }
+    for (i, part) in parts.enumerated() {
+      XCTAssertEqual(try h.run(common + ["--shard", "\(i)/3", "-o", part]).status, 0)
+    }
+    XCTAssertEqual(try h.run(["join"] + parts + ["-o", h.path("joined.mp4"), "--quiet"]).status, 0)
+    func samples(_ file: String) throws -> Data {
+      try ToolHarness.run("/usr/bin/ffmpeg", ["-v", "error", "-i", file, "-map", "0:a", "-f", "f32le", "-"]).data
+    }
+    let whole = try samples(h.path("whole.mp4"))
+    XCTAssertGreaterThan(whole.count, 44_100 * 4)
+    XCTAssertEqual(try samples(h.path("joined.mp4")), whole)
+  }
 }

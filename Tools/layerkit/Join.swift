@@ -13,6 +13,11 @@ struct Join: ParsableCommand {
       parts (encoded into any output). The first .mkv \
       part of a render holds the whole video's audio, which is laid under the joined video.
 
+      Every part records the render it belongs to (a plan id made from the inputs' contents, the \
+      options and the frame count) and the frames it holds; join checks, before encoding \
+      anything, that the parts come from one render and tile it exactly once, in order, and \
+      names a part missing, given twice, out of order or from another render.
+
       Example:
         layerkit slideshow a.jpg b.jpg c.jpg --shard 0/2 -o part-0.mkv
         layerkit slideshow a.jpg b.jpg c.jpg --shard 1/2 -o part-1.mkv
@@ -26,11 +31,16 @@ struct Join: ParsableCommand {
   @Option(help: "A music track for the joined video (instead of the parts' audio).") var audio: String?
   @Flag(help: "No audio.") var noAudio = false
   @Flag(help: "No summary line.") var quiet = false
+  @Flag(
+    help:
+      "Join parts without LayerKit's part records (made elsewhere), in the order given; by default every part must carry one and together they must tile one render exactly once, in order."
+  )
+  var unchecked = false
 
   func run() throws {
     try reportingErrors("join") {
       reserveLargeBuffersWithMmap()
-      let source = try PartsSource(parts)
+      let source = try PartsSource(parts, checked: !unchecked)
       try OutputIdentity.refuse(output: output, inputs: parts + [audio].compactMap { $0 })
       let target = try OutputTarget(path: output, format: encoder.format)
       var encoding = encoder.encoding

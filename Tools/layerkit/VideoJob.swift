@@ -64,6 +64,8 @@ struct VideoJob {
     video: VideoRunOptions, output: String
   ) throws {
     for secondary in [video.contactSheet, video.stats].compactMap({ $0 }) { try OutputIdentity.checkWritable(secondary) }
+    var encoding = encoding
+    encoding.part = video.partRecord(frames: range, of: source.frameCount)
     let sheetFrames = video.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
     let pipeline = try VideoPipeline(
       source: source, width: source.width, height: source.height, rate: source.rate, frameCount: source.frameCount,
@@ -263,6 +265,7 @@ struct VideoJob {
     let total = timeline.frameCount
     let range = try selectedFrames(options.run.frames, options.run.shard, count: total)
     var encoding = options.encoder.encoding
+    encoding.part = options.run.partRecord(frames: range, of: total)
     if let music = options.run.audio, target.format.needsFFmpeg {
       try AudioMix.checkTrack(music)
     }

@@ -188,3 +188,54 @@ struct VideoRunOptions: ParsableArguments {
     guard frames == nil || shard == nil else { throw ValidationError("use --frames or --shard, not both") }
   }
 }
+
+extension VideoRunOptions {
+  /// The record a `--shard` or `--frames` render of `range` out of `total` frames writes into its
+  /// output for `layerkit join` to check (nil without either). Its plan id comes from this run's
+  /// arguments, less those that only say where the output goes and how the run reports, with
+  /// every argument naming a file (an input, `--audio`, `--subtitles`, a shader, `@IMAGE`)
+  /// replaced by its content's identity: parts of one plan are parts of one video.
+  func partRecord(frames range: Range<Int>, of total: Int, arguments: [String] = Array(CommandLine.arguments.dropFirst()))
+    -> PartRecord?
+  {
+    guard frames != nil || shard != nil else { return nil }
+    return PartRecord(plan: PartRecord.planID(canonical: planArguments(arguments), frameCount: total), frames: range, total: total)
+  }
+
+  /// Options that take a value and shape nothing in the frames or the sound.
+  static let placeOptions: Set<String> = ["-o", "--output", "--shard", "--frames", "--stats", "--contact-sheet", "--renderer"]
+  /// Flags that shape nothing in the frames or the sound.
+  static let placeFlags: Set<String> = ["--quiet", "--overwrite"]
+
+  /// `arguments` as the plan id sees them (see `partRecord`).
+  func planArguments(_ arguments: [String]) -> [String] {
+    var kept: [String] = []
+    var i = 0
+    while i < arguments.count {
+      let argument = arguments[i]
+      let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+      if argument.hasPrefix("-"), Self.placeOptions.contains(name) {
+        i += argument.contains("=") ? 1 : 2
+        continue
+      }
+      if Self.placeFlags.contains(argument) {
+        i += 1
+        continue
+      }
+      kept.append(Self.identity(of: argument))
+      i += 1
+    }
+    return kept
+  }
+
+  /// A file's content identity for an argument that names one (`FILE`, `@FILE`, `FILE:PARAMS`),
+  /// else the argument.
+  static func identity(of argument: String) -> String {
+    if let id = PartRecord.contentIdentity(of: argument) { return id }
+    if argument.hasPrefix("@"), let id = PartRecord.contentIdentity(of: String(argument.dropFirst())) { return "@" + id }
+    if let colon = argument.firstIndex(of: ":"), let id = PartRecord.contentIdentity(of: String(argument[..<colon])) {
+      return id + argument[colon...]
+    }
+    return argument
+  }
+}

@@ -24,6 +24,8 @@ public struct ClipInfo: Sendable, Equatable {
   /// other than 1:1): `width` is then the width they are shown at, and the decoder scales each
   /// frame to it (non-square pixels would otherwise show squeezed). nil for square pixels.
   public var storedWidth: Int?
+  /// The container's tags (ffprobe's `format.tags`), keys upper-cased.
+  public var containerTags: [String: String] = [:]
 
   public init(
     path: String, width: Int, height: Int, frameRate: Double, duration: Double, hasAudio: Bool,
@@ -131,6 +133,9 @@ public struct ClipInfo: Sendable, Equatable {
       path: path, width: width, height: height, frameRate: rate, duration: duration, hasAudio: hasAudio,
       pixelFormat: tag("pix_fmt") ?? "", colorSpace: tag("color_space"), colorRange: tag("color_range"))
     info.storedWidth = storedWidth
+    if let tags = format?["tags"] as? [String: Any] {
+      for (key, value) in tags { if let value = value as? String { info.containerTags[key.uppercased()] = value } }
+    }
     return info
   }
 

@@ -82,6 +82,7 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       input = .rgbaPremultiplied
       output += ["-c:v", options.codec ?? "ffv1", "-level", "3", "-pix_fmt", "bgra"]
       output += ["-metadata:s:v:0", "LAYERKIT_ALPHA=premultiplied"]
+      if let part = options.part { output += ["-metadata", "\(PartRecord.tag)=\(part)"] }
     case .png, .y4m:
       throw VideoError.unknownFormat(path: target.displayPath)
     }
@@ -109,7 +110,9 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       switch format {
       case .mp4, .mov: args += ["-c:a", "aac", "-b:a", "192k"]
       case .webm: args += ["-c:a", "libopus", "-b:a", "160k"]
-      case .mkv: args += ["-c:a", "flac"]
+      // The mix as computed (32-bit float, lossless): a joined video then encodes the very
+      // samples a whole render would.
+      case .mkv: args += ["-c:a", "pcm_f32le"]
       default: break
       }
     }

@@ -33,6 +33,9 @@ public struct EncodingOptions: Sendable {
   public var overwrite = false
   /// Extra ffmpeg inputs and an audio filter graph (see `AudioMix`); nil for no audio.
   public var audio: AudioMix?
+  /// Where a partial render's frames belong (`--shard`, `--frames`): recorded in MKV, Y4M and
+  /// PNG-folder outputs for `layerkit join` to check.
+  public var part: PartRecord?
 
   public init() {}
 }
@@ -170,12 +173,13 @@ func makeSink(
   switch target.format {
   case .png:
     guard case .folder(let folder) = target.kind else { throw VideoError.unknownFormat(path: target.displayPath) }
-    return try PNGFolderSink(folder: folder, overwrite: options.overwrite)
+    return try PNGFolderSink(folder: folder, overwrite: options.overwrite, part: options.part)
   case .y4m:
     let chroma = try ChromaSubsampling(pixelFormat: options.pixelFormat ?? "yuv420p", for: .y4m)
     try checkEven(width, height, chroma: chroma)
     return try Y4MSink(
-      target: target, width: width, height: height, rate: rate, chroma: chroma, background: options.background)
+      target: target, width: width, height: height, rate: rate, chroma: chroma, background: options.background,
+      part: options.part)
   default:
     return try FFmpegSink(target: target, width: width, height: height, rate: rate, options: options)
   }
@@ -230,12 +234,14 @@ final class PNGFolderSink: FrameSink, @unchecked Sendable {
   let folder: String
   private var written: [String] = []
   private let createdFolder: Bool
+  private let part: PartRecord?
   private let lock = NSLock()
 
   static func frameName(_ index: Int) -> String { String(format: "frame_%05d.png", index) }
 
-  init(folder: String, overwrite: Bool) throws {
+  init(folder: String, overwrite: Bool, part: PartRecord? = nil) throws {
     self.folder = folder
+    self.part = part
     let manager = FileManager.default
     var isDir: ObjCBool = false
     if manager.fileExists(atPath: folder, isDirectory: &isDir) {
@@ -244,6 +250,7 @@ final class PNGFolderSink: FrameSink, @unchecked Sendable {
         guard overwrite else { throw VideoError.folderNotEmpty(path: folder, frames: stale.count) }
         for name in stale { unlink((folder as NSString).appendingPathComponent(name)) }
       }
+      unlink((folder as NSString).appendingPathComponent(PartRecord.fileName))
       createdFolder = false
     } else {
       do {
@@ -283,10 +290,16 @@ final class PNGFolderSink: FrameSink, @unchecked Sendable {
     lock.unlock()
   }
 
-  func finish() throws {}
+  /// A part's record goes in last, so a folder with one holds all its frames.
+  func finish() throws {
+    guard let part else { return }
+    try FileIO.writeAtomically(
+      Array("\(part)\n".utf8), to: (folder as NSString).appendingPathComponent(PartRecord.fileName))
+  }
 
   func abort() {
     lock.lock()
+    unlink((folder as NSString).appendingPathComponent(PartRecord.fileName))
     for path in written { unlink(path) }
     written.removeAll()
     lock.unlock()
@@ -351,11 +364,15 @@ final class ByteSink: @unchecked Sendable {
 final class Y4MSink: FrameSink, @unchecked Sendable {
   private let out: ByteSink
   private let writer: Y4MWriter
+  /// A part's first frame line: `FRAME XLAYERKIT_PART=…` (ffmpeg reads frame lines of up to 80
+  /// bytes and skips their parameters), with the frame's index.
+  private let partLine: (index: Int, line: [UInt8])?
 
   init(
     target: OutputTarget, width: Int, height: Int, rate: FrameRate, chroma: ChromaSubsampling,
-    background: BackgroundColor
+    background: BackgroundColor, part: PartRecord? = nil
   ) throws {
+    partLine = part.map { ($0.frames.lowerBound, Array("FRAME X\(PartRecord.tag)=\($0)\n".utf8)) }
     writer = try Y4MWriter(width: width, height: height, frameRate: rate, chroma: chroma, background: background.tuple)
     out = try ByteSink(target: target)
     do {
@@ -394,8 +411,18 @@ final class Y4MSink: FrameSink, @unchecked Sendable {
   private static let frameLine = [UInt8](Y4MWriter.frameHeader)
 
   func write(_ frame: PreparedFrame, index: Int) throws {
+    // Every prepared frame starts with the plain frame line; a part's first one carries the record.
+    var skip = 0
+    if let partLine, partLine.index == index {
+      try out.write(partLine.line)
+      skip = Y4MSink.frameLine.count
+    }
     for chunk in frame {
-      let result = chunk.withUnsafeBytes { buffer in Result { () throws(VideoError) in try out.write(buffer) } }
+      let result = chunk.withUnsafeBytes { buffer in
+        let dropped = min(skip, buffer.count)
+        skip -= dropped
+        return Result { () throws(VideoError) in try out.write(UnsafeRawBufferPointer(rebasing: buffer[dropped...])) }
+      }
       try result.get()
     }
   }

@@ -3,7 +3,8 @@ import LayerKit
 
 /// The parts of a sharded render, read back in order for `layerkit join`: folders of numbered
 /// PNG frames, Y4M files, or lossless FFV1/MKV files (RGBA as rendered, premultiplied). The
-/// parts must be of one kind and one size, and together hold consecutive frames.
+/// parts must be of one kind, size and rate, and — checked from the `PartRecord` each carries —
+/// tile one render's frames exactly once, in order.
 public final class PartsSource: FrameSource {
   public enum Kind: Sendable { case pngFolders, y4m, mkv }
 
@@ -15,16 +16,21 @@ public final class PartsSource: FrameSource {
   public let frameCount: Int
   /// For MKV parts: the first part with an audio stream (the whole timeline's sound).
   public let audioPart: String?
+  /// Every part's record, in order (empty when unchecked).
+  public private(set) var records: [PartRecord] = []
   /// For PNG folders: the path of every frame, by number.
   private var pngFrames: [String] = []
   /// For MKV parts: (first frame, frames, info) per part.
   private var mkvParts: [(first: Int, count: Int, info: ClipInfo)] = []
   private var decoder: (part: Int, ClipDecoder)?
 
-  /// Reads the parts' headers (and PNG folders' listings).
+  /// Reads the parts' headers (and PNG folders' listings) and, when `checked`, their records.
+  /// - Parameter checked: whether every part must carry a `PartRecord` and the records must tile
+  ///   one render (`PartRecord.checkTiling`), each part holding as many frames as its record says;
+  ///   false joins parts made elsewhere, in the order given.
   /// - Throws: `.incompatibleParts` for mixed kinds, sizes or rates, gaps or overlaps between PNG
-  ///   frame numbers.
-  public init(_ paths: [String]) throws {
+  ///   frame numbers, a part without a record, records that do not tile (see `checkTiling`).
+  public init(_ paths: [String], checked: Bool = true) throws {
     guard !paths.isEmpty else { throw VideoError.incompatibleParts("no parts given") }
     self.paths = paths
     var isDir: ObjCBool = false
@@ -33,14 +39,37 @@ public final class PartsSource: FrameSource {
     if folders.allSatisfy({ $0 }) {
       kind = .pngFolders
       var numbered: [Int: String] = [:]
-      for folder in paths {
+      var held = [[Int: String]](repeating: [:], count: paths.count)
+      for (i, folder) in paths.enumerated() {
         for name in try PNGFolderSink.frames(in: folder) {
           guard let n = Int(name.dropFirst("frame_".count).dropLast(".png".count)) else { continue }
-          guard numbered[n] == nil else { throw VideoError.incompatibleParts("frame \(n) is in two parts") }
-          numbered[n] = (folder as NSString).appendingPathComponent(name)
+          held[i][n] = (folder as NSString).appendingPathComponent(name)
         }
       }
-      guard !numbered.isEmpty else { throw VideoError.incompatibleParts("the folders hold no frame_*.png files") }
+      if checked {
+        records = try paths.map { folder in
+          let file = (folder as NSString).appendingPathComponent(PartRecord.fileName)
+          guard let text = try? String(contentsOfFile: file, encoding: .utf8), let record = PartRecord(text: text) else {
+            throw PartsSource.unrecorded(folder, "holds no \(PartRecord.fileName)")
+          }
+          return record
+        }
+        try PartRecord.checkTiling(Array(zip(paths, records).map { ($0, $1) }))
+        for (i, record) in records.enumerated() where Set(held[i].keys) != Set(record.frames) {
+          throw VideoError.incompatibleParts(
+            "\(paths[i]) holds \(held[i].count) frames; its record says frames \(record.frames.lowerBound)..<\(record.frames.upperBound)")
+        }
+      }
+      guard held.contains(where: { !$0.isEmpty }) else {
+        throw VideoError.incompatibleParts("the folders hold no frame_*.png files")
+      }
+      // Checked parts tile one render (above); unchecked ones must not share a frame number.
+      for part in held {
+        for (n, path) in part {
+          guard numbered[n] == nil else { throw VideoError.incompatibleParts("frame \(n) is in two parts") }
+          numbered[n] = path
+        }
+      }
       let count = numbered.count
       guard numbered.keys.min() == 0, numbered.keys.max() == count - 1 else {
         throw VideoError.incompatibleParts(
@@ -62,7 +91,16 @@ public final class PartsSource: FrameSource {
         let reader = try Y4MReader(path: p)
         lines.append(reader.headerLine)
         header = reader.header
+        if checked {
+          _ = try reader.readFrame()
+          let prefix = "X\(PartRecord.tag)="
+          guard let text = reader.frameParameters.first(where: { $0.hasPrefix(prefix) }),
+            let record = PartRecord(text: String(text.dropFirst(prefix.count)))
+          else { throw PartsSource.unrecorded(p, "has no \(PartRecord.tag) in its first FRAME line") }
+          records.append(record)
+        }
       }
+      if checked { try PartRecord.checkTiling(Array(zip(paths, records).map { ($0, $1) })) }
       guard Set(lines).count == 1, let header else {
         let texts = Set(lines.map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .newlines) })
         throw VideoError.incompatibleParts("the Y4M headers differ: \(texts.sorted().joined(separator: " / "))")
@@ -78,14 +116,35 @@ public final class PartsSource: FrameSource {
       var audio: String?
       for p in paths {
         let info = try ClipInfo.probe(p)
-        let count = try PartsSource.countFrames(p)
-        mkvParts.append((first, count, info))
-        first += count
-        if audio == nil && info.hasAudio { audio = p }
+        if checked {
+          guard let text = info.containerTags[PartRecord.tag], let record = PartRecord(text: text) else {
+            throw PartsSource.unrecorded(p, "has no \(PartRecord.tag) tag")
+          }
+          records.append(record)
+        }
+        mkvParts.append((first, 0, info))
       }
+      if checked { try PartRecord.checkTiling(Array(zip(paths, records).map { ($0, $1) })) }
       let sizes = Set(mkvParts.map { "\($0.info.width)×\($0.info.height)" })
       guard sizes.count == 1 else {
         throw VideoError.incompatibleParts("the parts have different sizes: \(sizes.sorted())")
+      }
+      let rates = Set(mkvParts.map { String(format: "%.4g", $0.info.frameRate) })
+      guard rates.count == 1 else {
+        throw VideoError.incompatibleParts("the parts have different frame rates: \(rates.sorted().joined(separator: ", ")) fps")
+      }
+      // Counted (by decoding packets) only now that the set is known to be whole.
+      for i in mkvParts.indices {
+        let count = try PartsSource.countFrames(paths[i])
+        if checked, count != records[i].frames.count {
+          throw VideoError.incompatibleParts(
+            "\(paths[i]) holds \(count) frames; its record says \(records[i].frames.count) "
+              + "(frames \(records[i].frames.lowerBound)..<\(records[i].frames.upperBound)): a part cut short")
+        }
+        mkvParts[i].first = first
+        mkvParts[i].count = count
+        first += count
+        if audio == nil && mkvParts[i].info.hasAudio { audio = paths[i] }
       }
       width = mkvParts[0].info.width
       height = mkvParts[0].info.height
@@ -95,6 +154,12 @@ public final class PartsSource: FrameSource {
     } else {
       throw VideoError.incompatibleParts("give PNG frame folders, .y4m files or .mkv files, all of one kind")
     }
+  }
+
+  private static func unrecorded(_ path: String, _ what: String) -> VideoError {
+    .incompatibleParts(
+      "\(path) \(what): it is not a part of a LayerKit render made with --shard or --frames "
+        + "(join parts made elsewhere, in the order given, with --unchecked)")
   }
 
   /// The exact number of video frames in a file (ffprobe counts them by decoding packets).
@@ -180,11 +245,15 @@ public final class PartsSource: FrameSource {
     }
     do {
       var frames = 0
-      for p in paths {
+      for (i, p) in paths.enumerated() {
         let reader = try Y4MReader(path: p)
         while let frame = try reader.readFrame() {
           try write(frame)
           frames += 1
+        }
+        if i < records.count, reader.framesRead != records[i].frames.count {
+          throw VideoError.incompatibleParts(
+            "\(p) holds \(reader.framesRead) frames; its record says \(records[i].frames.count): a part cut short")
         }
       }
       try finish()

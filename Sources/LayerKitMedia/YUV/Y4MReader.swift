@@ -65,6 +65,8 @@ public final class Y4MReader {
   public let headerLine: Data
   /// Whole frames returned so far.
   public private(set) var framesRead = 0
+  /// The parameters of the last frame read (`FRAME Ixx XNAME=VALUE` → `["Ixx", "XNAME=VALUE"]`).
+  public private(set) var frameParameters: [String] = []
 
   private let name: String
   private var source: Source
@@ -186,6 +188,7 @@ public final class Y4MReader {
     guard line.starts(with: Array("FRAME".utf8)), line.count == 5 || line[5] == UInt8(ascii: " ") else {
       throw .corrupt(path: name, reason: "frame \(framesRead + 1): \(Y4MReader.describe(line)) is not a FRAME line")
     }
+    frameParameters = line.count > 6 ? line[6...].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) } : []
     let got = try Y4MReader.readBytes(&source, into: buffer, name: name)
     guard got == buffer.count else { throw .truncated(path: name) }
     framesRead += 1
