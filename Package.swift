@@ -82,7 +82,7 @@ let package = Package(
       name: "layerkit-bench",
       dependencies: [
         "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitSamples", "LayerKitMedia", "LayerKitText",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "LayerKitScene", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Tools/layerkit-bench"
     ),

@@ -24,6 +24,10 @@ public final class GLRenderer: PlanarRenderer {
   /// The platform, driver and limits this renderer runs on.
   public var info: GLInfo { backend.context.info }
 
+  /// The GL objects this renderer holds now: flat over a long render when nothing leaks (the
+  /// benchmark's soak reports it). Any thread may read it.
+  public var liveObjects: GLObjectCount { backend.context.live.withLock { $0 } }
+
   /// On a hardware GPU (not on a software rasterizer: `PlanarRenderer.planarReadbackPays`).
   public var planarReadbackPays: Bool { !info.isSoftwareRasterizer }
 

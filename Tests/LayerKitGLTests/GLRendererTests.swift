@@ -8,6 +8,7 @@
 import Foundation
 import LayerKit
 import LayerKitGL
+import LayerKitSamples
 import LayerKitTesting
 import XCTest
 
@@ -474,5 +475,28 @@ final class GLRendererTests: XCTestCase {
         try renderer.render(try RenderList(layer: layer, width: 8, height: 6)), image, "frame \(frame)")
     }
     XCTAssertTrue(reused, "no texture was free for reuse")
+  }
+
+  /// A long render holds a flat number of GL objects: what frames make (groups, blurs, shadows,
+  /// transitions, read-back buffers and fences) is released or pooled, not kept per frame.
+  func testGLObjectsStayFlatOverManyFrames() throws {
+    guard let renderer = makeRenderer() else { return }
+    let from = try SampleScene.cards(width: 160, height: 90)
+    let to = try SampleScene.effects(width: 160, height: 90)
+    func frame(_ k: Int) throws {
+      let list =
+        k % 2 == 0
+        ? try RenderList(layer: k % 4 == 0 ? from : to, width: 160, height: 90)
+        : try RenderList(
+          transitionFrom: from, to: to, width: 160, height: 90, effect: "pageCurlWithShadow", parameters: [:],
+          progress: Double(k % 10) / 10)
+      _ = try renderer.render(list)
+    }
+    for k in 0..<8 { try frame(k) }
+    let early = renderer.liveObjects
+    XCTAssertGreaterThan(early.textures, 0)
+    XCTAssertGreaterThan(early.programs, 0)
+    for k in 8..<80 { try frame(k) }
+    XCTAssertEqual(renderer.liveObjects, early)
   }
 }

@@ -39,6 +39,14 @@ struct Bench: ParsableCommand {
   var only: String?
   @Option(help: "Suite: also write the report as JSON to this file.") var json: String?
   @Option(help: "Suite: also write a chart (SVG) to this file.") var plot: String?
+  @Flag(
+    help:
+      "Run the soak instead: the example scenes played in turn for --soak-frames frames through the video pipeline (Y4M to /dev/null) on each --renderer, reporting resident memory and the GPU's live GL objects at frame 100 and every tenth."
+  )
+  var soak = false
+  @Option(help: "Soak: frames to render.") var soakFrames: Int = 10_000
+  @Option(help: "Soak: the scene files played in turn (default: examples/scenes layer-kinds, text, composition).")
+  var soakScenes: [String] = []
 
   func validate() throws {
     guard iterations > 0 else { throw ValidationError("--iterations must be positive") }
@@ -77,8 +85,28 @@ struct Bench: ParsableCommand {
     return p.count == 2 && p[0] > 0 && p[1] > 0 ? (p[0], p[1]) : nil
   }
 
+  func runSoak() throws {
+    guard soakFrames > 0 else { throw ValidationError("--soak-frames must be positive") }
+    let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("examples/scenes")
+    let scenes =
+      soakScenes.isEmpty
+      ? ["layer-kinds.json", "text.json", "composition.json"].map { examples.appendingPathComponent($0) }
+      : soakScenes.map { URL(fileURLWithPath: $0) }
+    let soak = Soak(frames: soakFrames, renderers: renderer == "both" ? ["gpu", "cpu"] : [renderer], scenes: scenes)
+    let results = try soak.run()
+    print(Soak.table(results))
+    if let json {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      try encoder.encode(results).write(to: URL(fileURLWithPath: json))
+      print("json: \(json)")
+    }
+  }
+
   func run() throws {
     if suite { return try runSuite() }
+    if soak { return try runSoak() }
     let (w, h) = parsedSize!
     let (dw, dh) = (Double(w), Double(h))
     // Building the list is part of a frame: flatten + render + read back.

@@ -6,6 +6,7 @@
 
 import CEGL
 import LayerKitRender
+import Synchronization
 
 final class GLContext {
   let connection: EGLDisplayConnection
@@ -18,6 +19,13 @@ final class GLContext {
   private var currentProgram: GLuint = 0
   /// The texture bound to GL_TEXTURE_2D of each unit the programs read (see TextureUnit).
   private var boundTextures = [GLuint](repeating: 0, count: TextureUnit.count)
+  /// The GL objects this context has made and not deleted (the soak's leak check), readable
+  /// from any thread.
+  let live = Mutex(GLObjectCount())
+
+  func count(_ kind: WritableKeyPath<GLObjectCount, Int>, _ change: Int) {
+    live.withLock { $0[keyPath: kind] += change }
+  }
   private var activeUnit = 0
   private var boundFramebuffer: GLuint = 0
   private var viewportSize: (Int, Int) = (0, 0)
@@ -318,6 +326,7 @@ final class GLContext {
   private func makeStorage(width: Int, height: Int, format: GLenum) throws(GLError) -> TextureHandle {
     var name: GLuint = 0
     glGenTextures(1, &name)
+    count(\.textures, +1)
     let texture = TextureHandle(name: name, width: width, height: height)
     do {
       try bindTexture(texture)
@@ -340,6 +349,7 @@ final class GLContext {
     for unit in boundTextures.indices where boundTextures[unit] == texture.name { boundTextures[unit] = 0 }
     var name = texture.name
     glDeleteTextures(1, &name)
+    count(\.textures, -1)
   }
 
   /// Copies the pixels of the bound render target `source` (covering target pixels
@@ -363,6 +373,7 @@ final class GLContext {
     let texture = try makeTexture(width: width, height: height, pixels: nil)
     var name: GLuint = 0
     glGenFramebuffers(1, &name)
+    count(\.framebuffers, +1)
     let target = RenderTarget(texture: texture, framebuffer: FramebufferHandle(name: name))
     do throws(GLError) {
       glBindFramebuffer(GLenum(GL_FRAMEBUFFER), name)
@@ -388,12 +399,14 @@ final class GLContext {
     }
     var name = target.framebuffer.name
     glDeleteFramebuffers(1, &name)
+    count(\.framebuffers, -1)
     delete(target.texture)
   }
 
   func makeVertexArray() throws(GLError) -> VertexArrayHandle {
     var name: GLuint = 0
     glGenVertexArrays(1, &name)
+    count(\.vertexArrays, +1)
     glBindVertexArray(name)
     try check("glBindVertexArray")
     return VertexArrayHandle(name: name)
@@ -402,6 +415,7 @@ final class GLContext {
   func delete(_ vertexArray: VertexArrayHandle) {
     var name = vertexArray.name
     glDeleteVertexArrays(1, &name)
+    count(\.vertexArrays, -1)
   }
 
   func delete(_ program: ProgramHandle) {
@@ -410,6 +424,7 @@ final class GLContext {
       currentProgram = 0
     }
     glDeleteProgram(program.name)
+    count(\.programs, -1)
   }
 
   /// The pixels of `target`, RGBA8, rows in GL row order, which is target row order (no flip:
@@ -432,6 +447,7 @@ final class GLContext {
   func makePackBuffer(bytes: Int) throws(GLError) -> BufferHandle {
     var name: GLuint = 0
     glGenBuffers(1, &name)
+    count(\.buffers, +1)
     glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), name)
     glBufferData(GLenum(GL_PIXEL_PACK_BUFFER), GLsizeiptr(bytes), nil, GLenum(GL_STREAM_READ))
     glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
@@ -439,6 +455,7 @@ final class GLContext {
       try check("glBufferData (pixel pack)")
     } catch {
       glDeleteBuffers(1, &name)
+      count(\.buffers, -1)
       throw error
     }
     return BufferHandle(name: name, bytes: bytes)
@@ -447,10 +464,12 @@ final class GLContext {
   func delete(_ buffer: BufferHandle) {
     var name = buffer.name
     glDeleteBuffers(1, &name)
+    count(\.buffers, -1)
   }
 
   func delete(_ sync: GLsync) {
     glDeleteSync(sync)
+    count(\.syncs, -1)
   }
 
   /// Starts copying `target` into `buffer` (at least width × height × 4 bytes) and returns the
@@ -465,6 +484,7 @@ final class GLContext {
     guard let sync = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0) else {
       throw .readback("glFenceSync returned no fence")
     }
+    count(\.syncs, +1)
     glFlush()
     return sync
   }

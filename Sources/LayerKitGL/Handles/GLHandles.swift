@@ -4,6 +4,18 @@
 import CEGL
 import LayerKitRender
 
+/// How many GL objects of each kind a renderer holds (made and not yet deleted).
+public struct GLObjectCount: Sendable, Equatable, Codable {
+  public var textures = 0
+  public var framebuffers = 0
+  public var buffers = 0
+  public var vertexArrays = 0
+  public var programs = 0
+  public var syncs = 0
+
+  public var total: Int { textures + framebuffers + buffers + vertexArrays + programs + syncs }
+}
+
 /// A 2D texture: RGBA8 (images and surfaces) or RGBA32F (path segments).
 struct TextureHandle: Hashable {
   let name: GLuint

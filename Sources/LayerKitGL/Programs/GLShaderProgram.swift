@@ -258,6 +258,7 @@ extension GLContext {
     let files = [vertex.name, fragment.name]
     let name = glCreateProgram()
     guard name != 0 else { throw .programLink(files: files, message: "glCreateProgram failed") }
+    count(\.programs, +1)
     let program = ProgramHandle(name: name)
     glAttachShader(name, vs)
     glAttachShader(name, fs)
