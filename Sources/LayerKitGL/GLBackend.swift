@@ -425,6 +425,66 @@ final class GLBackend: RenderBackend {
     try context.check("glDrawArrays")
   }
 
+  /// Draws transition `effect` with `parameters` at progress 0, 0.1, …, 1 between two 16×16 test
+  /// pictures (opaque gradients, one mirrored) into a float target, and throws for the first
+  /// colour that is not a finite number: in a frame, where colours are 8-bit, such a pixel would
+  /// silently come out black. Skipped where float colour buffers are not renderable.
+  /// - Throws: `.nonFiniteColor` naming `file`, the progress and the pixel.
+  func checkFinite(effect: String, parameters: [String: TransitionValue], file: String) throws(GLError) {
+    guard let program = transitions[effect] else { return }
+    let values: [TransitionValue?]
+    do {
+      values = try program.source.resolve(parameters, effect: effect)
+    } catch {
+      throw .transitionParameters(error)
+    }
+    let n = 16
+    guard let output = try context.makeFloatRenderTarget(width: n, height: n) else { return }
+    defer { context.delete(output) }
+    func picture(mirrored: Bool) -> [UInt8] {
+      var bytes = [UInt8](repeating: 255, count: n * n * 4)
+      for y in 0..<n {
+        for x in 0..<n {
+          let i = (y * n + x) * 4
+          let u = mirrored ? n - 1 - x : x
+          bytes[i] = UInt8(u * 255 / (n - 1))
+          bytes[i + 1] = UInt8(y * 255 / (n - 1))
+          bytes[i + 2] = UInt8((u + y) * 255 / (2 * n - 2))
+        }
+      }
+      return bytes
+    }
+    let from = try context.makeTexture(width: n, height: n, pixels: picture(mirrored: false))
+    defer { context.delete(from) }
+    let to = try context.makeTexture(width: n, height: n, pixels: picture(mirrored: true))
+    defer { context.delete(to) }
+    try context.setBlending(false)
+    try context.useProgram(program.program)
+    let bounds = PixelRect(x: 0, y: 0, width: n, height: n)
+    for step in 0...10 {
+      let progress = Float(step) / 10
+      let pass = TransitionPass(
+        from: 0, to: 1, output: 2, bounds: bounds, progress: progress, effect: effect, parameters: parameters)
+      try context.bindTarget(output)
+      try program.setPass(pass, values: values, context: context)
+      try context.bindTexture(from, unit: .paint)
+      try context.bindTexture(to, unit: .mask)
+      var unit = TransitionProgram.firstExtraUnit
+      for u in program.source.uniforms where u.type == .sampler2D {
+        if let textureUnit = TextureUnit(rawValue: unit) { try context.bindTexture(nil, unit: textureUnit) }
+        unit += 1
+      }
+      glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
+      try context.check("glDrawArrays (transition \(effect), finite check)")
+      let pixels = try context.readFloatPixels(output)
+      if let i = pixels.firstIndex(where: { !$0.isFinite }) {
+        // GL row j is target row j: no flip.
+        throw .nonFiniteColor(
+          file: file, progress: progress, x: (i / 4) % n, y: (i / 4) / n, value: pixels[i].isNaN ? "NaN" : "infinite")
+      }
+    }
+  }
+
   /// Writes `output` (every pixel, blending off) from the two surfaces with the pass's effect.
   private func runTransition(_ pass: TransitionPass, from: Surface, to: Surface, output: Surface)
     throws(GLError)

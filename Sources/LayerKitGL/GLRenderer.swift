@@ -220,7 +220,26 @@ public final class GLRenderer: PlanarRenderer {
     }
     if let old = backend.transitions[name] { context.delete(old.program) }
     backend.transitions[name] = program
+    do {
+      try backend.checkFinite(effect: name, parameters: [:], file: file.path)
+    } catch {
+      backend.transitions[name] = nil
+      context.delete(program.program)
+      throw error
+    }
     return program.source
+  }
+
+  /// Checks that registered transition `name` gives finite colours with `parameters` (those a
+  /// user passed; `registerTransition` checks the defaults): drawn at progress 0, 0.1, …, 1
+  /// between two test pictures into a float target.
+  /// - Throws: `GLError.nonFiniteColor` naming the file, the progress and the pixel;
+  ///   `.transitionParameters` for parameters the shader does not declare.
+  public func checkTransition(name: String, parameters: [String: TransitionValue], file: String) throws(GLError) {
+    let context = backend.context
+    try context.makeCurrent()
+    defer { context.releaseCurrent() }
+    try backend.checkFinite(effect: name, parameters: parameters, file: file)
   }
 
   /// Image textures held between renders.

@@ -271,4 +271,106 @@ final class HardeningTests: XCTestCase {
     XCTAssertGreaterThan(whole.count, 44_100 * 4)
     XCTAssertEqual(try samples(h.path("joined.mp4")), whole)
   }
+
+  private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+    "Fixtures")
+
+  /// Processes whose command line names `text` (children of a layerkit that must not outlive it).
+  private func processes(naming text: String) -> [String] {
+    let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { Int($0) != nil } ?? []
+    return ids.compactMap { id in
+      guard let data = FileManager.default.contents(atPath: "/proc/\(id)/cmdline") else { return nil }
+      let line = String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+      return line.contains(text) ? line : nil
+    }
+  }
+
+  /// A user shader that takes minutes a frame ends the render with a clear error once no frame
+  /// has come for --frame-time-limit seconds — the frame cannot be unwound from inside the
+  /// driver, so the process stops at once: no output, no temporary file, no ffmpeg left running.
+  func testAShaderThatDoesNotEndMeetsTheFrameTimeLimit() throws {
+    let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
+    let b = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.6), "b.png")
+    let shader = Self.fixtures.appendingPathComponent("endless.glsl").path
+    let out = h.path("endless.mp4")
+    let start = Date()
+    let run = try h.run([
+      "transition", a, b, "--shader", shader, "--duration", "0.5", "--fps", "10", "--size", "640x360",
+      "--frame-time-limit", "1", "--renderer", "gpu", "-o", out,
+    ])
+    XCTAssertEqual(run.status, 1, run.stderr)
+    XCTAssertTrue(run.stderr.contains("frame 0 took over 1 s (--frame-time-limit)"), run.stderr)
+    XCTAssertLessThan(Date().timeIntervalSince(start), 30)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: h.folder.path).sorted(), ["a.png", "b.png"])
+    XCTAssertEqual(processes(naming: h.folder.path), [])
+  }
+
+  /// SIGTERM is answered within seconds even inside a frame that takes minutes, and whenever it
+  /// comes (before the render starts, too): exit 128 + 15, no output or temporary file, and no
+  /// child (ffmpeg) outlives layerkit.
+  func testSIGTERMIsAnsweredInsideALongFrameAndNothingOutlivesIt() throws {
+    let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
+    let b = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.6), "b.png")
+    let shader = Self.fixtures.appendingPathComponent("endless.glsl").path
+    for delay in [0.05, 3.0] {
+      let process = try h.start([
+        "transition", a, b, "--shader", shader, "--duration", "0.5", "--fps", "10", "--size", "640x360",
+        "--frame-time-limit", "0", "--renderer", "gpu", "-o", h.path("stuck.mp4"),
+      ])
+      Thread.sleep(forTimeInterval: delay)
+      let signalled = Date()
+      process.terminate()
+      process.waitUntilExit()
+      XCTAssertLessThan(Date().timeIntervalSince(signalled), 15, "after \(delay) s")
+      XCTAssertEqual(process.terminationStatus, 128 + SIGTERM, "after \(delay) s")
+      XCTAssertEqual(
+        try FileManager.default.contentsOfDirectory(atPath: h.folder.path).sorted(), ["a.png", "b.png"], "after \(delay) s")
+      XCTAssertEqual(processes(naming: h.folder.path), [], "after \(delay) s")
+    }
+  }
+
+  /// A shader whose colour is NaN for part of the transition is refused before anything is
+  /// rendered, naming the file, the progress and a pixel — not written as black frames.
+  func testAShaderThatGivesNaNIsRefusedNotDrawnBlack() throws {
+    let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
+    let b = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.6), "b.png")
+    let shader = Self.fixtures.appendingPathComponent("nan.glsl").path
+    let out = h.path("nan.mp4")
+    let run = try h.run(["transition", a, b, "--shader", shader, "--duration", "0.5", "--renderer", "gpu", "-o", out])
+    XCTAssertEqual(run.status, 1, run.stderr)
+    XCTAssertTrue(run.stderr.contains("nan.glsl: the transition's colour is NaN"), run.stderr)
+    XCTAssertTrue(run.stderr.contains("at progress 0.6"), run.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+  }
+
+  /// ffmpeg's failures reach the user as one line in plain words: a file that is not media, an
+  /// MP4 cut off before its index, damaged clip data, a still in a format LayerKit does not read,
+  /// a file without video — never ffmpeg's `[mov,mp4,… @ 0x…]` lines.
+  func testFFmpegFailuresAreToldInPlainWords() throws {
+    let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
+    func ffmpeg(_ arguments: [String]) throws {
+      XCTAssertEqual(try ToolHarness.run("/usr/bin/ffmpeg", ["-v", "error", "-y"] + arguments).status, 0)
+    }
+    try Data("garbage".utf8).write(to: URL(fileURLWithPath: h.path("garbage.mp4")))
+    try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x36:d=2", "-c:v", "libx264", h.path("whole.mp4")])
+    try Data(try Data(contentsOf: URL(fileURLWithPath: h.path("whole.mp4"))).prefix(3000)).write(
+      to: URL(fileURLWithPath: h.path("cut.mp4")))
+    try ffmpeg(["-f", "lavfi", "-i", "color=red:s=16x16", "-frames:v", "1", h.path("still.webp")])
+    try ffmpeg(["-f", "lavfi", "-i", "color=red:s=16x16", "-frames:v", "1", h.path("still.bmp")])
+    try ffmpeg(["-f", "lavfi", "-i", "sine", "-t", "1", h.path("sound.m4a")])
+    let cases: [(String, String)] = [
+      ("garbage.mp4", "not a media file ffmpeg can read"),
+      ("cut.mp4", "truncated: an MP4/MOV cut off before its index (moov) was written"),
+      ("still.webp", "a WEBP image; LayerKit reads PNG and JPEG stills"),
+      ("still.bmp", "a BMP image; LayerKit reads PNG and JPEG stills"),
+      ("sound.m4a", "no video stream"),
+    ]
+    for (name, message) in cases {
+      let run = try h.run(["slideshow", a, h.path(name), "--renderer", "cpu", "-o", h.path("o.y4m")])
+      XCTAssertEqual(run.status, 1, name)
+      XCTAssertTrue(run.stderr.contains("\(h.path(name)): cannot read as an image or a clip: \(message)"), run.stderr)
+      XCTAssertFalse(run.stderr.contains("@ 0x"), run.stderr)
+      XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+    }
+  }
 }

@@ -16,6 +16,11 @@ struct LayerKitCommand: ParsableCommand {
       Info.self,
     ]
   )
+
+  static func main() {
+    Signals.install()
+    main(nil)
+  }
 }
 
 /// Prints one line to standard error.

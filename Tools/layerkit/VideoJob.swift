@@ -236,6 +236,10 @@ struct VideoJob {
     for (name, text) in assignments {
       parameters[name] = try parseParameter(name: name, text: text, declared: declared, effect: head)
     }
+    // A user's shader was checked with its defaults when registered; with the values given too.
+    if !builtIn, !assignments.isEmpty, let gpu {
+      try gpu.checkTransition(name: effect, parameters: parameters, file: head)
+    }
     return TimelineTransition(
       effect: effect, builtIn: builtIn, parameters: parameters, duration: duration, timing: timing, label: spec)
   }
@@ -307,8 +311,15 @@ struct VideoJob {
     // exits (NVIDIA's driver crashes on it; found on an H100).
     let signals = SignalWatcher { [weak pipeline] signal in pipeline?.cancel(signal: signal) }
     defer { signals.stop() }
+    let watchdog = FrameWatchdog(limit: run.frameTimeLimit) { [weak pipeline] error in
+      pipeline?.cancel(error)
+    }
+    defer { watchdog.stop() }
     let progress = ProgressLine(total: frames, enabled: !quiet && isatty(2) != 0)
-    let summary = try pipeline.run { done, total in progress.update(done) }
+    let summary = try pipeline.run { done, total in
+      watchdog.progressed(done)
+      progress.update(done)
+    }
     progress.clear()
     if !quiet {
       let size = summary.outputBytes.map { ", \(formatBytes($0))" } ?? ""
@@ -382,54 +393,6 @@ struct SplitMix64 {
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
-  }
-}
-
-/// Turns SIGINT, SIGTERM and SIGHUP (a closed terminal) into a call (on a dispatch queue, not in a signal handler) while a
-/// render runs; the previous dispositions come back with `stop()`.
-final class SignalWatcher: @unchecked Sendable {
-  private var sources: [DispatchSourceSignal] = []
-  private let cancelled = DispatchGroup()
-  static let caught = Atomic()
-
-  init(_ handler: @escaping @Sendable (Int32) -> Void) {
-    for s in [SIGINT, SIGTERM, SIGHUP] {
-      signal(s, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: s, queue: .global())
-      source.setEventHandler {
-        SignalWatcher.caught.set(s)
-        handler(s)
-      }
-      cancelled.enter()
-      source.setCancelHandler { [cancelled] in cancelled.leave() }
-      source.resume()
-      sources.append(source)
-    }
-  }
-
-  /// Stops watching; returns once no handler runs any more.
-  func stop() {
-    for s in sources { s.cancel() }
-    cancelled.wait()
-    sources = []
-    signal(SIGINT, SIG_DFL)
-    signal(SIGTERM, SIG_DFL)
-    signal(SIGHUP, SIG_DFL)
-  }
-
-  final class Atomic: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Int32 = 0
-    func set(_ v: Int32) {
-      lock.lock()
-      value = v
-      lock.unlock()
-    }
-    func get() -> Int32 {
-      lock.lock()
-      defer { lock.unlock() }
-      return value
-    }
   }
 }
 

@@ -182,9 +182,16 @@ struct VideoRunOptions: ParsableArguments {
   var stats: String?
   @Option(help: "A music track laid under the video (trimmed to its length; MP4, WebM, MOV, MKV).") var audio: String?
   @Option(parsing: .unconditional, help: "Seconds of fade-out at the end of --audio.") var audioFade: Double = 0
+  @Option(
+    parsing: .unconditional,
+    help:
+      "Seconds a frame may take before the render is ended with an error (a user shader that does not end); 0 for no limit."
+  )
+  var frameTimeLimit: Double = 60
 
   func validate() throws {
     try checkRange(audioFade, "--audio-fade", 0...Limits.maxSeconds, unit: "seconds")
+    try checkRange(frameTimeLimit, "--frame-time-limit", 0...Limits.maxSeconds, unit: "seconds")
     guard frames == nil || shard == nil else { throw ValidationError("use --frames or --shard, not both") }
   }
 }

@@ -368,6 +368,38 @@ final class GLContext {
     try check("glCopyTexSubImage2D")
   }
 
+  /// An RGBA32F texture with a framebuffer drawing into it, or nil where float colour buffers
+  /// are not renderable (OpenGL ES 3.0 without EXT_color_buffer_float).
+  func makeFloatRenderTarget(width: Int, height: Int) throws(GLError) -> RenderTarget? {
+    let texture = try makeStorage(width: width, height: height, format: GLenum(GL_RGBA32F))
+    var name: GLuint = 0
+    glGenFramebuffers(1, &name)
+    count(\.framebuffers, +1)
+    let target = RenderTarget(texture: texture, framebuffer: FramebufferHandle(name: name))
+    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), name)
+    boundFramebuffer = name
+    glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture.name, 0)
+    let complete = glGetError() == GLenum(GL_NO_ERROR)
+      && glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER)) == GLenum(GL_FRAMEBUFFER_COMPLETE)
+    guard complete else {
+      delete(target)
+      return nil
+    }
+    return target
+  }
+
+  /// The pixels of an RGBA32F `target`, rows in GL row order.
+  func readFloatPixels(_ target: RenderTarget) throws(GLError) -> [Float] {
+    try bindTarget(target)
+    var pixels = [Float](repeating: 0, count: target.width * target.height * 4)
+    pixels.withUnsafeMutableBytes { bytes in
+      glReadPixels(
+        0, 0, GLsizei(target.width), GLsizei(target.height), GLenum(GL_RGBA), GLenum(GL_FLOAT), bytes.baseAddress)
+    }
+    try check("glReadPixels (float)")
+    return pixels
+  }
+
   /// A texture of `width × height` with a complete framebuffer drawing into it.
   func makeRenderTarget(width: Int, height: Int) throws(GLError) -> RenderTarget {
     let texture = try makeTexture(width: width, height: height, pixels: nil)

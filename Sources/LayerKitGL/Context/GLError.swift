@@ -38,6 +38,9 @@ public enum GLError: BackendError, Equatable, Sendable, CustomStringConvertible 
   /// Reading a frame back through a pixel buffer failed: the wait timed out or the buffer could
   /// not be mapped.
   case readback(String)
+  /// A transition shader's colour is not a finite number (NaN or infinity) at `progress`, pixel
+  /// (`x`, `y`) of the test frame: in an 8-bit frame such pixels would silently come out black.
+  case nonFiniteColor(file: String, progress: Float, x: Int, y: Int, value: String)
 
   public var description: String {
     switch self {
@@ -56,6 +59,10 @@ public enum GLError: BackendError, Equatable, Sendable, CustomStringConvertible 
     case .unsupported(let what): "unsupported GL driver: \(what)"
     case .transitionParameters(let error): error.description
     case .readback(let why): "reading the frame back failed: \(why)"
+    case .nonFiniteColor(let file, let progress, let x, let y, let value):
+      "\(file): the transition's colour is \(value), not a number a pixel can hold, at progress "
+        + "\(String(format: "%g", progress)), pixel (\(x), \(y)) of a 16×16 test frame; it would be drawn black "
+        + "(look for sqrt, log or pow of a negative number, 0 / 0, or a division by a value that can be 0)"
     }
   }
 

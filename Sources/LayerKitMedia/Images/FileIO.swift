@@ -65,6 +65,8 @@ enum FileIO {
     }
     let (fd, temp) = createTemporary(folder: folder, base: base)
     guard fd >= 0 else { throw .writeFailed(path: path, reason: errorString(errno)) }
+    EmergencyStop.add(temporary: temp)
+    defer { EmergencyStop.remove(temporary: temp) }
 
     var failure = data.withUnsafeBytes { writeFully(fd, $0) }
     // close() can report a deferred write error (NFS, quota): it counts as a failure too.

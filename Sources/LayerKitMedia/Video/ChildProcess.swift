@@ -107,6 +107,7 @@ final class ChildProcess: @unchecked Sendable {
       throw .programNotFound(program: executable)
     }
     pid = child
+    EmergencyStop.add(child: child)
     input = inPipe[1]
     output = outPipe[0]
     let errFD = errPipe[0]
@@ -141,6 +142,7 @@ final class ChildProcess: @unchecked Sendable {
       kill(pid, SIGKILL)
       var status: Int32 = 0
       while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+      EmergencyStop.remove(child: pid)
     }
   }
 
@@ -211,6 +213,7 @@ final class ChildProcess: @unchecked Sendable {
     if let exitStatus { return exitStatus }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    EmergencyStop.remove(child: pid)
     // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
     let signal = status & 0x7f
     let result = signal == 0 ? (status >> 8) & 0xff : 128 + signal

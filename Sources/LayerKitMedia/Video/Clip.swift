@@ -78,19 +78,28 @@ public struct ClipInfo: Sendable, Equatable {
     let data = probe.readAll()
     let status = probe.wait()
     guard status == 0 else {
-      let detail = probe.errorTail(lines: 2)
-      throw .unreadableClip(path: path, reason: detail.isEmpty ? "ffprobe exit status \(status)" : detail)
+      let detail = probe.errorTail(lines: 4)
+      throw .unreadableClip(
+        path: path, reason: detail.isEmpty ? "ffprobe exit status \(status)" : FFmpeg.explain(detail, path: path))
     }
     guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
       let streams = json["streams"] as? [[String: Any]]
     else { throw .unreadableClip(path: path, reason: "ffprobe gave no stream list") }
+    let format = json["format"] as? [String: Any]
+    // A picture in a format LayerKit does not decode itself (WebP, BMP, TIFF, GIF stills): ffmpeg
+    // reads it as one frame of no duration.
+    let formatName = format?["format_name"] as? String ?? ""
+    if formatName == "image2" || formatName.hasSuffix("_pipe") {
+      let kind = formatName.hasSuffix("_pipe") ? String(formatName.dropLast(5)).uppercased() + " " : ""
+      throw .unreadableClip(
+        path: path, reason: "a \(kind)image; LayerKit reads PNG and JPEG stills (convert it, e.g. ffmpeg -i IN OUT.png)")
+    }
     guard let video = streams.first(where: { ($0["codec_type"] as? String) == "video" }),
       var width = video["width"] as? Int, var height = video["height"] as? Int, width > 0, height > 0
     else { throw .unreadableClip(path: path, reason: "no video stream") }
     let rate = [video["avg_frame_rate"], video["r_frame_rate"]].compactMap { ($0 as? String).flatMap(rational) }
       .first { $0.isFinite && $0 > 0 && $0 <= 1000 }
     guard let rate else { throw .unreadableClip(path: path, reason: "no frame rate") }
-    let format = json["format"] as? [String: Any]
     let durations = [video["duration"], format?["duration"]].compactMap { ($0 as? String).flatMap(Double.init) }
     var duration = durations.first { $0.isFinite && $0 > 0 } ?? 0
     // Non-square pixels (SAR 2:1 DV, 4:3 anamorphic): shown at the display width, even.
@@ -302,7 +311,7 @@ public final class ClipDecoder: @unchecked Sendable {
     self.process = nil
     // Any status is fine once we have frames: ffmpeg exits non-zero when its reader goes away.
     if status != 0 && current == nil {
-      throw VideoError.programFailed(program: "ffmpeg", status: status, detail: process.errorTail())
+      throw VideoError.unreadableClip(path: info.path, reason: FFmpeg.explain(process.errorTail(), path: info.path))
     }
   }
 

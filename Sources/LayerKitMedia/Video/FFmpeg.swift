@@ -54,3 +54,47 @@ public enum FFmpeg {
     String(format: "%.6f", max(0, t))
   }
 }
+
+extension FFmpeg {
+  /// ffmpeg's or ffprobe's error lines about an input, as one line a person reads: the common
+  /// failures named (not a media file, truncated, no video stream, an unsupported codec or
+  /// format), anything else stripped of ffmpeg's internals (`[mov,mp4,… @ 0x55…]` prefixes, the
+  /// path repeated), never empty.
+  static func explain(_ stderr: String, path: String) -> String {
+    let text = stderr.lowercased()
+    // Whether the file starts like a container ffmpeg knows (ISO BMFF, Matroska/WebM, RIFF, Ogg,
+    // MPEG-TS, FLV, GIF): then its failures mean damage, not a file of another kind.
+    let head = FileIO.head(path, count: 12) ?? []
+    let magics: [[UInt8]] = [[0x1A, 0x45, 0xDF, 0xA3], Array("RIFF".utf8), Array("OggS".utf8), Array("FLV".utf8), Array("GIF8".utf8)]
+    let media =
+      (head.count >= 8 && Array(head[4..<8]) == Array("ftyp".utf8)) || magics.contains { head.starts(with: $0) }
+      || head.first == 0x47
+    let known: [(needles: [String], meaning: String)] = [
+      (["moov atom not found"], media ? "truncated: an MP4/MOV cut off before its index (moov) was written" : "not a media file ffmpeg can read"),
+      (["no such file"], "no such file"),
+      (["permission denied"], "permission denied"),
+      (["is a directory"], "a folder, not a file"),
+      (["decoder", "not found"], "an unsupported codec (no decoder for it in this ffmpeg)"),
+      (["unknown codec"], "an unsupported codec"),
+      (["could not find codec parameters"], "an unsupported or damaged stream (ffprobe found no codec parameters)"),
+      (["end of file"], "truncated: the file ends too early"),
+      (["invalid nal unit"], "damaged or truncated video data"),
+      (["error while decoding"], "damaged or truncated video data"),
+      (["invalid data found when processing input"], media ? "damaged or truncated: ffmpeg found invalid data in it" : "not a media file ffmpeg can read"),
+      (["unknown format"], "not a media file ffmpeg can read"),
+    ]
+    for entry in known where entry.needles.allSatisfy(text.contains) { return entry.meaning }
+    if media { return "damaged or truncated: ffmpeg could not decode it" }
+    // Strip "[demuxer @ 0x…] " and a leading "PATH: ", keep the last line that says something.
+    let lines = stderr.split(whereSeparator: \.isNewline).map { line -> String in
+      var l = String(line)
+      while l.hasPrefix("["), let close = l.firstIndex(of: "]") {
+        l = String(l[l.index(after: close)...]).trimmingCharacters(in: .whitespaces)
+      }
+      if l.hasPrefix(path + ": ") { l = String(l.dropFirst(path.count + 2)) }
+      return l
+    }.filter { !$0.isEmpty }
+    guard let last = lines.last else { return "ffmpeg could not read it" }
+    return last.count > 200 ? String(last.prefix(200)) + "…" : last
+  }
+}

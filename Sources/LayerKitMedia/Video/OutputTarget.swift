@@ -171,6 +171,7 @@ final class TemporaryFile: @unchecked Sendable {
     guard fd >= 0 else { throw .unwritableOutput(path: finalPath, reason: String(cString: strerror(errno))) }
     path = temp
     descriptor = fd
+    EmergencyStop.add(temporary: temp)
   }
 
   deinit { if !done { discard() } }
@@ -192,6 +193,7 @@ final class TemporaryFile: @unchecked Sendable {
       throw .unwritableOutput(path: finalPath, reason: reason)
     }
     done = true
+    EmergencyStop.remove(temporary: path)
   }
 
   /// Removes the temporary file; the target is untouched.
@@ -202,6 +204,7 @@ final class TemporaryFile: @unchecked Sendable {
     }
     if !done { unlink(path) }
     done = true
+    EmergencyStop.remove(temporary: path)
   }
 }
 

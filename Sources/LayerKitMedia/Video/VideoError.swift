@@ -23,6 +23,9 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
   case incompatibleParts(String)
   /// The render was stopped by a signal (SIGINT, SIGTERM); nothing was left at the output path.
   case interrupted(signal: Int32)
+  /// No frame was finished for `seconds` (`--frame-time-limit`) after frame `frame`: a shader
+  /// that loops for minutes, or work beyond any budget; nothing was left at the output path.
+  case frameTimeLimit(frame: Int, seconds: Double)
   /// An output that names one of the inputs (or a folder holding one): writing it would destroy
   /// the input.
   case outputIsInput(output: String, input: String)
@@ -58,6 +61,9 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
     case .interrupted(let signal):
       let name = [1: "SIGHUP", 2: "SIGINT", 15: "SIGTERM"][signal] ?? "signal \(signal)"
       return "stopped by \(name); no output was left"
+    case .frameTimeLimit(let frame, let seconds):
+      return "frame \(frame) took over \(String(format: "%g", seconds)) s (--frame-time-limit): a shader that does not end, "
+        + "or work beyond any budget; no output was left (raise the limit, or 0 for none, if the frame is only slow)"
     }
   }
 }

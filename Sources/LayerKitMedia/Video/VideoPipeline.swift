@@ -253,6 +253,11 @@ public final class VideoPipeline: @unchecked Sendable {
     fail(VideoError.interrupted(signal: signal))
   }
 
+  /// Stops the render from any thread with `error` (a watchdog's): as `cancel(signal:)`.
+  public func cancel(_ error: Error) {
+    fail(error)
+  }
+
   private func renderFrames(jobs: BoundedQueue<Slot>, ordered: BoundedQueue<Slot>) throws {
     defer { source.stop() }
     var previous: Slot?
@@ -299,7 +304,12 @@ public final class VideoPipeline: @unchecked Sendable {
     lock.unlock()
     for c in cancels { c() }
     // A writer blocked on a full pipe is freed by stopping the encoder.
-    if let e = error as? VideoError, case .interrupted = e { sink?.interrupt() }
+    if let e = error as? VideoError {
+      switch e {
+      case .interrupted, .frameTimeLimit: sink?.interrupt()
+      default: break
+      }
+    }
   }
 
   private func currentFailure() -> Error? {

@@ -1,0 +1,54 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What must not outlive LayerKit when it has to stop at once — a signal with no render to cancel,
+/// a render that did not stop when asked, a frame over its time limit: the child processes it
+/// started (ffmpeg, ffprobe, each in its own process group) and its temporary outputs (beside the
+/// target, never under its name). `ChildProcess` and `TemporaryFile` register themselves while
+/// they live; `stop(status:message:)` kills the one, removes the other and exits.
+public enum EmergencyStop {
+  private struct Registry {
+    var children: Set<pid_t> = []
+    var temporaries: Set<String> = []
+    var stopping = false
+  }
+
+  private static let registry = Mutex(Registry())
+
+  static func add(child pid: pid_t) { registry.withLock { _ = $0.children.insert(pid) } }
+  static func remove(child pid: pid_t) { registry.withLock { _ = $0.children.remove(pid) } }
+  static func add(temporary path: String) { registry.withLock { _ = $0.temporaries.insert(path) } }
+  static func remove(temporary path: String) { registry.withLock { _ = $0.temporaries.remove(path) } }
+
+  /// The children alive now (for tests).
+  public static var liveChildren: Set<pid_t> { registry.withLock { $0.children } }
+
+  /// Kills every registered child's process group and removes every registered temporary file,
+  /// prints `message` (one line) unless it is empty, and exits with `status` without running
+  /// anything else (the render may be stuck inside a driver call on another thread). The first
+  /// call wins; a second waits forever for the first to exit.
+  public static func stop(status: Int32, message: String) -> Never {
+    let state = registry.withLock { state -> Registry? in
+      if state.stopping { return nil }
+      state.stopping = true
+      return state
+    }
+    guard let state else {
+      while true { pause() }
+    }
+    for pid in state.children {
+      kill(-pid, SIGKILL)
+      kill(pid, SIGKILL)
+    }
+    for path in state.temporaries { unlink(path) }
+    if !message.isEmpty {
+      let line = Array((message + "\n").utf8)
+      _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+    _exit(status)
+  }
+}

@@ -1,0 +1,115 @@
+import Dispatch
+import Foundation
+import LayerKitMedia
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// SIGINT, SIGTERM and SIGHUP (a closed terminal), for the whole life of the process: turned into
+/// a call on a dispatch queue (not in a signal handler). While a render runs, its `SignalWatcher`
+/// cancels it — the pipeline stops its children and removes its partial output, and the command
+/// exits with 128 + the signal; a render that has not ended `grace` seconds later (a frame stuck
+/// in a driver call) is stopped at once by `EmergencyStop`, as is the process when a signal comes
+/// with no render running (while inputs are probed, say): no child outlives layerkit, no
+/// temporary output is left, and the answer never waits on a frame.
+enum Signals {
+  static let grace: Double = 5
+  private static let handlers = Mutex([Int: @Sendable (Int32) -> Void]())
+  private static let next = Mutex(0)
+  nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+  /// Starts watching; called once, first thing in `main`.
+  static func install() {
+    for s in [SIGINT, SIGTERM, SIGHUP] {
+      signal(s, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: s, queue: .global())
+      source.setEventHandler { received(s) }
+      source.resume()
+      sources.append(source)
+    }
+  }
+
+  static func add(_ handler: @escaping @Sendable (Int32) -> Void) -> Int {
+    let id = next.withLock {
+      $0 += 1
+      return $0
+    }
+    handlers.withLock { $0[id] = handler }
+    return id
+  }
+
+  static func remove(_ id: Int) { handlers.withLock { _ = $0.removeValue(forKey: id) } }
+
+  private static func received(_ signal: Int32) {
+    let name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "SIGHUP"
+    let current = handlers.withLock { Array($0.values) }
+    guard !current.isEmpty else {
+      EmergencyStop.stop(status: 128 + signal, message: "layerkit: stopped by \(name)")
+    }
+    for handler in current { handler(signal) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
+      EmergencyStop.stop(
+        status: 128 + signal,
+        message: "layerkit: stopped by \(name); the frame being drawn had not ended \(Int(grace)) s later, "
+          + "so the render was stopped at once (nothing written)")
+    }
+  }
+}
+
+/// Cancels a render on SIGINT, SIGTERM or SIGHUP while it is alive (see `Signals`).
+final class SignalWatcher: Sendable {
+  private let id: Int
+
+  init(_ handler: @escaping @Sendable (Int32) -> Void) { id = Signals.add(handler) }
+
+  /// Stops watching.
+  func stop() { Signals.remove(id) }
+}
+
+/// Ends a render whose frames stop coming: when no frame has been written for `limit` seconds
+/// (a user shader that loops for minutes, a filter beyond any budget), the render is cancelled
+/// with `VideoError.frameTimeLimit`, and stopped at once by `EmergencyStop` if it has not ended
+/// `Signals.grace` seconds later (a frame stuck inside the driver cannot be unwound).
+final class FrameWatchdog: @unchecked Sendable {
+  private let timer: DispatchSourceTimer?
+  private let state = Mutex((frame: 0, since: DispatchTime.now().uptimeNanoseconds, fired: false))
+
+  init(limit: Double, cancel: @escaping @Sendable (Error) -> Void) {
+    guard limit > 0 else {
+      timer = nil
+      return
+    }
+    let timer = DispatchSource.makeTimerSource(queue: .global())
+    self.timer = timer
+    let interval = min(1, limit / 4)
+    timer.schedule(deadline: .now() + interval, repeating: interval)
+    timer.setEventHandler { [weak self] in
+      guard let self else { return }
+      let now = DispatchTime.now().uptimeNanoseconds
+      let (frame, fire) = self.state.withLock { s -> (Int, Bool) in
+        let due = !s.fired && Double(now - s.since) / 1e9 > limit
+        if due { s.fired = true }
+        return (s.frame, due)
+      }
+      guard fire else { return }
+      let error = VideoError.frameTimeLimit(frame: frame, seconds: limit)
+      cancel(error)
+      DispatchQueue.global().asyncAfter(deadline: .now() + Signals.grace) {
+        EmergencyStop.stop(status: 1, message: "layerkit: \(error); stopped at once")
+      }
+    }
+    timer.resume()
+  }
+
+  /// Frame `done - 1` was written.
+  func progressed(_ done: Int) {
+    state.withLock {
+      $0.frame = done
+      $0.since = DispatchTime.now().uptimeNanoseconds
+    }
+  }
+
+  func stop() { timer?.cancel() }
+}
