@@ -110,6 +110,49 @@ final class DeployTests: XCTestCase {
     try assertSameFrames(out.appendingPathComponent("video.y4m"), try unshardedRender())
   }
 
+  // MARK: The plan step
+
+  /// A plan freezes the inputs and settings: shards run with nothing but their index and the
+  /// folder (the shard count and settings come from the plan), join to the unsharded render, and
+  /// a shard re-run after an input changed fails (exit 65, naming it) and leaves its part alone.
+  func testPlannedShardsRenderTheFrozenInputsAndRefuseAChangedOne() throws {
+    let out = tmp.appendingPathComponent("planned")
+    let plan = try runTool(
+      "/bin/sh", [Self.repositoryRoot.appendingPathComponent("deploy/plan.sh").path],
+      environment: Self.settings.merging([
+        "SHARDS": "\(Self.shards)", "INPUT_DIR": inputs.path, "OUTPUT_DIR": out.path,
+      ]) { $1 })
+    XCTAssertEqual(plan.status, 0, plan.output)
+    let listed = try String(contentsOf: out.appendingPathComponent("inputs.sha256"), encoding: .utf8)
+    XCTAssertEqual(listed.split(separator: "\n").count, 2, listed)
+    let script = Self.repositoryRoot.appendingPathComponent("deploy/render-shard.sh").path
+    for index in 0..<Self.shards {
+      let r = try runTool(
+        "/bin/sh", [script],
+        environment: [
+          "JOB_COMPLETION_INDEX": "\(index)", "OUTPUT_DIR": out.path, "LAYERKIT": try layerkitExecutable().path,
+        ])
+      XCTAssertEqual(r.status, 0, "shard \(index): \(r.output)")
+    }
+    let joined = out.appendingPathComponent("video.y4m")
+    let j = try runTool(
+      "/bin/sh", [Self.repositoryRoot.appendingPathComponent("deploy/join.sh").path],
+      environment: ["OUTPUT_DIR": out.path, "OUTPUT": joined.path, "LAYERKIT": try layerkitExecutable().path])
+    XCTAssertEqual(j.status, 0, j.output)
+    try assertSameFrames(joined, try unshardedRender())
+
+    let part = out.appendingPathComponent("part-1.mkv")
+    let before = try Data(contentsOf: part)
+    try ImageFile.writePNG(
+      try Self.gradient(width: 64, height: 36, flip: false), to: inputs.appendingPathComponent("02-b.png"))
+    let rerun = try runTool(
+      "/bin/sh", [script],
+      environment: ["JOB_COMPLETION_INDEX": "1", "OUTPUT_DIR": out.path, "LAYERKIT": try layerkitExecutable().path])
+    XCTAssertEqual(rerun.status, 65, rerun.output)
+    XCTAssertTrue(rerun.output.contains("02-b.png"), rerun.output)
+    XCTAssertEqual(try Data(contentsOf: part), before)
+  }
+
   func testShardScriptWithoutAnIndexRefuses() throws {
     let r = try runTool(
       "/bin/sh", [Self.repositoryRoot.appendingPathComponent("deploy/render-shard.sh").path],
