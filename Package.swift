@@ -110,7 +110,9 @@ let package = Package(
       dependencies: ["LayerKit", "LayerKitScene", "LayerKitReference", "LayerKitMedia", "LayerKitTesting"]),
     .testTarget(
       name: "LayerKitToolTests",
-      dependencies: ["LayerKitMedia", "LayerKit", "LayerKitSamples", "LayerKitTesting", "layerkit"]),
+      dependencies: ["LayerKitMedia", "LayerKit", "LayerKitSamples", "LayerKitTesting", "layerkit"],
+      // Shaders and media the tests hand to the layerkit binary by path.
+      exclude: ["Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

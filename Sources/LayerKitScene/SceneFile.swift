@@ -80,6 +80,10 @@ public enum SceneFile {
   /// - Returns: the scene at time 0, ready to present at any time.
   /// - Throws: `SceneFileError`, naming the path of the offending value.
   public static func load(_ url: URL) throws(SceneFileError) -> LoadedScene {
+    // A folder, a device or a FIFO is named, never read (a FIFO would wait forever).
+    if let kind = MediaSource.irregularKind(url.path) {
+      throw .unreadable(file: url.path, reason: "\(kind), not a regular file")
+    }
     // Bounded before it is read or parsed: scene files are text describing layers, not data.
     if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
       size > maxFileSize
@@ -91,7 +95,8 @@ public enum SceneFile {
       data = try Data(contentsOf: url)
     } catch {
       let exists = FileManager.default.fileExists(atPath: url.path)
-      throw .unreadable(file: url.path, reason: exists ? "\(error.localizedDescription)" : "no such file")
+      let plain = plainFileError(error).map { $0.hasPrefix(url.path + ": ") ? String($0.dropFirst(url.path.count + 2)) : $0 }
+      throw .unreadable(file: url.path, reason: exists ? plain ?? "cannot be read" : "no such file")
     }
     return try decode(data, folder: url.deletingLastPathComponent(), file: url.path)
   }

@@ -102,7 +102,7 @@ struct List: ParsableCommand {
         let params = source.uniforms.map { u in "\(u.name) = \(u.default.map(describe) ?? "(no default)")" }
         print(params.isEmpty ? shader : "\(shader): \(params.joined(separator: ", "))")
       } catch {
-        printError("layerkit list: \(error)")
+        printError("layerkit list: \(plainFileError(error) ?? String(describing: error))")
         throw ExitCode(1)
       }
       return

@@ -448,7 +448,8 @@ func reportingErrors(_ command: String, _ body: () throws -> Void) throws {
     printError("layerkit \(command): \(VideoError.interrupted(signal: signal))")
     throw ExitCode(128 + signal)
   } catch {
-    printError("layerkit \(command): \(error)")
+    // A Foundation file error is told in plain words, never as its domain, code and user info.
+    printError("layerkit \(command): \(plainFileError(error) ?? String(describing: error))")
     throw ExitCode(1)
   }
 }

@@ -114,3 +114,29 @@ enum FileIO {
     String(cString: strerror(code))
   }
 }
+
+/// A Foundation file error (CocoaError, or an NSError of the POSIX domain) as one line a person
+/// reads — "PATH: permission denied" — instead of its domain, code and user info.
+public func plainFileError(_ error: Error) -> String? {
+  let ns = error as NSError
+  let path = (ns.userInfo[NSFilePathErrorKey] as? String) ?? (ns.userInfo[NSURLErrorKey] as? URL)?.path
+  var reason: String?
+  if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+    reason = String(cString: strerror(Int32(underlying.code))).lowercased()
+  } else if ns.domain == NSPOSIXErrorDomain {
+    reason = String(cString: strerror(Int32(ns.code))).lowercased()
+  } else if ns.domain == NSCocoaErrorDomain {
+    switch CocoaError.Code(rawValue: ns.code) {
+    case .fileNoSuchFile, .fileReadNoSuchFile: reason = "no such file"
+    case .fileReadNoPermission, .fileWriteNoPermission: reason = "permission denied"
+    case .fileWriteOutOfSpace: reason = "no space left on device"
+    case .fileWriteVolumeReadOnly: reason = "read-only file system"
+    case .fileWriteFileExists: reason = "a file is in the way"
+    case .fileReadInapplicableStringEncoding, .fileReadCorruptFile: reason = "not UTF-8 text"
+    case .fileReadTooLarge: reason = "too large"
+    default: reason = ns.code < 512 ? "cannot be read" : "cannot be written"
+    }
+  }
+  guard let reason else { return nil }
+  return path.map { "\($0): \(reason)" } ?? reason
+}
