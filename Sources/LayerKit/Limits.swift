@@ -15,6 +15,9 @@ public enum Limits {
   /// blur's cost grows with its radius, and at 250 points a 1080p frame's blur takes about a
   /// second on the CPU.
   public static let maxBlurRadius: Double = 250
+  /// The most characters (Unicode scalars) one text layer lays out: a frame shows a few thousand
+  /// at most, and shaping and breaking a few megabytes of text takes minutes.
+  public static let maxTextLength = 100_000
 
   /// A number that must lie in `range`: nil when it does, else the message for `name`.
   public static func problem(_ value: Double, _ name: String, in range: ClosedRange<Double>, unit: String = "")

@@ -10,6 +10,15 @@ enum SceneText {
   static let runKeys = ["text", "font", "fontSize", "color", "underline", "kerning"]
 
   static func read(_ node: SceneNode, media: SceneMediaTable) throws(SceneFileError) -> AttributedText {
+    let text = try runs(node, media: media)
+    let length = text.runs.reduce(0) { $0 + $1.text.unicodeScalars.count }
+    guard length <= Limits.maxTextLength else {
+      throw node.invalid("a text of at most \(Limits.maxTextLength) characters (this one has \(length))")
+    }
+    return text
+  }
+
+  private static func runs(_ node: SceneNode, media: SceneMediaTable) throws(SceneFileError) -> AttributedText {
     if case .string(let s) = node.value { return AttributedText(s) }
     let items = try node.array("a string, or an array of runs such as [{\"text\": \"Hi\", \"color\": \"#FF0000\"}]")
     var runs: [AttributedText.Run] = []

@@ -73,6 +73,8 @@ public final class FontStack: TextLayoutEngine, @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     if let cached = layouts[request] { return cached }
+    let length = request.runs.reduce(0) { $0 + $1.text.unicodeScalars.count }
+    guard length <= Limits.maxTextLength else { throw TextError.tooLong(characters: length) }
     let layout = try TextLayoutBuilder(stack: self, request: request).build()
     layouts[request] = layout
     layoutOrder.append(request)

@@ -12,6 +12,8 @@ public enum TextError: Error, Equatable, Sendable, CustomStringConvertible {
   case noOutlines(String)
   /// The font stack itself could not start (fontconfig or FreeType failed to initialise).
   case unavailable(String)
+  /// A text longer than `Limits.maxTextLength` characters.
+  case tooLong(characters: Int)
 
   public var description: String {
     switch self {
@@ -19,6 +21,8 @@ public enum TextError: Error, Equatable, Sendable, CustomStringConvertible {
     case .notAFont(let p, let code): "font file \(p) is not a font FreeType can read (FreeType error \(code))"
     case .noOutlines(let p): "font \(p) has no outlines (a bitmap-only font)"
     case .unavailable(let why): "the font stack is unavailable: \(why)"
+    case .tooLong(let n):
+      "a text of \(n) characters; a text layer lays out at most \(Limits.maxTextLength) (a frame shows far fewer)"
     }
   }
 }

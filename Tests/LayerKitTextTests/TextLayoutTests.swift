@@ -91,6 +91,20 @@ final class TextLayoutTests: XCTestCase {
 
   /// Wrapping breaks at spaces into lines no wider than the box; a word wider than a line is
   /// broken between characters; line feeds always break.
+  /// A text beyond `Limits.maxTextLength` characters is an error before it is shaped; one at
+  /// the bound is laid out.
+  func testTextLengthIsBounded() throws {
+    func request(_ count: Int) -> TextLayoutRequest {
+      TextLayoutRequest(
+        runs: [.init(text: String(repeating: "a", count: count), font: "DejaVu Sans", fontSize: 10)], width: 50,
+        height: 20, wrapped: true)
+    }
+    XCTAssertThrowsError(try stack.layout(request(Limits.maxTextLength + 1))) { error in
+      XCTAssertEqual(error as? TextError, .tooLong(characters: Limits.maxTextLength + 1))
+    }
+    XCTAssertNoThrow(try stack.layout(request(1000)))
+  }
+
   func testWrapping() throws {
     let request = TextLayoutRequest(
       runs: [.init(text: "the quick brown fox jumps over the lazy dog\nend", font: Self.dejaVu, fontSize: 20)],

@@ -30,6 +30,8 @@ final class HardeningTests: XCTestCase {
       (["transition", a, b, "--duration", "1e300", "-o", out], "--duration must be a number from 0.001 to 86400"),
       (["slideshow", a, b, "--fps", "1e9", "-o", out], "--fps must be a number from 0.001 to 1000"),
       (["slideshow", a, b, "--audio-fade", "nan", "-o", out], "--audio-fade must be a number from 0 to 86400"),
+      (["slideshow", a, b, "--size", "99999x99999", "-o", out], "--size 99999x99999: a frame is at most 16384 pixels a side"),
+      (["slideshow", a, b, "--frame-time-limit", "-1", "-o", out], "--frame-time-limit must be a number from 0 to 86400"),
     ]
     for (arguments, message) in cases {
       let run = try h.run(arguments)
@@ -372,5 +374,23 @@ final class HardeningTests: XCTestCase {
       XCTAssertFalse(run.stderr.contains("@ 0x"), run.stderr)
       XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
     }
+  }
+
+  /// A text layer's string is bounded before it is shaped: 2 000 000 characters took over five
+  /// minutes to lay out; now the scene is refused at once, naming the layer and the bound.
+  func testAHugeTextIsRefusedBeforeItIsLaidOut() throws {
+    let text = String(repeating: "word ", count: 400_000)
+    let doc = h.path("text.json")
+    try Data(
+      #"{"version": 1, "width": 32, "height": 18, "duration": 1, "layers": [{"kind": "text", "bounds": [0, 0, 32, 18], "string": "\#(text)"}]}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: doc))
+    let start = Date()
+    let run = try h.run(["render", doc, "-o", h.path("o.png"), "--time", "0", "--renderer", "cpu"])
+    XCTAssertEqual(run.status, 1)
+    XCTAssertTrue(run.stderr.contains("layers[0].string"), String(run.stderr.prefix(300)))
+    XCTAssertTrue(run.stderr.contains("a text of at most 100000 characters (this one has 2000000)"), String(run.stderr.prefix(300)))
+    XCTAssertLessThan(run.stderr.utf8.count, 1000)
+    XCTAssertLessThan(Date().timeIntervalSince(start), 30)
   }
 }

@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import LayerKit
+import LayerKitRender
 
 @main
 struct LayerKitCommand: ParsableCommand {
@@ -43,6 +44,16 @@ struct PixelSize: ExpressibleByArgument {
     guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
     width = w
     height = h
+  }
+
+  /// Refuses a size beyond what any frame may be (`Image.maxDimension` a side,
+  /// `Image.maxPixelCount` in all), naming `option`, before anything else is said about it.
+  func check(_ option: String) throws {
+    guard width <= Image.maxDimension, height <= Image.maxDimension, width * height <= Image.maxPixelCount else {
+      throw ValidationError(
+        "\(option) \(width)x\(height): a frame is at most \(Image.maxDimension) pixels a side and "
+          + "\(Image.maxPixelCount) pixels in all")
+    }
   }
 }
 

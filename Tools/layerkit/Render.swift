@@ -54,6 +54,7 @@ struct Render: ParsableCommand {
   @OptionGroup var encoder: EncodingArguments
 
   func validate() throws {
+    try size?.check("--size")
     if sample {
       guard scene == nil else { throw ValidationError("give a scene file or --sample, not both") }
       let videoOnly: [(String, Bool)] = [

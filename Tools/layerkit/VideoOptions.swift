@@ -25,6 +25,7 @@ struct VideoOptions: ParsableArguments {
   @Flag(help: "No audio: drop the clips' sound.") var noAudio = false
 
   func validate() throws {
+    try size?.check("--size")
     if let fps {
       try checkRange(fps, "--fps", 0.001...Limits.maxFramesPerSecond)
     }
