@@ -15,6 +15,10 @@ public enum Limits {
   /// blur's cost grows with its radius, and at 250 points a 1080p frame's blur takes about a
   /// second on the CPU.
   public static let maxBlurRadius: Double = 250
+  /// The most copies a replicator draws of its sublayers, counting replicators inside
+  /// replicators (their `instanceCount`s multiplied): 10 000 one-pixel instances build and draw
+  /// in about a second; a million took minutes and gigabytes.
+  public static let maxReplicatedInstances = 10_000
 
   /// A number that must lie in `range`: nil when it does, else the message for `name`.
   public static func problem(_ value: Double, _ name: String, in range: ClosedRange<Double>, unit: String = "")
