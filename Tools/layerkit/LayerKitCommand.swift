@@ -41,6 +41,19 @@ struct PixelSize: ExpressibleByArgument {
   }
 }
 
+/// Checks `--size` against the largest frame LayerKit makes (`Image.maxDimension` a side,
+/// `Image.maxPixelCount` in all), before the size is used for anything.
+func checkSize(_ size: PixelSize?) throws {
+  guard let size else { return }
+  guard size.width <= Image.maxDimension, size.height <= Image.maxDimension,
+    size.width * size.height <= Image.maxPixelCount
+  else {
+    throw ValidationError(
+      "--size \(size.width)x\(size.height) is too large: at most \(Image.maxDimension) pixels a side "
+        + "and \(Image.maxPixelCount) pixels in all")
+  }
+}
+
 /// Checks an option's number against its documented range (LayerKit's `Limits`).
 func checkRange(_ value: Double?, _ name: String, _ range: ClosedRange<Double>, unit: String = "") throws {
   guard let value else { return }
