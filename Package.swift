@@ -110,7 +110,11 @@ let package = Package(
       dependencies: ["LayerKit", "LayerKitScene", "LayerKitReference", "LayerKitMedia", "LayerKitTesting"]),
     .testTarget(
       name: "LayerKitToolTests",
-      dependencies: ["LayerKitMedia", "LayerKit", "LayerKitSamples", "LayerKitTesting", "layerkit"]),
+      dependencies: [
+        "LayerKitMedia", "LayerKit", "LayerKitSamples", "LayerKitTesting", "LayerKitScene", "LayerKitGL",
+        "LayerKitReference", "layerkit",
+      ],
+      resources: [.copy("Corpus")]),
   ],
   swiftLanguageModes: [.v6]
 )
