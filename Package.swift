@@ -110,9 +110,13 @@ let package = Package(
       dependencies: ["LayerKit", "LayerKitScene", "LayerKitReference", "LayerKitMedia", "LayerKitTesting"]),
     .testTarget(
       name: "LayerKitToolTests",
-      dependencies: ["LayerKitMedia", "LayerKit", "LayerKitSamples", "LayerKitTesting", "layerkit"],
+      dependencies: [
+        "LayerKitMedia", "LayerKit", "LayerKitSamples", "LayerKitTesting", "LayerKitScene", "LayerKitGL",
+        "LayerKitReference", "layerkit",
+      ],
       // Shaders and media the tests hand to the layerkit binary by path.
-      exclude: ["Fixtures"]),
+      exclude: ["Fixtures"],
+      resources: [.copy("Corpus")]),
   ],
   swiftLanguageModes: [.v6]
 )

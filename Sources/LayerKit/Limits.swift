@@ -17,7 +17,11 @@ public enum Limits {
   public static let maxBlurRadius: Double = 250
   /// The most characters (Unicode scalars) one text layer lays out: a frame shows a few thousand
   /// at most, and shaping and breaking a few megabytes of text takes minutes.
-  public static let maxTextLength = 100_000
+  public static let maxTextLength = 20_000
+  /// The most copies a replicator draws of its sublayers, counting replicators inside
+  /// replicators (their `instanceCount`s multiplied): 10 000 one-pixel instances build and draw
+  /// in about a second; a million took minutes and gigabytes.
+  public static let maxReplicatedInstances = 10_000
 
   /// A number that must lie in `range`: nil when it does, else the message for `name`.
   public static func problem(_ value: Double, _ name: String, in range: ClosedRange<Double>, unit: String = "")

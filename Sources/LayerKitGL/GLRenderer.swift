@@ -195,7 +195,8 @@ public final class GLRenderer: PlanarRenderer {
   ///   - file: the `.glsl` file.
   /// - Returns: the parsed source (its parameters and defaults).
   /// - Throws: `GLError.resourceMissing`, `.shaderCompile` naming the file and its own line (also
-  ///   for a malformed uniform or default, or a missing `transition` function), `.programLink`.
+  ///   for a malformed uniform or default, a missing `transition` function, or a file that is not
+  ///   UTF-8 text), `.programLink`.
   /// The largest transition shader file compiled (64 KiB: the built-ins are a few KiB each).
   public static let maxShaderSize = 64 << 10
 
@@ -207,7 +208,10 @@ public final class GLRenderer: PlanarRenderer {
     {
       throw .unsupported("\(file.path): \(size) bytes; a transition shader is at most \(GLRenderer.maxShaderSize) bytes")
     }
-    guard let text = try? String(contentsOf: file, encoding: .utf8) else { throw .resourceMissing(file.path) }
+    guard let data = FileManager.default.contents(atPath: file.path) else { throw .resourceMissing(file.path) }
+    guard let text = String(data: data, encoding: .utf8), !text.contains("\0") else {
+      throw .shaderCompile(file: file.path, stage: .fragment, line: nil, message: "not UTF-8 text", excerpt: "")
+    }
     let context = backend.context
     try context.makeCurrent()
     defer { context.releaseCurrent() }

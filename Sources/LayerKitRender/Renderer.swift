@@ -176,7 +176,8 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .invalidTargetSize(let w, let h): "invalid target size \(w)×\(h): both sides must be positive"
-    case .targetTooLarge(let w, let h, let l): "target \(w)×\(h) is too large: at most \(l) pixels a side"
+    case .targetTooLarge(let w, let h, let l):
+      "target \(w)×\(h) is too large: at most \(l) pixels a side and \(Image.maxPixelCount) pixels in all"
     case .nonFiniteValue(let l, let p): "layer \(l): \(p) is not a finite number"
     case .negativeValue(let l, let p, let v): "layer \(l): \(p) is negative (\(v))"
     case .invalidScale(let s): "render scale \(s) must be a positive finite number"

@@ -65,6 +65,8 @@ public enum JSON: Hashable, Sendable {
   public static func parse(_ data: Data, file: String) throws(SceneFileError) -> JSON {
     var parser = Parser(bytes: [UInt8](data))
     do throws(Parser.Failure) {
+      // A UTF-8 byte-order mark, as some editors write one, is not part of the document.
+      if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.at = 3 }
       parser.skipSpace()
       let value = try parser.value(depth: 0)
       parser.skipSpace()
@@ -127,6 +129,9 @@ public enum JSON: Hashable, Sendable {
       case UInt8(ascii: "{"):
         at += 1
         var members: [(key: String, value: JSON)] = []
+        // The keys so far, so a duplicate is found in constant time (an object of 100 000 keys
+        // took minutes to parse).
+        var keys: Set<String> = []
         skipSpace()
         if at < bytes.count, bytes[at] == UInt8(ascii: "}") {
           at += 1
@@ -141,7 +146,7 @@ public enum JSON: Hashable, Sendable {
           at += 1
           skipSpace()
           let v = try value(depth: depth + 1)
-          if let i = members.firstIndex(where: { $0.key == key }) { members.remove(at: i) }
+          if !keys.insert(key).inserted, let i = members.firstIndex(where: { $0.key == key }) { members.remove(at: i) }
           members.append((key, v))
           skipSpace()
           guard at < bytes.count else { throw failure("the document ends inside an object") }
@@ -218,6 +223,7 @@ public enum JSON: Hashable, Sendable {
     }
 
     mutating func string() throws(Failure) -> String {
+      let start = at
       at += 1  // the opening quote
       var out: [UInt8] = []
       while true {
@@ -226,7 +232,10 @@ public enum JSON: Hashable, Sendable {
         at += 1
         switch b {
         case UInt8(ascii: "\""):
-          return String(decoding: out, as: UTF8.self)
+          guard let s = String(validating: out, as: UTF8.self) else {
+            throw Failure(offset: start, reason: "a string that is not UTF-8 text (a scene file is UTF-8)")
+          }
+          return s
         case UInt8(ascii: "\\"):
           guard at < bytes.count else { throw failure("the document ends inside a string") }
           let e = bytes[at]

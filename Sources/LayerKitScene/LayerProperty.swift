@@ -355,7 +355,11 @@ public enum LayerProperty: Equatable, Sendable {
     case "startPoint": return .startPoint(try node.point())
     case "endPoint": return .endPoint(try node.point())
     case "type": return .gradientType(try node.choice(GradientLayer.GradientType.self))
-    case "instanceCount": return .instanceCount(try node.integer(atLeast: 0))
+    case "instanceCount":
+      let expected = "a whole number from 0 to \(Limits.maxReplicatedInstances)"
+      let n = try node.number(expected)
+      guard n == n.rounded(), n >= 0, n <= Double(Limits.maxReplicatedInstances) else { throw node.invalid(expected) }
+      return .instanceCount(Int(n))
     case "instanceTransform": return .instanceTransform(try node.transform())
     case "instanceDelay": return .instanceDelay(try node.number())
     case "instanceColor": return .instanceColor(try node.color())

@@ -43,8 +43,17 @@ public final class LoadedScene {
     let o = try top.object("a scene object", keys: SceneFile.documentKeys)
     if let n = o["version"], try n.number() != 1 { throw n.invalid("1 (the only version there is)") }
     if let n = o["$schema"] { _ = try n.string() }
-    let width = try o.required("width").integer(atLeast: 1)
-    let height = try o.required("height").integer(atLeast: 1)
+    let widthNode = try o.required("width")
+    let heightNode = try o.required("height")
+    let width = try widthNode.integer(atLeast: 1)
+    let height = try heightNode.integer(atLeast: 1)
+    // The largest target a frame can have (RenderList.validateTarget), refused now, by its key.
+    for (node, side) in [(widthNode, width), (heightNode, height)] where side > RenderList.maxTargetDimension {
+      throw node.invalid("a whole number from 1 to \(RenderList.maxTargetDimension) (pixels)")
+    }
+    guard width * height <= Image.maxPixelCount else {
+      throw heightNode.invalid("at most \(Image.maxPixelCount) pixels in all (width × height), not \(width * height)")
+    }
     let fpsNode = o["fps"]
     let fps = try fpsNode?.number("a frame rate > 0") ?? 30
     if let fpsNode, !(fps > 0 && fps <= 1000) { throw fpsNode.invalid("a frame rate in (0, 1000]") }
@@ -79,7 +88,8 @@ public final class LoadedScene {
     if let n = o["layers"] {
       for item in try n.array("an array of layers") { root.addSublayer(try reader.layer(item, into: directory)) }
     }
-    try directory.register(root, path: "")
+    // Named as the document names them: the root's own keys under "root", its sublayers "layers".
+    try directory.register(root, path: "root", sublayers: "layers")
     let timeline = try o["timeline"].map { (n) throws(SceneFileError) in try reader.timeline(n, into: directory) } ?? []
     // Animations are added once the whole tree is built, layer by layer in document order, as
     // code that builds a tree and then animates it does (a transition's "before" image is the

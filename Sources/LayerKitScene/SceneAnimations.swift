@@ -195,8 +195,11 @@ struct SceneAnimations {
             let p = try SpringAnimation(keyPath: keyPath, perceptualDuration: d, bounce: bounce)
             (s.mass, s.stiffness, s.damping) = (p.mass, p.stiffness, p.damping)
           } catch {
+            // Named by the key at fault: a bounce out of range is the bounce's.
+            var key = "perceptualDuration"
+            if case .outOfRange("bounce", _, _) = error { key = "bounce" }
             throw .invalidValue(
-              path: SceneNode.join(o.path, "perceptualDuration"), found: "\(JSON.format(d)), bounce \(bounce)",
+              path: SceneNode.join(o.path, key), found: "\(JSON.format(d)), bounce \(bounce)",
               expected: "a spring that can move (\(error))")
           }
         }

@@ -90,13 +90,9 @@ public enum SceneFile {
     {
       throw .unreadable(file: url.path, reason: "\(size) bytes; a scene file is at most \(maxFileSize) bytes")
     }
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch {
+    guard let data = FileManager.default.contents(atPath: url.path) else {
       let exists = FileManager.default.fileExists(atPath: url.path)
-      let plain = plainFileError(error).map { $0.hasPrefix(url.path + ": ") ? String($0.dropFirst(url.path.count + 2)) : $0 }
-      throw .unreadable(file: url.path, reason: exists ? plain ?? "cannot be read" : "no such file")
+      throw .unreadable(file: url.path, reason: exists ? "it cannot be read (permissions?)" : "no such file")
     }
     return try decode(data, folder: url.deletingLastPathComponent(), file: url.path)
   }
@@ -250,8 +246,10 @@ struct SceneReader {
     var out: [SceneTransaction] = []
     for item in try node.array("an array of timeline entries") {
       let o = try item.object("a timeline entry such as {\"time\": 1, \"changes\": […]}", keys: Self.entryKeys)
-      var t = SceneTransaction(time: try o.required("time").number(atLeast: 0), changes: [])
-      if let n = o["duration"] { t.duration = try n.number(atLeast: 0) }
+      // Within a day (Limits.maxSeconds), as the scene's other times are: an entry at 1e300 s
+      // was accepted and never played.
+      var t = SceneTransaction(time: try o.required("time").number(in: 0...Limits.maxSeconds), changes: [])
+      if let n = o["duration"] { t.duration = try n.number(in: 0...Limits.maxSeconds) }
       if let n = o["timingFunction"] { t.timingFunction = try n.timingFunction() }
       if let n = o["disableActions"] { t.disableActions = try n.bool() }
       for c in try o.required("changes").array("an array of changes") {

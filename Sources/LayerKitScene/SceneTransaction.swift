@@ -152,11 +152,15 @@ public enum SceneChange {
 final class LayerDirectory {
   private(set) var byName: [String: (layer: Layer, path: String)] = [:]
   private(set) var all: [Layer] = []
+  /// The layers of `all`, for a check in constant time (a scene of 20 000 layers took 34 s).
+  private var listed: Set<ObjectIdentifier> = []
 
   /// Lists `layer`, its mask and its sublayers, at any depth.
   /// - Throws: `.duplicateLayerName` for a name already listed, `.cycle` for a layer listed twice.
-  func register(_ layer: Layer, path: String) throws(SceneFileError) {
-    if all.contains(where: { $0 === layer }) {
+  /// - Parameter sublayers: where the document lists the layer's sublayers (`layers` for the
+  ///   root), when not at `PATH.sublayers`.
+  func register(_ layer: Layer, path: String, sublayers: String? = nil) throws(SceneFileError) {
+    guard listed.insert(ObjectIdentifier(layer)).inserted else {
       throw .cycle(path: path, reason: "the layer \(layer.name.map { "\"\($0)\"" } ?? "") appears twice in the tree")
     }
     all.append(layer)
@@ -165,9 +169,8 @@ final class LayerDirectory {
       byName[name] = (layer, path)
     }
     if let mask = layer.mask { try register(mask, path: SceneNode.join(path, "mask")) }
-    for (i, sub) in layer.sublayers.enumerated() {
-      try register(sub, path: "\(SceneNode.join(path, "sublayers"))[\(i)]")
-    }
+    let list = sublayers ?? SceneNode.join(path, "sublayers")
+    for (i, sub) in layer.sublayers.enumerated() { try register(sub, path: "\(list)[\(i)]") }
   }
 
   func find(_ name: String, path: String) throws(SceneFileError) -> Layer {

@@ -59,7 +59,8 @@ final class OverlayTests: XCTestCase {
   /// Broken timing names the file and the line; a cue that ends before it starts likewise.
   func testBrokenTimingNamesTheLine() {
     XCTAssertThrowsError(try SubtitleFile.parse("1\n00:00:01,000 -> 00:00:02,000\nHi\n", name: "a.srt")) {
-      XCTAssertEqual($0 as? SubtitleFile.Error, .badTiming("a.srt", line: 1, text: "1"))
+      // The line after the cue number, where the timing should be.
+      XCTAssertEqual($0 as? SubtitleFile.Error, .badTiming("a.srt", line: 2, text: "00:00:01,000 -> 00:00:02,000"))
     }
     XCTAssertThrowsError(try SubtitleFile.parse("1\n00:00:01,000 --> 00:00:xx,000\nHi\n", name: "a.srt")) {
       XCTAssertEqual($0 as? SubtitleFile.Error, .badTiming("a.srt", line: 2, text: "00:00:01,000 --> 00:00:xx,000"))

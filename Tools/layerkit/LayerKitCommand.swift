@@ -45,15 +45,18 @@ struct PixelSize: ExpressibleByArgument {
     width = w
     height = h
   }
+}
 
-  /// Refuses a size beyond what any frame may be (`Image.maxDimension` a side,
-  /// `Image.maxPixelCount` in all), naming `option`, before anything else is said about it.
-  func check(_ option: String) throws {
-    guard width <= Image.maxDimension, height <= Image.maxDimension, width * height <= Image.maxPixelCount else {
-      throw ValidationError(
-        "\(option) \(width)x\(height): a frame is at most \(Image.maxDimension) pixels a side and "
-          + "\(Image.maxPixelCount) pixels in all")
-    }
+/// Checks `--size` against the largest frame LayerKit makes (`Image.maxDimension` a side,
+/// `Image.maxPixelCount` in all), before the size is used for anything.
+func checkSize(_ size: PixelSize?) throws {
+  guard let size else { return }
+  guard size.width <= Image.maxDimension, size.height <= Image.maxDimension,
+    size.width * size.height <= Image.maxPixelCount
+  else {
+    throw ValidationError(
+      "--size \(size.width)x\(size.height) is too large: at most \(Image.maxDimension) pixels a side "
+        + "and \(Image.maxPixelCount) pixels in all")
   }
 }
 

@@ -46,7 +46,7 @@ struct Parity: ParsableCommand {
     let failed: Bool
     do {
       failed = try compare()
-    } catch let error as SceneFileError where !error.path.isEmpty {
+    } catch let error as SceneFileError where !error.namesTheFile {
       printError("layerkit parity: \(scene): \(error)")
       throw ExitCode(2)
     } catch {

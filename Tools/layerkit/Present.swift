@@ -70,12 +70,13 @@ struct Present: ParsableCommand {
       reserveLargeBuffersWithMmap()
       try OutputIdentity.refuse(output: output, inputs: scenes)
       let target = try OutputTarget(path: output, format: encoder.format)
+      try encoder.check(for: target.format)
       var loaded: [LoadedScene] = []
       for path in scenes {
         do {
           loaded.append(try SceneFile.load(URL(fileURLWithPath: path)))
         } catch let error as SceneFileError {
-          throw ParameterError("\(path): \(error)")
+          throw ParameterError(error.namesTheFile ? "\(error)" : "\(path): \(error)")
         }
       }
       defer { for scene in loaded { scene.stopClips() } }

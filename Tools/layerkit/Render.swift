@@ -46,15 +46,16 @@ struct Render: ParsableCommand {
       "Output size WIDTHxHEIGHT: for a scene file its size times one scale, to within a pixel (the same aspect); for --sample default 1280x720."
   )
   var size: PixelSize?
-  @Option(help: "Frames per second instead of the scene file's (the motion keeps its pace).") var fps: Double?
-  @Option(help: "Write the one frame at this scene time (seconds) to the .png output.") var time: Double?
+  @Option(parsing: .unconditional, help: "Frames per second instead of the scene file's (the motion keeps its pace).")
+  var fps: Double?
+  @Option(parsing: .unconditional, help: "Write the one frame at this scene time (seconds) to the .png output.")
+  var time: Double?
   @OptionGroup var video: VideoRunOptions
   @Flag(help: "No audio: drop the scene's clips' sound.") var noAudio = false
   @Flag(help: "Pad an odd size to even with the scene's background instead of refusing it (4:2:0).") var pad = false
   @OptionGroup var encoder: EncodingArguments
 
   func validate() throws {
-    try size?.check("--size")
     if sample {
       guard scene == nil else { throw ValidationError("give a scene file or --sample, not both") }
       let videoOnly: [(String, Bool)] = [
@@ -66,6 +67,11 @@ struct Render: ParsableCommand {
         throw ValidationError("\(name) is for scene files; --sample writes one PNG")
       }
       guard renderer != .auto else { throw ValidationError("--sample takes --renderer gpu or cpu") }
+      guard (output as NSString).pathExtension.lowercased() == "png" else {
+        throw ValidationError("--sample writes one PNG; -o \(output) is not a .png file")
+      }
+      try checkSize(size)
+      try encoder.check(for: .png)
       return
     }
     if noAudio && video.audio != nil { throw ValidationError("use --audio or --no-audio, not both") }
@@ -75,6 +81,7 @@ struct Render: ParsableCommand {
     if let fps {
       guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") }
     }
+    try checkSize(size)
     if let time {
       guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a number of seconds ≥ 0") }
       guard (output as NSString).pathExtension.lowercased() == "png" else {
@@ -99,8 +106,11 @@ struct Render: ParsableCommand {
       try reportingErrors("render") {
         do {
           try render(scene: scene)
-        } catch let error as SceneFileError where !error.path.isEmpty {
+        } catch let error as SceneFileError where !error.namesTheFile {
           // The error names the value's place in the document; this names the document.
+          throw ParameterError("\(scene): \(error)")
+        } catch let error as RenderError {
+          // A layer's value beyond the limits, found as the frame is built: named by the layer.
           throw ParameterError("\(scene): \(error)")
         }
       }
@@ -127,6 +137,7 @@ struct Render: ParsableCommand {
     reserveLargeBuffersWithMmap()
     // The output is checked before the scene is loaded and anything rendered.
     let target = time == nil ? try OutputTarget(path: output, format: encoder.format) : nil
+    try encoder.check(for: target?.format ?? .png)
     try OutputIdentity.refuse(output: output, inputs: [path])
     let loaded = try SceneFile.load(URL(fileURLWithPath: path))
     defer { loaded.stopClips() }
@@ -201,6 +212,18 @@ struct Render: ParsableCommand {
   func needsEvenSize(_ format: VideoFormat) -> Bool {
     switch format {
     case .y4m, .mp4, .webm: (encoder.pixFmt ?? "yuv420p").contains("420")
+    default: false
+    }
+  }
+}
+
+extension SceneFileError {
+  /// Whether the message names the file already (it could not be read, or is not JSON); the
+  /// others name a place in the document ("layers[2].opacity", "the document"), and the command
+  /// names the file before them.
+  var namesTheFile: Bool {
+    switch self {
+    case .unreadable, .invalidJSON: true
     default: false
     }
   }

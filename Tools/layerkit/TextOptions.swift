@@ -55,8 +55,16 @@ struct TextOptions: ParsableArguments {
   func apply(to items: inout [TimelineItem], seed: UInt64) throws -> Subtitles? {
     var texts = title
     if let titles {
-      guard let data = FileManager.default.contents(atPath: titles), let text = String(data: data, encoding: .utf8)
-      else { throw ValidationError("--titles \(titles): cannot be read") }
+      if let kind = MediaSource.irregularKind(titles) {
+        throw ParameterError("--titles \(titles) is \(kind), not a regular file")
+      }
+      guard let data = FileManager.default.contents(atPath: titles) else {
+        let missing = !FileManager.default.fileExists(atPath: titles)
+        throw ParameterError("--titles \(titles): \(missing ? "no such file" : "cannot be read")")
+      }
+      guard let text = String(data: data, encoding: .utf8), !text.contains("\0") else {
+        throw ParameterError("--titles \(titles): not UTF-8 text")
+      }
       texts = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
       if texts.last == "" { texts.removeLast() }
     }
@@ -101,7 +109,8 @@ struct TextOptions: ParsableArguments {
     do {
       cues = try SubtitleFile.read(URL(fileURLWithPath: subtitles))
     } catch {
-      throw ValidationError(error.description)
+      // The file's content is at fault, not the command line: exit 1, without the usage text.
+      throw ParameterError(error.description)
     }
     return Subtitles(
       cues: cues,

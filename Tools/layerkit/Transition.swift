@@ -97,7 +97,7 @@ struct List: ParsableCommand {
   func run() throws {
     if let shader {
       do {
-        let text = try String(contentsOf: URL(fileURLWithPath: shader), encoding: .utf8)
+        let text = try VideoJob.shaderText(shader, what: "--shader")
         let source = try GLTransitionSource(text: text, file: shader)
         let params = source.uniforms.map { u in "\(u.name) = \(u.default.map(describe) ?? "(no default)")" }
         print(params.isEmpty ? shader : "\(shader): \(params.joined(separator: ", "))")

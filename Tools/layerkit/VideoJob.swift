@@ -50,11 +50,20 @@ struct VideoJob {
     _ sounds: [AudioMix.PlacedSound], music: String?, fadeOut: Double, target: OutputTarget, frames: Range<Int>,
     of count: Int, fps: Double
   ) throws -> AudioMix? {
+    try checkCarriesSound(music, target)
     guard target.format.needsFFmpeg, target.format != .gif else { return nil }
     if let music { try AudioMix.checkTrack(music) }
     return audio(for: target, frames: frames, of: count, time: { Double($0) / fps }) {
       AudioMix.placed(sounds, music: music, duration: Double(count) / fps, fadeOut: fadeOut, range: $0)
     }
+  }
+
+  /// Refuses `--audio` for an output that carries no sound (Y4M, PNG frames, GIF): the track
+  /// would be dropped without a word.
+  static func checkCarriesSound(_ music: String?, _ target: OutputTarget) throws {
+    guard music != nil, !target.format.needsFFmpeg || target.format == .gif else { return }
+    let what = target.format == .png ? "PNG frames carry" : "a .\(target.format.rawValue) carries"
+    throw ValidationError("--audio: \(what) no sound; use .mp4, .webm, .mov or .mkv")
   }
 
   /// Renders `frames` of a scene video (render SCENE, present) through the pipeline with the
@@ -191,21 +200,13 @@ struct VideoJob {
     var effect = head
     var builtIn = true
     var declared: [(String, TransitionUniformType)]
+    if head.isEmpty {
+      throw ParameterError(
+        "transition '\(spec)': no effect named; give fade, push:fromRight, a built-in effect (layerkit list) "
+          + "or a .glsl file")
+    }
     if head.hasSuffix(".glsl") || head.contains("/") {
-      let text: String
-      if let size = (try? FileManager.default.attributesOfItem(atPath: head))?[.size] as? Int,
-        size > GLRenderer.maxShaderSize
-      {
-        throw ParameterError("transition \(spec): \(head) is \(size) bytes; a shader is at most \(GLRenderer.maxShaderSize)")
-      }
-      if let kind = MediaSource.irregularKind(head) {
-        throw ParameterError("transition \(spec): \(head) is \(kind), not a regular file")
-      }
-      do {
-        text = try String(contentsOf: URL(fileURLWithPath: head), encoding: .utf8)
-      } catch {
-        throw ParameterError("transition \(spec): cannot read \(head)")
-      }
+      let text = try shaderText(head, what: "transition \(spec)")
       let source = try GLTransitionSource(text: text, file: head)
       guard let gpu else { throw RenderError.gpuOnlyEffect(head) }
       effect = "shader:" + head
@@ -244,6 +245,27 @@ struct VideoJob {
       effect: effect, builtIn: builtIn, parameters: parameters, duration: duration, timing: timing, label: spec)
   }
 
+  /// The text of a transition shader file, refused in one line naming `what` and the file when
+  /// it is missing, not a regular file, larger than a shader may be, or not UTF-8 text.
+  static func shaderText(_ path: String, what: String) throws -> String {
+    if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+      size > GLRenderer.maxShaderSize
+    {
+      throw ParameterError("\(what): \(path) is \(size) bytes; a shader is at most \(GLRenderer.maxShaderSize)")
+    }
+    if let kind = MediaSource.irregularKind(path) {
+      throw ParameterError("\(what): \(path) is \(kind), not a regular file")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      let missing = !FileManager.default.fileExists(atPath: path)
+      throw ParameterError("\(what): \(path): \(missing ? "no such file" : "cannot be read")")
+    }
+    guard let text = String(data: data, encoding: .utf8), !text.contains("\0") else {
+      throw ParameterError("\(what): \(path) is not a shader: not UTF-8 text")
+    }
+    return text
+  }
+
   /// Builds the timeline, the output and the pipeline, then renders, with progress, signals and
   /// a summary line.
   func render(
@@ -255,6 +277,8 @@ struct VideoJob {
     var height = options.size?.height ?? first.height
     try OutputIdentity.refuse(output: options.output, inputs: sources.map(\.path) + [options.run.audio].compactMap { $0 })
     let target = try OutputTarget(path: options.output, format: options.encoder.format)
+    try options.encoder.check(for: target.format)
+    try Self.checkCarriesSound(options.run.audio, target)
     let (pictureWidth, pictureHeight) = (width, height)
     if options.pad && needsEvenSize(target.format) {
       width += width % 2
@@ -351,6 +375,7 @@ func reserveLargeBuffersWithMmap() {
 func parseParameter(
   name: String, text: String, declared: [(String, TransitionUniformType)], effect: String
 ) throws -> TransitionValue {
+  guard !name.isEmpty else { throw ParameterError("\(effect): '=\(text)' names no parameter; write NAME=VALUE") }
   guard let type = declared.first(where: { $0.0 == name })?.1 else {
     let known = declared.map(\.0)
     throw ParameterError(
@@ -475,6 +500,13 @@ struct RunStats: Codable {
   func write(to path: String) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+    do {
+      try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+      // Foundation's error text names its own domain and codes; the reason is its POSIX one.
+      let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code
+      throw VideoError.unwritableOutput(
+        path: path, reason: code.map { String(cString: strerror(Int32($0))) } ?? "the stats file could not be written")
+    }
   }
 }

@@ -25,10 +25,10 @@ struct VideoOptions: ParsableArguments {
   @Flag(help: "No audio: drop the clips' sound.") var noAudio = false
 
   func validate() throws {
-    try size?.check("--size")
     if let fps {
       try checkRange(fps, "--fps", 0.001...Limits.maxFramesPerSecond)
     }
+    try checkSize(size)
     if noAudio && run.audio != nil { throw ValidationError("use --audio or --no-audio, not both") }
   }
 
@@ -38,12 +38,34 @@ struct VideoOptions: ParsableArguments {
 struct EncodingArguments: ParsableArguments {
   @Option(help: "Force the output format: png, y4m, mp4, webm, gif, mov or mkv.") var format: VideoFormat?
   @Option(help: "Video codec for ffmpeg (default: libx264, libvpx-vp9, prores_ks, ffv1).") var codec: String?
-  @Option(help: "Constant rate factor for ffmpeg (default 23 for H.264, 32 for VP9).") var crf: Int?
+  @Option(parsing: .unconditional, help: "Constant rate factor for ffmpeg, 0…63 (default 23 for H.264, 32 for VP9).")
+  var crf: Int?
   @Option(help: "Encoder preset for ffmpeg (H.264: ultrafast … veryslow).") var preset: String?
   @Option(help: "Pixel format: yuv420p (default) or yuv444p; for MP4/WebM any ffmpeg pixel format.") var pixFmt: String?
   @Option(help: "Letterbox colour, and what alpha is composited over for formats without alpha (name or #RRGGBB).")
   var background: ColorArgument?
   @Flag(help: "Replace the frames of a folder that already holds some.") var overwrite = false
+
+  func validate() throws {
+    if let crf, !(0...63).contains(crf) {
+      throw ValidationError("--crf must be a whole number from 0 to 63 (x264 takes up to 51), not \(crf)")
+    }
+  }
+
+  /// Refuses the options `format` would silently ignore: --crf and --preset outside MP4 and WebM,
+  /// --pix-fmt outside MP4, WebM, MOV and Y4M. Lossless .mkv parts take them all (they are for
+  /// the `join` that encodes the parts, and a sharded render passes the same options to both).
+  func check(for format: VideoFormat) throws {
+    guard format != .mkv else { return }
+    let usedBy: [(String, Bool, [VideoFormat])] = [
+      ("--crf", crf != nil, [.mp4, .webm]), ("--preset", preset != nil, [.mp4, .webm]),
+      ("--pix-fmt", pixFmt != nil, [.mp4, .webm, .mov, .y4m]),
+    ]
+    for (name, given, formats) in usedBy where given && !formats.contains(format) {
+      throw ValidationError(
+        "\(name) is for \(formats.map { ".\($0.rawValue)" }.joined(separator: ", ")) outputs, not \(format.rawValue)")
+    }
+  }
 
   var encoding: EncodingOptions {
     var e = EncodingOptions()

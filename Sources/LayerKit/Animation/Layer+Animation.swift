@@ -209,7 +209,9 @@ extension Layer {
     return presentationCopy(parentTime: parentTime)
   }
 
-  func presentationCopy(parentTime: Double, record: ((Layer, Layer) -> Void)? = nil) -> Layer {
+  /// - Parameter replicated: the product of the `instanceCount`s of the replicators above: past
+  ///   `Limits.maxReplicatedInstances` no instance copies are made (the builder refuses the tree).
+  func presentationCopy(parentTime: Double, record: ((Layer, Layer) -> Void)? = nil, replicated: Int = 1) -> Layer {
     let copy = type(of: self).init()
     record?(self, copy)
     copy.copyModelValues(from: self)
@@ -219,14 +221,20 @@ extension Layer {
     for entry in animationEntries {
       entry.apply(to: copy, layerTime: local)
     }
-    if let mask { copy.mask = mask.presentationCopy(parentTime: local, record: record) }
+    let replicator = copy as? ReplicatorLayer
+    let (inner, overflow) = replicated.multipliedReportingOverflow(by: max(replicator?.instanceCount ?? 1, 1))
+    let within = !overflow && inner <= Limits.maxReplicatedInstances
+    let below = within ? inner : Limits.maxReplicatedInstances + 1
+    if let mask { copy.mask = mask.presentationCopy(parentTime: local, record: record, replicated: replicated) }
     for sub in sublayerList {
-      copy.addSublayer(sub.presentationCopy(parentTime: local, record: record))
+      copy.addSublayer(sub.presentationCopy(parentTime: local, record: record, replicated: below))
     }
     // A replicator's instances show its sublayers at their own delays.
-    if let replicator = copy as? ReplicatorLayer, replicator.instanceCount > 1 {
+    if let replicator, replicator.instanceCount > 1, within {
       replicator.instanceSublayers = (1..<replicator.instanceCount).map { k in
-        sublayerList.map { $0.presentationCopy(parentTime: local - Double(k) * replicator.instanceDelay) }
+        sublayerList.map {
+          $0.presentationCopy(parentTime: local - Double(k) * replicator.instanceDelay, replicated: inner)
+        }
       }
     }
     return copy

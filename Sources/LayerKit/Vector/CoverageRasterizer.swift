@@ -135,7 +135,10 @@ enum CoverageRasterizer {
           xs.removeAll(keepingCapacity: true)
           for i in active.indices {
             let e = edges[active[i]]
-            let x = e.x0 + (sy - e.y0) * e.dxdy
+            // Crossings beside the mask only count for the winding: put at its edge, they stay in
+            // order without moving past one another (a 5 000-glyph line of text, mostly beyond
+            // the frame, took seconds a frame to sort).
+            let x = min(max(e.x0 + (sy - e.y0) * e.dxdy, left), right)
             var j = i
             xs.append(x)
             let edge = active[i]

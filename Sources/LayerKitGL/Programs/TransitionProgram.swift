@@ -59,9 +59,22 @@ struct TransitionProgram {
         file: effect.file, stage: .fragment, line: line, message: error.description,
         excerpt: ShaderLog.excerpt(effect.text, line: line))
     }
-    let program = try context.makeProgram(
-      vertex: ComposedShader(.bundled(Self.vertexFile), stage: .vertex),
-      fragment: Self.compose(effect, source: source, includes: includes, defines: defines))
+    let program: ProgramHandle
+    do {
+      program = try context.makeProgram(
+        vertex: ComposedShader(.bundled(Self.vertexFile), stage: .vertex),
+        fragment: Self.compose(effect, source: source, includes: includes, defines: defines))
+    } catch .shaderCompile(let file, let stage, let line, let message, let excerpt)
+      where !includes && file != effect.file
+    {
+      // A user's effect broke the host around it (a wrong signature, an unclosed brace, its own
+      // main): the error stays at the host's line, and names the user's file, the cause.
+      throw .shaderCompile(
+        file: file, stage: stage, line: line,
+        message: "\(message) (in the host around \(effect.file): check its transition(vec2) function, its "
+          + "braces, and names the host defines: main, getFromColor, getToColor)",
+        excerpt: excerpt)
+    }
     self.program = program
     self.source = source
     func location(_ name: String) -> GLint { context.uniformLocation(program, name) }

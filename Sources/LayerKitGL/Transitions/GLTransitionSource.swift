@@ -57,9 +57,11 @@ public struct GLTransitionSource: Sendable {
         $0.trimmingWhitespace()
       }
       guard !namesText.isEmpty, names.allSatisfy(Self.isIdentifier) else {
+        // Quoted on one line and cut short: without its ';' the declaration runs into the code.
+        let body = decl.body.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let shown = body.count <= 60 ? body : body.prefix(57) + "…"
         throw .malformedUniform(
-          file: file, line: line,
-          reason: "expected 'uniform TYPE name[, name…];', got 'uniform \(decl.body.trimmingWhitespace())'")
+          file: file, line: line, reason: "expected 'uniform TYPE name[, name…];', got 'uniform \(shown)'")
       }
       let allReserved = names.allSatisfy { Self.reservedNames.contains($0) }
       guard let type = TransitionUniformType(rawValue: typeWord) else {

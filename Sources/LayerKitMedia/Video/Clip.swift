@@ -200,6 +200,8 @@ public final class ClipDecoder: @unchecked Sendable {
   /// The current frame's planes as RGBA, made when first asked for.
   private var currentImage: Image?
   private var ended = false
+  /// What ffmpeg said was wrong with the clip's data when it ended (cut off, damaged), if anything.
+  private var damage: String?
 
   /// Whether the clip's RGBA is stored premultiplied (LayerKit's own lossless parts) rather than
   /// with straight alpha, as every other clip is.
@@ -265,7 +267,15 @@ public final class ClipDecoder: @unchecked Sendable {
         guard let current else {
           throw VideoError.unreadableClip(path: info.path, reason: "ffmpeg decoded no frame at or after frame \(index)")
         }
-        return current.frame  // the clip ended before `index`: its last frame holds
+        // The clip ended before `index`: its last frame holds — unless ffmpeg said its data is
+        // cut off or damaged and `index` is a frame the clip declares (then the held frame
+        // would stand in for video that is missing).
+        if index > current.index, index < info.frameCount, let damage {
+          throw VideoError.unreadableClip(
+            path: info.path,
+            reason: "\(damage): ffmpeg decoded frames up to \(current.index) of the \(info.frameCount) it declares")
+        }
+        return current.frame
       }
       let t0 = DispatchTime.now().uptimeNanoseconds
       let popped = queue?.pop()
@@ -309,6 +319,11 @@ public final class ClipDecoder: @unchecked Sendable {
     guard let process else { return }
     let status = process.wait()
     self.process = nil
+    let errors = process.errorTail()
+    let lower = errors.lowercased()
+    if ["partial file", "invalid nal unit", "error while decoding", "invalid data found", "corrupt"].contains(where: lower.contains) {
+      damage = FFmpeg.explain(errors, path: info.path)
+    }
     // Any status is fine once we have frames: ffmpeg exits non-zero when its reader goes away.
     if status != 0 && current == nil {
       throw VideoError.unreadableClip(path: info.path, reason: FFmpeg.explain(process.errorTail(), path: info.path))
@@ -348,6 +363,7 @@ public final class ClipDecoder: @unchecked Sendable {
   private func restart(at index: Int) {
     stop()
     nextIndex = index
+    damage = nil
     let count = max(1, lastFrame - index + 1)
     // Seek half a frame before the wanted frame's time: ffmpeg's accurate seek then drops every
     // frame before it, whatever the rounding of either time.

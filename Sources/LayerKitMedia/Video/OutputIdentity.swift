@@ -42,5 +42,13 @@ public enum OutputIdentity {
     guard isDirectory(dir) else { throw .unwritableOutput(path: path, reason: "the folder \(dir) does not exist") }
     guard access(dir, W_OK) == 0 else { throw .unwritableOutput(path: path, reason: "the folder \(dir) is not writable") }
     if isDirectory(path) { throw .unwritableOutput(path: path, reason: "it is a folder") }
+    // access() says yes to root everywhere, and /proc or a read-only mount refuse only an actual
+    // file: make one (and remove it), so the failure comes now rather than after the render.
+    let (fd, probe) = FileIO.createTemporary(folder: dir + "/", base: (path as NSString).lastPathComponent)
+    guard fd >= 0 else {
+      throw .unwritableOutput(path: path, reason: "no file can be made in \(dir): \(FileIO.errorString(errno))")
+    }
+    close(fd)
+    unlink(probe)
   }
 }

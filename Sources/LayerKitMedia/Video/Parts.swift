@@ -152,7 +152,17 @@ public final class PartsSource: FrameSource {
       frameCount = first
       audioPart = audio
     } else {
-      throw VideoError.incompatibleParts("give PNG frame folders, .y4m files or .mkv files, all of one kind")
+      // Name the part that is of no kind, or the first two of different kinds.
+      let kinds = zip(paths, folders).map { path, folder -> String? in
+        folder ? "a PNG frame folder" : ["y4m": "a Y4M part", "mkv": "an MKV part"][(path as NSString).pathExtension.lowercased()]
+      }
+      if let odd = kinds.firstIndex(where: { $0 == nil }) {
+        throw VideoError.incompatibleParts(
+          "\(paths[odd]) is not a part: give PNG frame folders, .y4m files or .mkv files, all of one kind")
+      }
+      let other = kinds.firstIndex { $0 != kinds[0] } ?? 0
+      throw VideoError.incompatibleParts(
+        "\(paths[0]) is \(kinds[0]!) but \(paths[other]) is \(kinds[other]!): parts are all of one kind")
     }
   }
 

@@ -35,22 +35,36 @@ public enum SubtitleFile {
       switch self {
       case .unreadable(let f, let r): "subtitles \(f): \(r)"
       case .badTiming(let f, let l, let t):
-        "subtitles \(f), line \(l): \"\(t)\" is not a cue timing such as 00:00:01,000 --> 00:00:03,500"
+        "subtitles \(f), line \(l): \"\(Error.quoted(t))\" is not a cue timing such as 00:00:01,000 --> 00:00:03,500"
       case .endBeforeStart(let f, let l): "subtitles \(f), line \(l): the cue ends before it starts"
       }
+    }
+
+    /// A line as a message quotes it: control characters as U+FFFD, at most 60 characters.
+    static func quoted(_ text: String) -> String {
+      let scalars = text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\u{FFFD}" : $0 }
+      let shown = String(String.UnicodeScalarView(scalars))
+      return shown.count <= 60 ? shown : shown.prefix(57) + "…"
     }
   }
 
   public static func read(_ url: URL) throws(Error) -> [SubtitleCue] {
     let data: Data
     do {
-      data = try Data(contentsOf: url)
+      // Regular files only (a FIFO would wait for a writer forever), and not a whole disk's worth.
+      data = try FileIO.readRegularFile(url.path, maxSize: 64 << 20)
+    } catch .fileNotFound {
+      throw .unreadable(url.path, reason: "no such file")
+    } catch .unreadable(_, let reason) {
+      throw .unreadable(url.path, reason: reason)
     } catch {
-      throw .unreadable(
-        url.path, reason: FileManager.default.fileExists(atPath: url.path) ? "cannot be read" : "no such file")
+      throw .unreadable(url.path, reason: "cannot be read")
     }
-    guard let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
-      throw .unreadable(url.path, reason: "not text")
+    // NUL bytes: binary data, or UTF-16 text (which the Latin-1 fallback would read as junk).
+    guard !data.contains(0),
+      let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1)
+    else {
+      throw .unreadable(url.path, reason: "not a text file (it holds NUL bytes; UTF-16 must be converted to UTF-8)")
     }
     return try parse(text, name: url.path)
   }
@@ -83,7 +97,10 @@ public enum SubtitleFile {
       }
       // The timing is the first line with an arrow (a cue number or identifier may come before).
       guard let t = block.firstIndex(where: { $0.1.contains("-->") }) else {
-        throw .badTiming(name, line: block[0].0, text: block[0].1)
+        // After a cue number, the line that should have been the timing.
+        let number = block.count > 1 && block[0].1.trimmingCharacters(in: .whitespaces).allSatisfy(\.isNumber)
+        let (line, text) = block[number ? 1 : 0]
+        throw .badTiming(name, line: line, text: text)
       }
       let (lineNumber, timing) = block[t]
       let parts = timing.components(separatedBy: "-->")

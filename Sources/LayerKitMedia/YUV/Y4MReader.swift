@@ -241,18 +241,20 @@ public final class Y4MReader {
     for token in fields.split(separator: UInt8(ascii: " ")) {
       let tag = token.first!
       let text = String(decoding: token.dropFirst(), as: UTF8.self)
+      // As messages quote it: printable text in quotes, anything else (a NUL, junk) in hex.
+      let shown = describe(Array(token))
       switch tag {
       case UInt8(ascii: "W"):
-        guard let v = positiveInt(text) else { throw bad("W\(text) is not a positive width") }
+        guard let v = positiveInt(text) else { throw bad("\(shown) is not a positive width") }
         width = v
       case UInt8(ascii: "H"):
-        guard let v = positiveInt(text) else { throw bad("H\(text) is not a positive height") }
+        guard let v = positiveInt(text) else { throw bad("\(shown) is not a positive height") }
         height = v
       case UInt8(ascii: "F"):
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let n = positiveInt(String(parts[0])), let d = positiveInt(String(parts[1])),
           let r = try? FrameRate(numerator: n, denominator: d)
-        else { throw bad("F\(text) is not a frame rate num:den with both positive") }
+        else { throw bad("\(shown) is not a frame rate num:den with both positive") }
         rate = r
       case UInt8(ascii: "C"):
         colorSpace = text
@@ -276,7 +278,8 @@ public final class Y4MReader {
     case "444": chroma = .yuv444
     default:
       throw .unsupportedFormat(
-        path: name, reason: "Y4M colour space C\(colorSpace); only 8-bit 4:2:0 and 4:4:4 are read")
+        path: name,
+        reason: "Y4M colour space \(describe(Array(("C" + colorSpace).utf8))); only 8-bit 4:2:0 and 4:4:4 are read")
     }
     do {
       try Image.validate(width: width, height: height)

@@ -1,0 +1,4 @@
+uniform float amount; // = "half"
+vec4 transition(vec2 uv) {
+  return mix(getFromColor(uv), getToColor(uv), progress * amount);
+}

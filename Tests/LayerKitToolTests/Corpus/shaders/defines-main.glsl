@@ -1,0 +1,5 @@
+vec4 transition(vec2 uv) {
+  return getFromColor(uv);
+}
+void main() {
+}

@@ -1,0 +1,3 @@
+vec4 transition(vec2 uv) {
+  return getFromColor(progress);
+}

@@ -1,0 +1,3 @@
+vec4 effect(vec2 uv) {
+  return getFromColor(uv);
+}

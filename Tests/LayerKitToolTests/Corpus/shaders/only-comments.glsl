@@ -1,0 +1,2 @@
+// vec4 transition(vec2 uv) { return getFromColor(uv); }
+/* nothing here */

@@ -1,0 +1,4 @@
+uniform sampler2D pattern;
+vec4 transition(vec2 uv) {
+  return getFromColor(uv) * pattern;
+}

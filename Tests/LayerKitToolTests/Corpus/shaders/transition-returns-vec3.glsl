@@ -1,0 +1,3 @@
+vec3 transition(vec2 uv) {
+  return getFromColor(uv).rgb;
+}
