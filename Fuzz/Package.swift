@@ -19,7 +19,11 @@ let package = Package(
       name: "fuzz-subtitles", dependencies: ["FuzzDriver", .product(name: "LayerKitMedia", package: "LayerKit")],
       path: "Sources/fuzz-subtitles"),
     .executableTarget(
-      name: "fuzz-scene", dependencies: ["FuzzDriver", .product(name: "LayerKitScene", package: "LayerKit")],
+      name: "fuzz-scene",
+      dependencies: [
+        "FuzzDriver", .product(name: "LayerKitScene", package: "LayerKit"),
+        .product(name: "LayerKitText", package: "LayerKit"),
+      ],
       path: "Sources/fuzz-scene"),
     .executableTarget(
       name: "fuzz-gl-transition", dependencies: ["FuzzDriver", .product(name: "LayerKitGL", package: "LayerKit")],

@@ -41,7 +41,7 @@ for target in $targets; do
   mkdir -p "$scratch/corpus/$target" "$scratch/findings"
   echo "== $target, $seconds s"
   # shellcheck disable=SC2086  # the seed folders are split on purpose
-  if ! ASAN_OPTIONS=detect_leaks=1 "$scratch/release/$target" -max_total_time="$seconds" -timeout=10 \
+  if ! ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$root/Fuzz/lsan.supp "$scratch/release/$target" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$scratch/findings/$target-" "$scratch/corpus/$target" $existing; then
     echo "== $target: a finding, in $scratch/findings/" >&2

@@ -137,16 +137,21 @@ struct VideoJob {
     return !effects.isEmpty && effects.allSatisfy { TransitionEffects.all[$0]?.shortcut != nil }
   }
 
-  /// Reads every input (stills decoded, clips probed).
   /// Reads every input, several at once (stills decoded, clips probed); the first failure in
   /// the inputs' order is the one reported.
   func open(_ paths: [String]) throws -> [MediaSource] {
-    let results = Mutex([Result<MediaSource, Error>?](repeating: nil, count: paths.count))
-    DispatchQueue.concurrentPerform(iterations: paths.count) { i in
-      let result = Result { try MediaSource.open(paths[i]) }
-      results.withLock { $0[i] = result }
+    // Each input writes its own slot; concurrentPerform returns once every one has (a lock
+    // here was Synchronization's Mutex, which ThreadSanitizer cannot see into).
+    let results = UnsafeMutableBufferPointer<Result<MediaSource, Error>>.allocate(capacity: paths.count)
+    defer {
+      _ = results.deinitialize()
+      results.deallocate()
     }
-    return try results.withLock { $0 }.map { try $0!.get() }
+    nonisolated(unsafe) let slots = results
+    DispatchQueue.concurrentPerform(iterations: paths.count) { i in
+      (slots.baseAddress! + i).initialize(to: Result { try MediaSource.open(paths[i]) })
+    }
+    return try results.map { try $0.get() }
   }
 
   /// The frame rate: --fps, else the first clip's, else 30.
