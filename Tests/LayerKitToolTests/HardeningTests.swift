@@ -324,7 +324,11 @@ final class HardeningTests: XCTestCase {
       process.terminate()
       process.waitUntilExit()
       XCTAssertLessThan(Date().timeIntervalSince(signalled), 15, "after \(delay) s")
-      XCTAssertEqual(process.terminationStatus, 128 + SIGTERM, "after \(delay) s")
+      // 143 once layerkit watches signals; a signal before that (a slow start, under a
+      // sanitizer) ends it the default way, before it has started anything.
+      let early = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM
+      XCTAssertTrue(
+        early || process.terminationStatus == 128 + SIGTERM, "after \(delay) s: status \(process.terminationStatus)")
       XCTAssertEqual(
         try FileManager.default.contentsOfDirectory(atPath: h.folder.path).sorted(), ["a.png", "b.png"], "after \(delay) s")
       XCTAssertEqual(processes(naming: h.folder.path), [], "after \(delay) s")
