@@ -207,25 +207,15 @@ final class CommandLineTests: XCTestCase {
     }
   }
 
-  /// Our own test shader in the gl-transitions form: a soft wipe.
-  static let wipe = """
-    // A soft horizontal wipe, written for LayerKit's tests in the gl-transitions form.
-    uniform float softness; // = 0.1
-    uniform bool reverse; /* = false */
-
-    vec4 transition(vec2 uv) {
-      float x = reverse ? 1.0 - uv.x : uv.x;
-      float edge = progress * (1.0 + softness);
-      float w = smoothstep(edge - softness, edge, x);
-      return mix(getToColor(uv), getFromColor(uv), w);
-    }
-    """
+  /// Our own test shader in the gl-transitions form: a soft wipe (Fixtures/soft_wipe.glsl).
+  static let wipe = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+    "Fixtures/soft_wipe.glsl")
 
   func testShaderTransitionFromAFileWithParameters() throws {
     let a = try write(try Image(width: 16, height: 8, color: .red), "a.png")
     let b = try write(try Image(width: 16, height: 8, color: .blue), "b.png")
     let shader = tmp.appendingPathComponent("wipe.glsl")
-    try Data(Self.wipe.utf8).write(to: shader)
+    try FileManager.default.copyItem(at: Self.wipe, to: shader)
     let out = tmp.appendingPathComponent("frames")
     let r = try run([
       "transition", a, b, "--shader", shader.path, "--param", "softness=0.2", "--param", "reverse=true",

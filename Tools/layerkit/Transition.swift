@@ -17,7 +17,7 @@ struct TransitionCommand: ParsableCommand {
 
       Examples:
         layerkit transition a.jpg b.jpg --type push --subtype fromRight --duration 1 -o push.mp4
-        layerkit transition a.jpg b.jpg --filter ripple --param amplitude=0.2 -o frames/
+        layerkit transition a.jpg b.jpg --filter ripple --param scale=0.15 -o frames/
         layerkit transition a.mp4 b.mp4 --shader my_effect.glsl -o out.webm
       """)
 
