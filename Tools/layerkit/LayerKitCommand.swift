@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import LayerKit
+import LayerKitMedia
 import LayerKitRender
 
 @main
@@ -64,4 +65,21 @@ func checkSize(_ size: PixelSize?) throws {
 func checkRange(_ value: Double?, _ name: String, _ range: ClosedRange<Double>, unit: String = "") throws {
   guard let value else { return }
   if let problem = Limits.problem(value, name, in: range, unit: unit) { throw ValidationError(problem) }
+}
+
+/// The text of a file an option names, refused in one line naming `what` and the file when it
+/// is missing, not a regular file (a FIFO would wait forever), unreadable, or not UTF-8 text
+/// (`kind` names what it should have been, e.g. "a shader").
+func textFile(_ path: String, what: String, kind: String? = nil) throws -> String {
+  if let irregular = MediaSource.irregularKind(path) {
+    throw ParameterError("\(what): \(path) is \(irregular), not a regular file")
+  }
+  guard let data = FileManager.default.contents(atPath: path) else {
+    let missing = !FileManager.default.fileExists(atPath: path)
+    throw ParameterError("\(what): \(path): \(missing ? "no such file" : "cannot be read")")
+  }
+  guard let text = String(data: data, encoding: .utf8), !text.contains("\0") else {
+    throw ParameterError("\(what): \(path) is \(kind.map { "not \($0): " } ?? "")not UTF-8 text")
+  }
+  return text
 }

@@ -55,16 +55,7 @@ struct TextOptions: ParsableArguments {
   func apply(to items: inout [TimelineItem], seed: UInt64) throws -> Subtitles? {
     var texts = title
     if let titles {
-      if let kind = MediaSource.irregularKind(titles) {
-        throw ParameterError("--titles \(titles) is \(kind), not a regular file")
-      }
-      guard let data = FileManager.default.contents(atPath: titles) else {
-        let missing = !FileManager.default.fileExists(atPath: titles)
-        throw ParameterError("--titles \(titles): \(missing ? "no such file" : "cannot be read")")
-      }
-      guard let text = String(data: data, encoding: .utf8), !text.contains("\0") else {
-        throw ParameterError("--titles \(titles): not UTF-8 text")
-      }
+      let text = try textFile(titles, what: "--titles")
       texts = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
       if texts.last == "" { texts.removeLast() }
     }

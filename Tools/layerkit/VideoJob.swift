@@ -258,17 +258,7 @@ struct VideoJob {
     {
       throw ParameterError("\(what): \(path) is \(size) bytes; a shader is at most \(GLRenderer.maxShaderSize)")
     }
-    if let kind = MediaSource.irregularKind(path) {
-      throw ParameterError("\(what): \(path) is \(kind), not a regular file")
-    }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      let missing = !FileManager.default.fileExists(atPath: path)
-      throw ParameterError("\(what): \(path): \(missing ? "no such file" : "cannot be read")")
-    }
-    guard let text = String(data: data, encoding: .utf8), !text.contains("\0") else {
-      throw ParameterError("\(what): \(path) is not a shader: not UTF-8 text")
-    }
-    return text
+    return try textFile(path, what: what, kind: "a shader")
   }
 
   /// Builds the timeline, the output and the pipeline, then renders, with progress, signals and
