@@ -233,7 +233,9 @@ extension VideoRunOptions {
   }
 
   /// Options that take a value and shape nothing in the frames or the sound.
-  static let placeOptions: Set<String> = ["-o", "--output", "--shard", "--frames", "--stats", "--contact-sheet", "--renderer"]
+  static let placeOptions: Set<String> = [
+    "-o", "--output", "--shard", "--frames", "--stats", "--contact-sheet", "--renderer", "--frame-time-limit",
+  ]
   /// Flags that shape nothing in the frames or the sound.
   static let placeFlags: Set<String> = ["--quiet", "--overwrite"]
 
