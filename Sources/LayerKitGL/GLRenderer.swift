@@ -26,7 +26,7 @@ public final class GLRenderer: PlanarRenderer {
 
   /// The GL objects this renderer holds now: flat over a long render when nothing leaks (the
   /// benchmark's soak reports it). Any thread may read it.
-  public var liveObjects: GLObjectCount { backend.context.live.withLock { $0 } }
+  public var liveObjects: GLObjectCount { backend.context.liveObjects }
 
   /// On a hardware GPU (not on a software rasterizer: `PlanarRenderer.planarReadbackPays`).
   public var planarReadbackPays: Bool { !info.isSoftwareRasterizer }

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import LayerKitMedia
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -16,8 +15,11 @@ import Synchronization
 /// temporary output is left, and the answer never waits on a frame.
 enum Signals {
   static let grace: Double = 5
-  private static let handlers = Mutex([Int: @Sendable (Int32) -> Void]())
-  private static let next = Mutex(0)
+  // NSLock (a pthread mutex) rather than Synchronization's Mutex, which ThreadSanitizer cannot
+  // see into.
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var handlers: [Int: @Sendable (Int32) -> Void] = [:]
+  nonisolated(unsafe) private static var next = 0
   nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
 
   /// Starts watching; called once, first thing in `main`.
@@ -32,19 +34,24 @@ enum Signals {
   }
 
   static func add(_ handler: @escaping @Sendable (Int32) -> Void) -> Int {
-    let id = next.withLock {
-      $0 += 1
-      return $0
-    }
-    handlers.withLock { $0[id] = handler }
-    return id
+    lock.lock()
+    defer { lock.unlock() }
+    next += 1
+    handlers[next] = handler
+    return next
   }
 
-  static func remove(_ id: Int) { handlers.withLock { _ = $0.removeValue(forKey: id) } }
+  static func remove(_ id: Int) {
+    lock.lock()
+    handlers[id] = nil
+    lock.unlock()
+  }
 
   private static func received(_ signal: Int32) {
     let name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "SIGHUP"
-    let current = handlers.withLock { Array($0.values) }
+    lock.lock()
+    let current = Array(handlers.values)
+    lock.unlock()
     guard !current.isEmpty else {
       EmergencyStop.stop(status: 128 + signal, message: "layerkit: stopped by \(name)")
     }
@@ -74,7 +81,8 @@ final class SignalWatcher: Sendable {
 /// `Signals.grace` seconds later (a frame stuck inside the driver cannot be unwound).
 final class FrameWatchdog: @unchecked Sendable {
   private let timer: DispatchSourceTimer?
-  private let state = Mutex((frame: 0, since: DispatchTime.now().uptimeNanoseconds, fired: false))
+  private let lock = NSLock()
+  private var state = (frame: 0, since: DispatchTime.now().uptimeNanoseconds, fired: false)
 
   init(limit: Double, cancel: @escaping @Sendable (Error) -> Void) {
     guard limit > 0 else {
@@ -88,11 +96,11 @@ final class FrameWatchdog: @unchecked Sendable {
     timer.setEventHandler { [weak self] in
       guard let self else { return }
       let now = DispatchTime.now().uptimeNanoseconds
-      let (frame, fire) = self.state.withLock { s -> (Int, Bool) in
-        let due = !s.fired && Double(now - s.since) / 1e9 > limit
-        if due { s.fired = true }
-        return (s.frame, due)
-      }
+      self.lock.lock()
+      let fire = !self.state.fired && Double(now - self.state.since) / 1e9 > limit
+      if fire { self.state.fired = true }
+      let frame = self.state.frame
+      self.lock.unlock()
       guard fire else { return }
       let error = VideoError.frameTimeLimit(frame: frame, seconds: limit)
       cancel(error)
@@ -105,10 +113,10 @@ final class FrameWatchdog: @unchecked Sendable {
 
   /// Frame `done - 1` was written.
   func progressed(_ done: Int) {
-    state.withLock {
-      $0.frame = done
-      $0.since = DispatchTime.now().uptimeNanoseconds
-    }
+    lock.lock()
+    state.frame = done
+    state.since = DispatchTime.now().uptimeNanoseconds
+    lock.unlock()
   }
 
   func stop() { timer?.cancel() }

@@ -5,8 +5,8 @@
 // render and releases it at the end; a renderer may then move between threads between renders.
 
 import CEGL
+import Foundation
 import LayerKitRender
-import Synchronization
 
 final class GLContext {
   let connection: EGLDisplayConnection
@@ -20,11 +20,20 @@ final class GLContext {
   /// The texture bound to GL_TEXTURE_2D of each unit the programs read (see TextureUnit).
   private var boundTextures = [GLuint](repeating: 0, count: TextureUnit.count)
   /// The GL objects this context has made and not deleted (the soak's leak check), readable
-  /// from any thread.
-  let live = Mutex(GLObjectCount())
+  /// from any thread (`liveObjects`).
+  private var live = GLObjectCount()
+  private let liveLock = NSLock()
 
   func count(_ kind: WritableKeyPath<GLObjectCount, Int>, _ change: Int) {
-    live.withLock { $0[keyPath: kind] += change }
+    liveLock.lock()
+    live[keyPath: kind] += change
+    liveLock.unlock()
+  }
+
+  var liveObjects: GLObjectCount {
+    liveLock.lock()
+    defer { liveLock.unlock() }
+    return live
   }
   private var activeUnit = 0
   private var boundFramebuffer: GLuint = 0

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -17,22 +16,30 @@ public enum EmergencyStop {
     var stopping = false
   }
 
-  private static let registry = Mutex(Registry())
+  // An NSLock (a pthread mutex), which ThreadSanitizer sees, unlike Synchronization's Mutex.
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var registry = Registry()
 
-  static func add(child pid: pid_t) { registry.withLock { _ = $0.children.insert(pid) } }
-  static func remove(child pid: pid_t) { registry.withLock { _ = $0.children.remove(pid) } }
-  static func add(temporary path: String) { registry.withLock { _ = $0.temporaries.insert(path) } }
-  static func remove(temporary path: String) { registry.withLock { _ = $0.temporaries.remove(path) } }
+  private static func withRegistry<T>(_ body: (inout Registry) -> T) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&registry)
+  }
+
+  static func add(child pid: pid_t) { withRegistry { _ = $0.children.insert(pid) } }
+  static func remove(child pid: pid_t) { withRegistry { _ = $0.children.remove(pid) } }
+  static func add(temporary path: String) { withRegistry { _ = $0.temporaries.insert(path) } }
+  static func remove(temporary path: String) { withRegistry { _ = $0.temporaries.remove(path) } }
 
   /// The children alive now (for tests).
-  public static var liveChildren: Set<pid_t> { registry.withLock { $0.children } }
+  public static var liveChildren: Set<pid_t> { withRegistry { $0.children } }
 
   /// Kills every registered child's process group and removes every registered temporary file,
   /// prints `message` (one line) unless it is empty, and exits with `status` without running
   /// anything else (the render may be stuck inside a driver call on another thread). The first
   /// call wins; a second waits forever for the first to exit.
   public static func stop(status: Int32, message: String) -> Never {
-    let state = registry.withLock { state -> Registry? in
+    let state = withRegistry { state -> Registry? in
       if state.stopping { return nil }
       state.stopping = true
       return state
