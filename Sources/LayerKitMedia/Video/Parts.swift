@@ -54,7 +54,7 @@ public final class PartsSource: FrameSource {
           }
           return record
         }
-        try PartRecord.checkTiling(Array(zip(paths, records).map { ($0, $1) }))
+        try PartRecord.checkTiling(zip(paths, records).map { ($0, $1) })
         for (i, record) in records.enumerated() where Set(held[i].keys) != Set(record.frames) {
           throw VideoError.incompatibleParts(
             "\(paths[i]) holds \(held[i].count) frames; its record says frames \(record.frames.lowerBound)..<\(record.frames.upperBound)")
@@ -100,7 +100,7 @@ public final class PartsSource: FrameSource {
           records.append(record)
         }
       }
-      if checked { try PartRecord.checkTiling(Array(zip(paths, records).map { ($0, $1) })) }
+      if checked { try PartRecord.checkTiling(zip(paths, records).map { ($0, $1) }) }
       guard Set(lines).count == 1, let header else {
         let texts = Set(lines.map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .newlines) })
         throw VideoError.incompatibleParts("the Y4M headers differ: \(texts.sorted().joined(separator: " / "))")
@@ -124,7 +124,7 @@ public final class PartsSource: FrameSource {
         }
         mkvParts.append((first, 0, info))
       }
-      if checked { try PartRecord.checkTiling(Array(zip(paths, records).map { ($0, $1) })) }
+      if checked { try PartRecord.checkTiling(zip(paths, records).map { ($0, $1) }) }
       let sizes = Set(mkvParts.map { "\($0.info.width)×\($0.info.height)" })
       guard sizes.count == 1 else {
         throw VideoError.incompatibleParts("the parts have different sizes: \(sizes.sorted())")
