@@ -431,13 +431,7 @@ final class GLBackend: RenderBackend {
   /// silently come out black. Skipped where float colour buffers are not renderable.
   /// - Throws: `.nonFiniteColor` naming `file`, the progress and the pixel.
   func checkFinite(effect: String, parameters: [String: TransitionValue], file: String) throws(GLError) {
-    guard let program = transitions[effect] else { return }
-    let values: [TransitionValue?]
-    do {
-      values = try program.source.resolve(parameters, effect: effect)
-    } catch {
-      throw .transitionParameters(error)
-    }
+    guard transitions[effect] != nil else { return }
     let n = 16
     guard let output = try context.makeFloatRenderTarget(width: n, height: n) else { return }
     defer { context.delete(output) }
@@ -458,24 +452,12 @@ final class GLBackend: RenderBackend {
     defer { context.delete(from) }
     let to = try context.makeTexture(width: n, height: n, pixels: picture(mirrored: true))
     defer { context.delete(to) }
-    try context.setBlending(false)
-    try context.useProgram(program.program)
-    let bounds = PixelRect(x: 0, y: 0, width: n, height: n)
     for step in 0...10 {
       let progress = Float(step) / 10
       let pass = TransitionPass(
-        from: 0, to: 1, output: 2, bounds: bounds, progress: progress, effect: effect, parameters: parameters)
-      try context.bindTarget(output)
-      try program.setPass(pass, values: values, context: context)
-      try context.bindTexture(from, unit: .paint)
-      try context.bindTexture(to, unit: .mask)
-      var unit = TransitionProgram.firstExtraUnit
-      for u in program.source.uniforms where u.type == .sampler2D {
-        if let textureUnit = TextureUnit(rawValue: unit) { try context.bindTexture(nil, unit: textureUnit) }
-        unit += 1
-      }
-      glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
-      try context.check("glDrawArrays (transition \(effect), finite check)")
+        from: 0, to: 1, output: 2, bounds: PixelRect(x: 0, y: 0, width: n, height: n), progress: progress,
+        effect: effect, parameters: parameters)
+      try drawTransition(pass, from: from, to: to, into: output)
       let pixels = try context.readFloatPixels(output)
       if let i = pixels.firstIndex(where: { !$0.isFinite }) {
         // GL row j is target row j: no flip.
@@ -489,6 +471,14 @@ final class GLBackend: RenderBackend {
   private func runTransition(_ pass: TransitionPass, from: Surface, to: Surface, output: Surface)
     throws(GLError)
   {
+    try drawTransition(pass, from: from.target.texture, to: to.target.texture, into: output.target)
+  }
+
+  /// Draws `pass`'s effect from the two textures into `output` (every pixel, blending off): the
+  /// frames' transitions and `checkFinite`'s test draws alike.
+  private func drawTransition(_ pass: TransitionPass, from: TextureHandle, to: TextureHandle, into output: RenderTarget)
+    throws(GLError)
+  {
     // render() checked the effect and its parameters (TransitionProgram.check).
     guard let program = transitions[pass.effect] else { throw .unsupported("no program for transition \(pass.effect)") }
     let values: [TransitionValue?]
@@ -497,7 +487,7 @@ final class GLBackend: RenderBackend {
     } catch {
       throw .transitionParameters(error)
     }
-    try context.bindTarget(output.target)
+    try context.bindTarget(output)
     try context.setBlending(false)
     try context.useProgram(program.program)
     try program.setPass(pass, values: values, context: context)
@@ -518,8 +508,8 @@ final class GLBackend: RenderBackend {
       extras.append((texture, textureUnit))
       unit += 1
     }
-    try context.bindTexture(from.target.texture, unit: .paint)
-    try context.bindTexture(to.target.texture, unit: .mask)
+    try context.bindTexture(from, unit: .paint)
+    try context.bindTexture(to, unit: .mask)
     for (texture, textureUnit) in extras { try context.bindTexture(texture, unit: textureUnit) }
     glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
     try context.check("glDrawArrays (transition \(pass.effect))")

@@ -381,20 +381,7 @@ final class GLContext {
   /// are not renderable (OpenGL ES 3.0 without EXT_color_buffer_float).
   func makeFloatRenderTarget(width: Int, height: Int) throws(GLError) -> RenderTarget? {
     let texture = try makeStorage(width: width, height: height, format: GLenum(GL_RGBA32F))
-    var name: GLuint = 0
-    glGenFramebuffers(1, &name)
-    count(\.framebuffers, +1)
-    let target = RenderTarget(texture: texture, framebuffer: FramebufferHandle(name: name))
-    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), name)
-    boundFramebuffer = name
-    glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture.name, 0)
-    let complete = glGetError() == GLenum(GL_NO_ERROR)
-      && glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER)) == GLenum(GL_FRAMEBUFFER_COMPLETE)
-    guard complete else {
-      delete(target)
-      return nil
-    }
-    return target
+    return try? attachFramebuffer(to: texture)
   }
 
   /// The pixels of an RGBA32F `target`, rows in GL row order.
@@ -411,7 +398,12 @@ final class GLContext {
 
   /// A texture of `width × height` with a complete framebuffer drawing into it.
   func makeRenderTarget(width: Int, height: Int) throws(GLError) -> RenderTarget {
-    let texture = try makeTexture(width: width, height: height, pixels: nil)
+    try attachFramebuffer(to: try makeTexture(width: width, height: height, pixels: nil))
+  }
+
+  /// A framebuffer drawing into `texture`, bound; on failure both are deleted.
+  /// - Throws: `.framebufferIncomplete` when the texture's format is not renderable here.
+  private func attachFramebuffer(to texture: TextureHandle) throws(GLError) -> RenderTarget {
     var name: GLuint = 0
     glGenFramebuffers(1, &name)
     count(\.framebuffers, +1)
