@@ -25,6 +25,14 @@ uniform vec4 u_bounds;
 // Target pixel of the output surface's texel (0, 0) (its bounds' origin).
 uniform vec2 u_outputOrigin;
 
+// Non-zero in the registration check only (GLBackend.checkFinite): a pixel whose effect read an
+// image at a coordinate that is not a finite number is written as lk_nonFiniteCoordinateMark, so
+// that the check can name it. In a frame such a read samples nothing (transparent black), which
+// no 8-bit pixel could tell from a real colour.
+uniform int lk_checkCoordinates;
+bool lk_readNonFiniteCoordinate;
+const vec4 lk_nonFiniteCoordinateMark = vec4(-1.0e38);
+
 out vec4 fragColor;
 
 #include "layer/include/sample_bilinear.glsl"
@@ -36,17 +44,25 @@ vec4 lk_sampleImage(sampler2D image, vec2 uv) {
   return lk_sampleBilinear(image, vec2(uv.x, 1.0 - uv.y));
 }
 
+// Whether uv is a usable coordinate, noting it when not (the sampler's own test).
+void lk_noteCoordinate(vec2 uv) {
+  if (any(isnan(uv)) || !(abs(uv.x) < 1e30 && abs(uv.y) < 1e30)) lk_readNonFiniteCoordinate = true;
+}
+
 vec4 getFromColor(vec2 uv) {
+  lk_noteCoordinate(uv);
   return lk_sampleImage(from, uv);
 }
 
 vec4 getToColor(vec2 uv) {
+  lk_noteCoordinate(uv);
   return lk_sampleImage(to, uv);
 }
 
 // LAYERKIT_TRANSITION_SOURCE
 
 void main() {
+  lk_readNonFiniteCoordinate = false;
   // First, as a GLSL 1.20 host initializes globals before main(): transition() may read them.
   lk_init_globals();
   // The target pixel centre (i + 0.5, j + 0.5): GL row j of a surface is its texel row j.
@@ -66,4 +82,5 @@ void main() {
   }
 #endif
   fragColor = transition(uv);
+  if (lk_checkCoordinates != 0 && lk_readNonFiniteCoordinate) fragColor = lk_nonFiniteCoordinateMark;
 }

@@ -6,8 +6,34 @@ public enum Limits {
   public static let maxSeconds: Double = 86_400
   /// The highest frame rate.
   public static let maxFramesPerSecond: Double = 1_000
+  /// The lowest frame rate: a frame every 1 000 s.
+  public static let minFramesPerSecond: Double = 0.001
+  /// The frame rates a video may have, from the command line and scene files alike.
+  public static let framesPerSecond: ClosedRange<Double> = minFramesPerSecond...maxFramesPerSecond
   /// The most frames one video has.
   public static let maxFrames = 10_000_000
+
+  /// The frames of a video `seconds` long at `fps` frames a second — round(seconds × fps), at
+  /// least 1 — or the message saying why there is no such video: a duration beyond `maxSeconds`,
+  /// a rate outside `framesPerSecond`, more than `maxFrames` frames. `name` names the duration.
+  public static func frameCount(seconds: Double, fps: Double, name: String = "the duration") -> Result<Int, Problem> {
+    if let problem = problem(seconds, name, in: 0...maxSeconds, unit: "seconds") { return .failure(Problem(problem)) }
+    if let problem = problem(fps, "the frame rate", in: framesPerSecond) { return .failure(Problem(problem)) }
+    let frames = (seconds * fps).rounded()
+    guard frames <= Double(maxFrames) else {
+      return .failure(
+        Problem(
+          "\(name) of \(format(seconds)) s at \(format(fps)) fps is \(Int(frames)) frames; a video has at most "
+            + "\(maxFrames)"))
+    }
+    return .success(max(1, Int(frames)))
+  }
+
+  /// Why a number is out of bounds, in one line naming it and the bound.
+  public struct Problem: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+  }
   /// The largest coordinate, size or offset, in points (positions, bounds, shadow offsets,
   /// path points): beyond it Float pixel arithmetic loses whole pixels.
   public static let maxCoordinate: Double = 1_000_000
@@ -34,7 +60,7 @@ public enum Limits {
   }
 
   /// A bound as people write it: 86400, 0.5, 1e+06.
-  static func format(_ v: Double) -> String {
+  public static func format(_ v: Double) -> String {
     if !v.isFinite { return v.isNaN ? "nan" : (v > 0 ? "infinity" : "-infinity") }
     if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
     return "\(v)"

@@ -427,9 +427,10 @@ final class GLBackend: RenderBackend {
 
   /// Draws transition `effect` with `parameters` at progress 0, 0.1, …, 1 between two 16×16 test
   /// pictures (opaque gradients, one mirrored) into a float target, and throws for the first
-  /// colour that is not a finite number: in a frame, where colours are 8-bit, such a pixel would
-  /// silently come out black. Skipped where float colour buffers are not renderable.
-  /// - Throws: `.nonFiniteColor` naming `file`, the progress and the pixel.
+  /// colour that is not a finite number, or the first pixel that read an image at a coordinate
+  /// that is not one: in a frame, where colours are 8-bit, such a pixel would silently come out
+  /// black. Skipped where float colour buffers are not renderable.
+  /// - Throws: `.nonFiniteCoordinate` or `.nonFiniteColor` naming `file`, the progress and the pixel.
   func checkFinite(effect: String, parameters: [String: TransitionValue], file: String) throws(GLError) {
     guard transitions[effect] != nil else { return }
     let n = 16
@@ -457,8 +458,11 @@ final class GLBackend: RenderBackend {
       let pass = TransitionPass(
         from: 0, to: 1, output: 2, bounds: PixelRect(x: 0, y: 0, width: n, height: n), progress: progress,
         effect: effect, parameters: parameters)
-      try drawTransition(pass, from: from, to: to, into: output)
+      try drawTransition(pass, from: from, to: to, into: output, checkingCoordinates: true)
       let pixels = try context.readFloatPixels(output)
+      if let i = pixels.firstIndex(of: TransitionProgram.nonFiniteCoordinateMark) {
+        throw .nonFiniteCoordinate(file: file, progress: progress, x: (i / 4) % n, y: (i / 4) / n)
+      }
       if let i = pixels.firstIndex(where: { !$0.isFinite }) {
         // GL row j is target row j: no flip.
         throw .nonFiniteColor(
@@ -476,9 +480,10 @@ final class GLBackend: RenderBackend {
 
   /// Draws `pass`'s effect from the two textures into `output` (every pixel, blending off): the
   /// frames' transitions and `checkFinite`'s test draws alike.
-  private func drawTransition(_ pass: TransitionPass, from: TextureHandle, to: TextureHandle, into output: RenderTarget)
-    throws(GLError)
-  {
+  private func drawTransition(
+    _ pass: TransitionPass, from: TextureHandle, to: TextureHandle, into output: RenderTarget,
+    checkingCoordinates: Bool = false
+  ) throws(GLError) {
     // render() checked the effect and its parameters (TransitionProgram.check).
     guard let program = transitions[pass.effect] else { throw .unsupported("no program for transition \(pass.effect)") }
     let values: [TransitionValue?]
@@ -490,7 +495,7 @@ final class GLBackend: RenderBackend {
     try context.bindTarget(output)
     try context.setBlending(false)
     try context.useProgram(program.program)
-    try program.setPass(pass, values: values, context: context)
+    try program.setPass(pass, values: values, checkingCoordinates: checkingCoordinates, context: context)
     // The effect's own sampler2D parameters, on units extra0… in declaration order; one without
     // an image reads an unbound unit. Their textures come first: uploading one binds it (on the
     // paint unit), which would replace the from-surface bound before it.
@@ -546,7 +551,8 @@ final class GLBackend: RenderBackend {
         mask.bytes.withUnsafeBufferPointer { rows in
           for row in 0..<b.height {
             let to = (Int(place.y) + row) * width + Int(place.x)
-            out.baseAddress!.advanced(by: to).update(from: rows.baseAddress!.advanced(by: row * b.width), count: b.width)
+            out.baseAddress!.advanced(by: to).update(
+              from: rows.baseAddress!.advanced(by: row * b.width), count: b.width)
           }
         }
       }

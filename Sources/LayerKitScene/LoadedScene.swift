@@ -54,13 +54,15 @@ public final class LoadedScene {
     guard width * height <= Image.maxPixelCount else {
       throw heightNode.invalid("at most \(Image.maxPixelCount) pixels in all (width × height), not \(width * height)")
     }
-    let fpsNode = o["fps"]
-    let fps = try fpsNode?.number("a frame rate > 0") ?? 30
-    if let fpsNode, !(fps > 0 && fps <= 1000) { throw fpsNode.invalid("a frame rate in (0, 1000]") }
+    // The command line's bounds (Limits): a rate, a duration within a day, and at most
+    // Limits.maxFrames frames.
+    let fps = try o["fps"]?.number(in: Limits.framesPerSecond) ?? 30
     let durationNode = try o.required("duration")
-    let duration = try durationNode.number(atLeast: 0)
-    // A frame count must fit an Int with room to spare.
-    guard duration * fps <= 1e9 else { throw durationNode.invalid("at most 10⁹ frames (duration × fps)") }
+    let duration = try durationNode.number(in: 0...Limits.maxSeconds)
+    if case .failure = Limits.frameCount(seconds: duration, fps: fps) {
+      let most = Limits.format((Double(Limits.maxFrames) / fps).rounded(.down))
+      throw durationNode.invalid("at most \(most) seconds at \(Limits.format(fps)) fps (\(Limits.maxFrames) frames)")
+    }
     settings = SceneSettings(
       width: width, height: height, fps: fps, duration: duration,
       background: try o["background"]?.color() ?? .clear)

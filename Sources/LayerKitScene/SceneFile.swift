@@ -209,6 +209,7 @@ struct SceneReader {
       throw o[key]!.invalid("\"kind\": \"replicator\" on the layer (\(key) is a ReplicatorLayer's)")
     }
     if let n = o["name"] { layer.name = try n.string("a layer name") }
+    layer.sourceLabel = node.path
     for p in try LayerProperty.readAll(o, media: media) { p.apply(to: layer) }
     if let n = o["mask"] { layer.mask = try self.layer(n, into: directory) }
     if let n = o["sublayers"] {

@@ -66,7 +66,9 @@ public struct SceneMedia: Sendable {
           pathNode = image
         } else if let video = o["video"], !o.has("image") {
           pathNode = video
-          kind = .video(start: try o["start"]?.number() ?? 0, loop: try o["loop"]?.bool() ?? false)
+          // Where the clip starts on the scene's clock, within a day either side (Limits).
+          let start = try o["start"]?.number(in: -Limits.maxSeconds...Limits.maxSeconds) ?? 0
+          kind = .video(start: start, loop: try o["loop"]?.bool() ?? false)
         } else {
           throw entry.invalid("{\"image\": PATH} or {\"video\": PATH, \"start\": s, \"loop\": b}")
         }

@@ -276,7 +276,7 @@ final class GLTransitionSourceTests: XCTestCase {
       ])
     for (name, effect) in TransitionEffects.all.sorted(by: { $0.key < $1.key }) {
       let text = try String(contentsOf: folder.appendingPathComponent(effect.file), encoding: .utf8)
-      let source = try GLTransitionSource(text: text, file: effect.file)
+      let source = try GLTransitionSource(text: text, file: effect.file, expandsIncludes: true)
       XCTAssertEqual(source.uniforms.map(\.name), effect.parameters.map(\.name), name)
       XCTAssertEqual(source.uniforms.map(\.default), effect.parameters.map(\.default), name)
       XCTAssertEqual(source.uniforms.map(\.type), effect.parameterTypes, name)

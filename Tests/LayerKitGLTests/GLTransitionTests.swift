@@ -262,15 +262,23 @@ final class GLTransitionTests: XCTestCase {
     }
   }
 
-  func testUserIncludeDirectiveIsNotExpanded() throws {
-    guard let renderer = makeRenderer() else { return }
+  func testUserIncludeDirectiveIsRefusedBeforeGLSeesIt() throws {
+    // Mesa resolves `#include` from its shader cache: the same file failed on a machine with an
+    // empty cache and rendered, the line ignored, on one whose cache held entries. It is refused
+    // by the parser, whatever the driver or its cache.
     let url = try fixture("include_directive.glsl")
+    let text = try String(contentsOf: url, encoding: .utf8)
+    XCTAssertThrowsError(try GLTransitionSource(text: text, file: url.path)) {
+      XCTAssertEqual($0 as? TransitionSourceError, .unsupportedDirective(file: url.path, line: 4, directive: "include"))
+    }
+    guard let renderer = makeRenderer() else { return }
     XCTAssertThrowsError(try renderer.registerTransition(name: "include", file: url)) {
       guard case GLError.shaderCompile(let file, _, let line, let message, _)? = $0 as? GLError else {
         return XCTFail("expected shaderCompile, got \($0)")
       }
       XCTAssertEqual(file, url.path)
       XCTAssertEqual(line, 4, message)
+      XCTAssertTrue(message.contains("'#include' is not supported"), message)
     }
   }
 

@@ -122,7 +122,8 @@ final class SceneErrorTests: XCTestCase {
       (#""timeline": [{"time": 0, "changes": [{"layer": "a", "set": {}, "index": 1}]}]"#, "timeline[0].changes[0]", ""),
       (#""timeline": [{"time": 0}]"#, "timeline[0]", "changes"),
       (#""fps": 0"#, "fps", "the number 0"),
-      (#""fps": 30, "duration": 1e300"#, "duration", "10⁹ frames"),
+      (#""fps": 30, "duration": 1e300"#, "duration", "from 0 to 86400"),
+      (#""fps": 1000, "duration": 86400"#, "duration", "at most 10000 seconds at 1000 fps"),
       (#""width": 0"#, "width", "the number 0"),
     ]
     for (body, path, found) in cases {

@@ -5,6 +5,7 @@ import LayerKitMedia
 import LayerKitReference
 import LayerKitSamples
 import LayerKitScene
+import LayerKitTesting
 import XCTest
 
 #if canImport(Glibc)
@@ -21,8 +22,8 @@ final class BadInputCorpusTests: XCTestCase {
   struct Case: Decodable {
     /// `category/name`; the category is the folder of its input.
     var id: String
-    /// How the input is read: image, y4m, scene, scene-frame, shader, shader-gl, subtitles, clip,
-    /// output, or cli.
+    /// How the input is read: image, y4m, scene, scene-frame, scene-pixels, shader, shader-gl,
+    /// subtitles, clip, output, or cli.
     var api: String
     /// The input (in-process APIs), with the placeholders of `args`.
     var input: String?
@@ -38,8 +39,12 @@ final class BadInputCorpusTests: XCTestCase {
     var message: String?
     /// A `--format` for the output API.
     var format: String?
-    /// The scene time (scene-frame).
+    /// The scene time (scene-frame, scene-pixels).
     var time: Double?
+    /// scene-pixels: pixels the frame must hold on both backends, each `[x, y, r, g, b, a]`
+    /// (premultiplied RGBA8, within 2 levels): a wrong picture that a command would write with
+    /// exit 0, checked as a picture.
+    var pixels: [[Int]]?
     /// A shader compile error's excerpt follows its first line.
     var multiline: Bool?
     /// An input made when the case runs: `{"file": "{tmp}/x", "kind": "fifo" | "directory" |
@@ -84,6 +89,10 @@ final class BadInputCorpusTests: XCTestCase {
       if c.api == "cli" {
         XCTAssertNotNil(c.status, "\(c.id): a cli case needs a status")
         XCTAssertNotNil(c.args, "\(c.id): a cli case needs args")
+      } else if c.api == "scene-pixels" {
+        XCTAssertFalse(c.pixels?.isEmpty ?? true, "\(c.id): a scene-pixels case needs pixels")
+        XCTAssertTrue(c.pixels?.allSatisfy { $0.count == 6 } ?? false, "\(c.id): a pixel is [x, y, r, g, b, a]")
+        XCTAssertNotNil(c.input, "\(c.id): an in-process case needs an input")
       } else {
         XCTAssertNotNil(c.error, "\(c.id): an in-process case needs a typed error")
         XCTAssertNotNil(c.input, "\(c.id): an in-process case needs an input")
@@ -102,7 +111,7 @@ final class BadInputCorpusTests: XCTestCase {
   // MARK: - In process
 
   func testInProcessCases() throws {
-    let cases = try manifest().filter { $0.api != "cli" }
+    let cases = try manifest().filter { $0.api != "cli" && $0.api != "scene-pixels" }
     let folder = try temporaryFolder("inprocess")
     defer { try? FileManager.default.removeItem(at: folder) }
     var outcomes = Outcomes()
@@ -219,6 +228,54 @@ final class BadInputCorpusTests: XCTestCase {
     let type = String(reflecting: Swift.type(of: error)).split(separator: ".").dropFirst().joined(separator: ".")
     let label = Mirror(reflecting: error).children.first?.label ?? "\(error)"
     return "\(type).\(label)"
+  }
+
+  // MARK: - Pictures
+
+  /// Scenes that were drawn wrong with exit 0: each frame, rendered on both backends, holds the
+  /// pixels the case lists; a failure writes the two frames where a person can look at them.
+  func testScenePixelCases() throws {
+    let cases = try manifest().filter { $0.api == "scene-pixels" }
+    XCTAssertFalse(cases.isEmpty)
+    guard let gpu = makeRenderer() else { return }
+    let cpu = ReferenceRenderer()
+    var outcomes = Outcomes()
+    for c in cases {
+      var problems: [String] = []
+      do {
+        let url = URL(fileURLWithPath: Self.substitute(c.input!, ["{corpus}": Self.corpus.path]))
+        let list = try SceneFile.load(url).renderList(at: c.time ?? 0)
+        for (name, renderer) in [("cpu", cpu as Renderer), ("gpu", gpu as Renderer)] {
+          let image = try renderer.render(list)
+          var wrong: [String] = []
+          for p in c.pixels! {
+            let i = (p[1] * image.width + p[0]) * 4
+            let got = (0..<4).map { Int(image.pixels[i + $0]) }
+            if zip(got, p[2...]).contains(where: { abs($0 - $1) > 2 }) {
+              wrong.append("(\(p[0]), \(p[1])) is \(got), expected \(Array(p[2...]))")
+            }
+          }
+          if !wrong.isEmpty {
+            let file = try writeArtifact(image, "\(c.id.replacingOccurrences(of: "/", with: "-"))-\(name).png")
+            problems.append("\(name): \(wrong.joined(separator: "; ")) (frame: \(file))")
+          }
+        }
+      } catch {
+        problems.append("threw \(error)")
+      }
+      outcomes.record(c, problems)
+    }
+    outcomes.report(what: "scene-pixels cases")
+  }
+
+  /// Writes a frame of a failing case under the artifacts folder (`$LAYERKIT_ARTIFACTS`, else
+  /// artifacts/parity) and returns its path.
+  func writeArtifact(_ image: LayerKit.Image, _ name: String) throws -> String {
+    let folder = ParityChecker.defaultArtifactsDirectory
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let url = folder.appendingPathComponent(name)
+    try ImageFile.writePNG(image, to: url)
+    return url.path
   }
 
   // MARK: - The command line

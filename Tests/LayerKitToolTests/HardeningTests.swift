@@ -30,8 +30,14 @@ final class HardeningTests: XCTestCase {
       (["transition", a, b, "--duration", "1e300", "-o", out], "--duration must be a number from 0.001 to 86400"),
       (["slideshow", a, b, "--fps", "1e9", "-o", out], "--fps must be a number from 0.001 to 1000"),
       (["slideshow", a, b, "--audio-fade", "nan", "-o", out], "--audio-fade must be a number from 0 to 86400"),
-      (["slideshow", a, b, "--size", "99999x99999", "-o", out], "--size 99999x99999 is too large: at most 16384 pixels a side"),
-      (["slideshow", a, b, "--frame-time-limit", "-1", "-o", out], "--frame-time-limit must be a number from 0 to 86400"),
+      (
+        ["slideshow", a, b, "--size", "99999x99999", "-o", out],
+        "--size 99999x99999 is too large: at most 16384 pixels a side"
+      ),
+      (
+        ["slideshow", a, b, "--frame-time-limit", "-1", "-o", out],
+        "--frame-time-limit must be a number from 0 to 86400"
+      ),
     ]
     for (arguments, message) in cases {
       let run = try h.run(arguments)
@@ -111,7 +117,9 @@ final class HardeningTests: XCTestCase {
     let path = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
     let run = try h.run(["transition", a, b, "--duration", "0.2", "-o", out], environment: ["PATH": path])
     XCTAssertEqual(run.status, 1, run.stderr)
-    XCTAssertTrue(run.stderr.contains("No space left on device"), run.stderr)
+    // In plain words, naming the output (ffmpeg's own line is "Error writing trailer of …").
+    XCTAssertTrue(
+      run.stderr.contains("out.mp4: cannot write the output: the disk is full (no space left on device)"), run.stderr)
     XCTAssertFalse(run.stderr.contains("wrote "), run.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: out), "nothing under the target's name")
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: h.folder.path).filter { $0.contains("out.mp4") }
@@ -135,7 +143,8 @@ final class HardeningTests: XCTestCase {
       let start = Date()
       let run = try h.run(["concat", a, input, "--hold", "0.5", "-o", h.path("out.y4m")])
       XCTAssertEqual(run.status, 1, input)
-      XCTAssertTrue(run.stderr.contains("\(input): cannot read as an image or a clip: \(kind), not a regular file"), run.stderr)
+      XCTAssertTrue(
+        run.stderr.contains("\(input): cannot read as an image or a clip: \(kind), not a regular file"), run.stderr)
       XCTAssertLessThan(Date().timeIntervalSince(start), 20, "answered at once")
     }
   }
@@ -191,7 +200,8 @@ final class HardeningTests: XCTestCase {
     let common = ["slideshow", a, b, "--hold", "0.4", "--transition-duration", "0.2", "--renderer", "cpu", "--quiet"]
     for (ext, fps) in [("mkv", "10"), ("y4m", "10"), ("", "10")] {
       func part(_ i: Int, _ n: Int = 3, fps: String = fps, extra: [String] = []) throws -> String {
-        let path = ext.isEmpty ? h.path("p\(i)of\(n)-\(fps)\(extra.count)/") : h.path("p\(i)of\(n)-\(fps)\(extra.count).\(ext)")
+        let path =
+          ext.isEmpty ? h.path("p\(i)of\(n)-\(fps)\(extra.count)/") : h.path("p\(i)of\(n)-\(fps)\(extra.count).\(ext)")
         let run = try h.run(common + ["--fps", fps, "--shard", "\(i)/\(n)", "-o", path] + extra)
         XCTAssertEqual(run.status, 0, run.stderr)
         return path
@@ -237,7 +247,8 @@ final class HardeningTests: XCTestCase {
     let foreign = h.path("foreign.mkv")
     XCTAssertEqual(
       try ToolHarness.run(
-        "/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=red:s=32x18:r=10:d=0.5", "-c:v", "ffv1", foreign]
+        "/usr/bin/ffmpeg",
+        ["-v", "error", "-f", "lavfi", "-i", "color=c=red:s=32x18:r=10:d=0.5", "-c:v", "ffv1", foreign]
       ).status, 0)
     let unrecorded = try h.run(["join", mkv[0], mkv[1], foreign, "-o", h.path("f.y4m")])
     XCTAssertEqual(unrecorded.status, 1)
@@ -330,7 +341,8 @@ final class HardeningTests: XCTestCase {
       XCTAssertTrue(
         early || process.terminationStatus == 128 + SIGTERM, "after \(delay) s: status \(process.terminationStatus)")
       XCTAssertEqual(
-        try FileManager.default.contentsOfDirectory(atPath: h.folder.path).sorted(), ["a.png", "b.png"], "after \(delay) s")
+        try FileManager.default.contentsOfDirectory(atPath: h.folder.path).sorted(), ["a.png", "b.png"],
+        "after \(delay) s")
       XCTAssertEqual(processes(naming: h.folder.path), [], "after \(delay) s")
     }
   }
@@ -347,6 +359,51 @@ final class HardeningTests: XCTestCase {
     XCTAssertTrue(run.stderr.contains("nan.glsl: the transition's colour is NaN"), run.stderr)
     XCTAssertTrue(run.stderr.contains("at progress 0.6"), run.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+  }
+
+  /// A render to standard output stopped by SIGINT says how much of the stream went out and that
+  /// it ends there — not "no output was left" after hundreds of megabytes were sent.
+  func testAStreamStoppedBySIGINTSaysWhatWentOut() throws {
+    let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
+    let b = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.6), "b.png")
+    let process = Process()
+    process.executableURL = try ToolHarness.binary()
+    process.arguments = [
+      "slideshow", a, b, "--hold", "600", "--size", "320x180", "--renderer", "cpu", "-o", "-",
+    ]
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read until some frames (86 400 bytes each, 4:2:0) have gone out, then interrupt.
+    var received = 0
+    while received < 2_000_000 {
+      let chunk = out.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      received += chunk.count
+    }
+    kill(process.processIdentifier, SIGINT)
+    while !out.fileHandleForReading.availableData.isEmpty {}
+    process.waitUntilExit()
+    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    XCTAssertEqual(process.terminationStatus, 128 + SIGINT, stderr)
+    XCTAssertGreaterThan(received, 1_000_000)
+    XCTAssertTrue(stderr.contains("stopped by SIGINT after"), stderr)
+    XCTAssertTrue(stderr.contains("had gone to standard output: the stream ends there, cut short"), stderr)
+    XCTAssertFalse(stderr.contains("no output was left"), stderr)
+  }
+
+  /// A closed standard output (`>&-`) is named as such before anything is rendered, not reported
+  /// as "-: Invalid argument" after the descriptor was reused for another file.
+  func testAClosedStandardOutputIsNamed() throws {
+    let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
+    let b = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.6), "b.png")
+    let binary = try ToolHarness.binary().path
+    let run = try ToolHarness.run(
+      "/bin/sh", ["-c", "exec \"$0\" \"$@\" >&-", binary, "transition", a, b, "--renderer", "cpu", "-o", "-"])
+    XCTAssertEqual(run.status, 1, run.stderr)
+    XCTAssertTrue(run.stderr.contains("standard output: cannot write the output: it is closed"), run.stderr)
   }
 
   /// ffmpeg's failures reach the user as one line in plain words: a file that is not media, an
@@ -393,7 +450,8 @@ final class HardeningTests: XCTestCase {
     let run = try h.run(["render", doc, "-o", h.path("o.png"), "--time", "0", "--renderer", "cpu"])
     XCTAssertEqual(run.status, 1)
     XCTAssertTrue(run.stderr.contains("layers[0].string"), String(run.stderr.prefix(300)))
-    XCTAssertTrue(run.stderr.contains("a text of at most 20000 characters (this one has 2000000)"), String(run.stderr.prefix(300)))
+    XCTAssertTrue(
+      run.stderr.contains("a text of at most 20000 characters (this one has 2000000)"), String(run.stderr.prefix(300)))
     XCTAssertLessThan(run.stderr.utf8.count, 1000)
     XCTAssertLessThan(Date().timeIntervalSince(start), 30)
   }

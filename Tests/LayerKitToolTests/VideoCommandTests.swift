@@ -400,7 +400,8 @@ final class VideoCommandTests: XCTestCase {
       ["transition", a, b, "--duration", "2", "--fps", "30", "--renderer", "cpu", "-o", out],
       environment: ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")])
     XCTAssertEqual(r.status, 1)
-    XCTAssertTrue(r.stderr.contains("disk quota exceeded (fake encoder)"), r.stderr)
+    // Named as the output's failure, in plain words.
+    XCTAssertTrue(r.stderr.contains("dies.mp4: cannot write the output: the disk quota is exceeded"), r.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: out))
     XCTAssertEqual(h.leftovers(), [])
   }

@@ -19,6 +19,11 @@ struct Compare: ParsableCommand {
   @Option(help: "Write a diff image (PNG) here.") var diff: String?
   @OptionGroup var limits: ToleranceOptions
 
+  func validate() throws {
+    try checkNamed([expected, actual], "an image")
+    try checkNamed([diff], "--diff")
+  }
+
   func run() throws {
     if let diff {
       do {

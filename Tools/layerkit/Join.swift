@@ -37,6 +37,13 @@ struct Join: ParsableCommand {
   )
   var unchecked = false
 
+  func validate() throws {
+    try checkNamed(parts, "a part")
+    try checkNamed([audio], "--audio")
+    try checkRange(fps, "--fps", Limits.framesPerSecond)
+    if noAudio && audio != nil { throw ValidationError("use --audio or --no-audio, not both") }
+  }
+
   func run() throws {
     try reportingErrors("join") {
       reserveLargeBuffersWithMmap()

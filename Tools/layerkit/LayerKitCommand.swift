@@ -20,6 +20,7 @@ struct LayerKitCommand: ParsableCommand {
   )
 
   static func main() {
+    StandardStreams.reserve()
     Signals.install()
     main(nil)
   }
@@ -42,9 +43,27 @@ struct PixelSize: ExpressibleByArgument {
 
   init?(argument: String) {
     let parts = argument.lowercased().split(separator: "x")
-    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+    // Any whole numbers parse; checkSize names the range.
+    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { return nil }
     width = w
     height = h
+  }
+}
+
+/// A seed: a whole number from 0 to 2⁶⁴ − 1. A negative one is read as a number (not as an
+/// option) and refused by its range.
+struct Seed: ExpressibleByArgument {
+  /// As given; `check()` refuses what is not a seed.
+  var text: String
+  init(_ value: UInt64) { text = String(value) }
+  init?(argument: String) { text = argument }
+  var value: UInt64 { UInt64(text) ?? 0 }
+  var defaultValueDescription: String { text }
+
+  func check() throws {
+    guard UInt64(text) != nil else {
+      throw ValidationError("--seed must be a whole number from 0 to \(UInt64.max), not \(text)")
+    }
   }
 }
 
@@ -52,6 +71,9 @@ struct PixelSize: ExpressibleByArgument {
 /// `Image.maxPixelCount` in all), before the size is used for anything.
 func checkSize(_ size: PixelSize?) throws {
   guard let size else { return }
+  guard size.width >= 1, size.height >= 1 else {
+    throw ValidationError("--size \(size.width)x\(size.height): WIDTHxHEIGHT takes whole numbers of pixels ≥ 1")
+  }
   guard size.width <= Image.maxDimension, size.height <= Image.maxDimension,
     size.width * size.height <= Image.maxPixelCount
   else {
@@ -59,6 +81,12 @@ func checkSize(_ size: PixelSize?) throws {
       "--size \(size.width)x\(size.height) is too large: at most \(Image.maxDimension) pixels a side "
         + "and \(Image.maxPixelCount) pixels in all")
   }
+}
+
+/// Refuses a file argument given as the empty string (`''`): read as a path it names the current
+/// folder, and the message would talk about a folder nobody named.
+func checkNamed(_ paths: [String?], _ what: String) throws {
+  if paths.contains("") { throw ValidationError("\(what): the file name is empty ('')") }
 }
 
 /// Checks an option's number against its documented range (LayerKit's `Limits`).

@@ -32,14 +32,16 @@ struct Parity: ParsableCommand {
   @Argument(help: "A scene file (JSON, docs/SCENE_FILES.md).") var scene: String
   @Option(help: "Comma-separated scene times in seconds (default: 5 frames spread over the duration, ends included).")
   var times: TimeList?
-  @Option(help: "Compare every Nth frame of the video instead (frames 0, N, 2N, …).") var every: Int?
+  @Option(parsing: .unconditional, help: "Compare every Nth frame of the video instead (frames 0, N, 2N, …).")
+  var every: Int?
   @OptionGroup var limits: ToleranceOptions
   @Option(help: "Where images of failing frames go (default: a new temporary folder, named when used).")
   var artifacts: String?
 
   func validate() throws {
+    try checkNamed([scene], "the scene file")
     guard times == nil || every == nil else { throw ValidationError("use --times or --every, not both") }
-    if let every { guard every > 0 else { throw ValidationError("--every must be a positive number of frames") } }
+    if let every { guard every > 0 else { throw ValidationError("--every must be a whole number of frames ≥ 1, not \(every)") } }
   }
 
   func run() throws {
@@ -47,6 +49,10 @@ struct Parity: ParsableCommand {
     do {
       failed = try compare()
     } catch let error as SceneFileError where !error.namesTheFile {
+      printError("layerkit parity: \(scene): \(error)")
+      throw ExitCode(2)
+    } catch let error as RenderError {
+      // A layer's value beyond the limits, found as a frame is built: the scene file names it.
       printError("layerkit parity: \(scene): \(error)")
       throw ExitCode(2)
     } catch {

@@ -46,6 +46,7 @@ struct Present: ParsableCommand {
   @OptionGroup var encoder: EncodingArguments
 
   func validate() throws {
+    try checkNamed(scenes, "a scene file")
     guard scenes.count >= 2 else { throw ValidationError("give at least two scene files to present one over another") }
     try checkRange(duration, "--duration", 0.001...Limits.maxSeconds, unit: "seconds")
     try checkRange(hold, "--hold", 0...Limits.maxSeconds, unit: "seconds")
@@ -96,7 +97,11 @@ struct Present: ParsableCommand {
       }
       let settings = presentation.settings
       let fps = settings.fps
-      let count = max(1, Int((presentation.duration * fps).rounded()))
+      let count: Int
+      switch Limits.frameCount(seconds: presentation.duration, fps: fps, name: "the presentation") {
+      case .success(let n): count = n
+      case .failure(let problem): throw problem
+      }
       let source = SceneFrameSource(
         width: settings.width, height: settings.height, rate: try FrameRate(fps), frameCount: count,
         renderer: renderer, time: { Double($0) / fps }, stop: { for scene in loaded { scene.stopClips() } }

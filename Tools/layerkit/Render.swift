@@ -42,6 +42,7 @@ struct Render: ParsableCommand {
   )
   var renderer: BackendChoice?
   @Option(
+    parsing: .unconditional,
     help:
       "Output size WIDTHxHEIGHT: for a scene file its size times one scale, to within a pixel (the same aspect); for --sample default 1280x720."
   )
@@ -56,6 +57,7 @@ struct Render: ParsableCommand {
   @OptionGroup var encoder: EncodingArguments
 
   func validate() throws {
+    try checkNamed([scene], "the scene file")
     if sample {
       guard scene == nil else { throw ValidationError("give a scene file or --sample, not both") }
       let videoOnly: [(String, Bool)] = [
@@ -78,9 +80,7 @@ struct Render: ParsableCommand {
     guard scene != nil else {
       throw ValidationError("nothing to render: give a scene file (layerkit render SCENE.json -o OUT) or --sample")
     }
-    if let fps {
-      guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000]") }
-    }
+    try checkRange(fps, "--fps", Limits.framesPerSecond)
     try checkSize(size)
     if let time {
       guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a number of seconds ≥ 0") }
@@ -174,7 +174,11 @@ struct Render: ParsableCommand {
       height += height % 2
     }
     let fps = self.fps ?? settings.fps
-    let count = max(1, Int((settings.duration * fps).rounded()))
+    let count: Int
+    switch Limits.frameCount(seconds: settings.duration, fps: fps, name: "the scene's duration") {
+    case .success(let n): count = n
+    case .failure(let problem): throw ValidationError("--fps \(Limits.format(fps)): \(problem)")
+    }
     // The scene is laid out at its own size (times the scale) from the top-left corner; --pad adds
     // a row or column of its background.
     let source = SceneFrameSource(

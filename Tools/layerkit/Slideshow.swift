@@ -25,12 +25,14 @@ struct Slideshow: ParsableCommand {
   @Option(parsing: .unconditional, help: "Seconds each still is shown alone (and the most a clip plays, when given).")
   var hold: Double?
   @Option(parsing: .unconditional, help: "Seconds of each transition.") var transitionDuration: Double = 0.8
-  @Option(help: "Seed for --transition random.") var seed: UInt64 = 1
+  @Option(parsing: .unconditional, help: "Seed for --transition random: a whole number ≥ 0.") var seed: Seed = Seed(1)
   @OptionGroup var video: VideoOptions
   @OptionGroup var text: TextOptions
 
   func validate() throws {
     guard !inputs.isEmpty else { throw ValidationError("give at least one image or clip") }
+    try checkNamed(inputs, "an input")
+    try seed.check()
     try checkRange(hold, "--hold", 0...Limits.maxSeconds, unit: "seconds")
     try checkRange(transitionDuration, "--transition-duration", 0.001...Limits.maxSeconds, unit: "seconds")
     let boundaries = inputs.count - 1
@@ -44,7 +46,7 @@ struct Slideshow: ParsableCommand {
     try reportingErrors("slideshow") {
       let job = try VideoJob(options: video, command: "slideshow")
       let sources = try job.open(inputs)
-      var random = SplitMix64(seed: seed)
+      var random = SplitMix64(seed: seed.value)
       let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
       let joins = try specs.map { try job.transition($0, duration: transitionDuration, random: &random) }
       var items: [TimelineItem] = []
@@ -58,7 +60,7 @@ struct Slideshow: ParsableCommand {
         }
         items.append(TimelineItem(source: source, duration: duration))
       }
-      let subtitles = try text.apply(to: &items, seed: seed)
+      let subtitles = try text.apply(to: &items, seed: seed.value)
       try job.render(items: items, transitions: joins, sources: sources, includesEnd: false, subtitles: subtitles)
     }
   }
@@ -81,12 +83,14 @@ struct Concat: ParsableCommand {
   var transitions: [String] = ["fade"]
   @Option(parsing: .unconditional, help: "Seconds of each transition.") var transitionDuration: Double = 0.5
   @Option(parsing: .unconditional, help: "Seconds a still is shown.") var hold: Double = 2
-  @Option(help: "Seed for --transition random.") var seed: UInt64 = 1
+  @Option(parsing: .unconditional, help: "Seed for --transition random: a whole number ≥ 0.") var seed: Seed = Seed(1)
   @OptionGroup var video: VideoOptions
   @OptionGroup var text: TextOptions
 
   func validate() throws {
     guard inputs.count >= 1 else { throw ValidationError("give at least one clip") }
+    try checkNamed(inputs, "an input")
+    try seed.check()
     try checkRange(transitionDuration, "--transition-duration", 0.001...Limits.maxSeconds, unit: "seconds")
     try checkRange(hold, "--hold", 0.001...Limits.maxSeconds, unit: "seconds")
     let boundaries = inputs.count - 1
@@ -100,11 +104,11 @@ struct Concat: ParsableCommand {
     try reportingErrors("concat") {
       let job = try VideoJob(options: video, command: "concat")
       let sources = try job.open(inputs)
-      var random = SplitMix64(seed: seed)
+      var random = SplitMix64(seed: seed.value)
       let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
       let joins = try specs.map { try job.transition($0, duration: transitionDuration, random: &random) }
       var items = sources.map { TimelineItem(source: $0, duration: $0.duration ?? hold) }
-      let subtitles = try text.apply(to: &items, seed: seed)
+      let subtitles = try text.apply(to: &items, seed: seed.value)
       try job.render(items: items, transitions: joins, sources: sources, includesEnd: false, subtitles: subtitles)
     }
   }

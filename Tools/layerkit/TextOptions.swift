@@ -35,6 +35,8 @@ struct TextOptions: ParsableArguments {
   enum PanChoice: String, ExpressibleByArgument, CaseIterable { case none, left, right, up, down, random }
 
   func validate() throws {
+    try checkNamed([titles], "--titles")
+    try checkNamed([subtitles], "--subtitles")
     for (v, name) in [(titleSize, "--title-size"), (subtitleSize, "--subtitle-size")] {
       guard v.isFinite, v > 0, v <= 0.5 else {
         throw ValidationError("\(name) is a fraction of the height in (0, 0.5]")

@@ -31,18 +31,22 @@ struct TransitionCommand: ParsableCommand {
   @Option(name: .customLong("param"), help: "NAME=VALUE for an effect parameter, e.g. direction=0,1 (repeatable).")
   var params: [String] = []
   @Option(help: "fromLeft, fromRight, fromTop or fromBottom (not for fade).") var subtype: TransitionSubtype = .fromLeft
-  @Option(help: "Where the effect starts, 0…1.") var startProgress: Double = 0
-  @Option(help: "Where the effect ends, startProgress…1.") var endProgress: Double = 1
+  @Option(parsing: .unconditional, help: "Where the effect starts, 0…1.") var startProgress: Double = 0
+  @Option(parsing: .unconditional, help: "Where the effect ends, startProgress…1.") var endProgress: Double = 1
   @Option(parsing: .unconditional, help: "Seconds.") var duration: Double = 1
   @OptionGroup var video: VideoOptions
 
   func validate() throws {
-    guard (0...1).contains(startProgress), (0...1).contains(endProgress), endProgress >= startProgress else {
-      throw ValidationError("--start-progress and --end-progress must lie in 0…1, end ≥ start")
+    try checkNamed([from, to], "an input")
+    try checkNamed([shader], "--shader")
+    try checkRange(startProgress, "--start-progress", 0...1)
+    try checkRange(endProgress, "--end-progress", 0...1)
+    guard endProgress >= startProgress else {
+      throw ValidationError("--end-progress \(endProgress) is before --start-progress \(startProgress): the end must be ≥ the start")
     }
     try checkRange(duration, "--duration", 0.001...Limits.maxSeconds, unit: "seconds")
-    guard duration * (video.fps ?? 30) <= 1_000_000 else {
-      throw ValidationError("duration × fps must be at most 1000000 frames")
+    if case .failure(let problem) = Limits.frameCount(seconds: duration, fps: video.fps ?? 30, name: "--duration") {
+      throw ValidationError(problem.description)
     }
     guard filter == nil || shader == nil else { throw ValidationError("use --filter or --shader, not both") }
     for p in params where !p.contains("=") { throw ValidationError("--param \(p): expected NAME=VALUE") }

@@ -72,6 +72,7 @@ struct VideoJob {
     _ source: SceneFrameSource, frames range: Range<Int>, target: OutputTarget, encoding: EncodingOptions,
     video: VideoRunOptions, output: String
   ) throws {
+    try video.checkOutputsDistinct(output: output, target: target)
     for secondary in [video.contactSheet, video.stats].compactMap({ $0 }) { try OutputIdentity.checkWritable(secondary) }
     var encoding = encoding
     encoding.part = video.partRecord(frames: range, of: source.frameCount)
@@ -298,6 +299,7 @@ struct VideoJob {
       }
     }
     // Secondary outputs are checked before anything is rendered, not found unwritable after.
+    try options.run.checkOutputsDistinct(output: options.output, target: target)
     for secondary in [options.run.contactSheet, options.run.stats].compactMap({ $0 }) {
       try OutputIdentity.checkWritable(secondary)
     }
@@ -464,8 +466,12 @@ func reportingErrors(_ command: String, _ body: () throws -> Void) throws {
     throw error
   } catch let error as ExitCode {
     throw error
-  } catch VideoError.interrupted(let signal) {
-    printError("layerkit \(command): \(VideoError.interrupted(signal: signal))")
+  } catch let error as VideoError {
+    guard case .interrupted(let signal, _, _) = error else {
+      printError("layerkit \(command): \(error)")
+      throw ExitCode(1)
+    }
+    printError("layerkit \(command): \(error)")
     throw ExitCode(128 + signal)
   } catch {
     // A Foundation file error is told in plain words, never as its domain, code and user info.

@@ -9,8 +9,10 @@ struct VideoOptions: ParsableArguments {
     name: .shortAndLong,
     help: "Output: a .mp4/.webm/.gif/.mov/.mkv/.y4m file, a folder/ for PNG frames, or - (Y4M on standard output).")
   var output: String
-  @Option(help: "Output size WIDTHxHEIGHT (default: the first input's size).") var size: PixelSize?
-  @Option(parsing: .unconditional, help: "Frames per second (default: the first clip's rate, else 30).") var fps: Double?
+  @Option(parsing: .unconditional, help: "Output size WIDTHxHEIGHT (default: the first input's size).")
+  var size: PixelSize?
+  @Option(parsing: .unconditional, help: "Frames per second (default: the first clip's rate, else 30).") var fps:
+    Double?
   @Option(help: "cover, contain or stretch: how inputs of another aspect fill the frame.") var fit: Fit = .cover
   @Option(
     help:
@@ -25,9 +27,7 @@ struct VideoOptions: ParsableArguments {
   @Flag(help: "No audio: drop the clips' sound.") var noAudio = false
 
   func validate() throws {
-    if let fps {
-      try checkRange(fps, "--fps", 0.001...Limits.maxFramesPerSecond)
-    }
+    try checkRange(fps, "--fps", Limits.framesPerSecond)
     try checkSize(size)
     if noAudio && run.audio != nil { throw ValidationError("use --audio or --no-audio, not both") }
   }
@@ -40,7 +40,10 @@ struct EncodingArguments: ParsableArguments {
   @Option(help: "Video codec for ffmpeg (default: libx264, libvpx-vp9, prores_ks, ffv1).") var codec: String?
   @Option(parsing: .unconditional, help: "Constant rate factor for ffmpeg, 0…63 (default 23 for H.264, 32 for VP9).")
   var crf: Int?
-  @Option(help: "Encoder preset for ffmpeg (H.264: ultrafast … veryslow).") var preset: String?
+  @Option(
+    parsing: .unconditional,
+    help: "Encoder preset for ffmpeg (H.264/H.265: ultrafast … veryslow; VP9: good, best, realtime).")
+  var preset: String?
   @Option(help: "Pixel format: yuv420p (default) or yuv444p; for MP4/WebM any ffmpeg pixel format.") var pixFmt: String?
   @Option(help: "Letterbox colour, and what alpha is composited over for formats without alpha (name or #RRGGBB).")
   var background: ColorArgument?
@@ -56,6 +59,7 @@ struct EncodingArguments: ParsableArguments {
   /// --pix-fmt outside MP4, WebM, MOV and Y4M. Lossless .mkv parts take them all (they are for
   /// the `join` that encodes the parts, and a sharded render passes the same options to both).
   func check(for format: VideoFormat) throws {
+    try checkPreset(for: format)
     guard format != .mkv else { return }
     let usedBy: [(String, Bool, [VideoFormat])] = [
       ("--crf", crf != nil, [.mp4, .webm]), ("--preset", preset != nil, [.mp4, .webm]),
@@ -64,6 +68,28 @@ struct EncodingArguments: ParsableArguments {
     for (name, given, formats) in usedBy where given && !formats.contains(format) {
       throw ValidationError(
         "\(name) is for \(formats.map { ".\($0.rawValue)" }.joined(separator: ", ")) outputs, not \(format.rawValue)")
+    }
+  }
+
+  /// The presets of the encoders LayerKit picks by default (x264 and x265 share theirs; VP9's
+  /// `-deadline`), so that a misspelt one is named here rather than by ffmpeg's own lines.
+  static let presets: [(codecs: Set<String>, format: VideoFormat, names: [String])] = [
+    (
+      ["libx264", "libx265"], .mp4,
+      ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+    ),
+    (["libvpx-vp9", "libvpx"], .webm, ["good", "best", "realtime"]),
+  ]
+
+  func checkPreset(for format: VideoFormat) throws {
+    guard let preset else { return }
+    let defaultCodec = format == .mp4 ? "libx264" : "libvpx-vp9"
+    guard let known = Self.presets.first(where: { $0.format == format && $0.codecs.contains(codec ?? defaultCodec) })
+    else { return }
+    guard known.names.contains(preset) else {
+      throw ValidationError(
+        "--preset \(preset) is not a preset of \(codec ?? defaultCodec): use one of \(known.names.joined(separator: ", "))"
+      )
     }
   }
 
@@ -109,20 +135,23 @@ func selectedFrames(_ frames: FrameRange?, _ shard: Shard?, count: Int, what: St
 }
 
 /// `A..B`, `A..` : frames A (included) to B (excluded).
-struct FrameRange: ExpressibleByArgument {
+/// Any whole numbers parse; their range is checked by `VideoRunOptions.validate`, which names it.
+struct FrameRange: ExpressibleByArgument, CustomStringConvertible {
   var lower: Int
   var upper: Int?
   init?(argument: String) {
     let parts = argument.components(separatedBy: "..")
-    guard parts.count == 2, let a = Int(parts[0]), a >= 0 else { return nil }
+    guard parts.count == 2, let a = Int(parts[0]) else { return nil }
     lower = a
     if parts[1].isEmpty {
       upper = nil
     } else {
-      guard let b = Int(parts[1]), b > a else { return nil }
+      guard let b = Int(parts[1]) else { return nil }
       upper = b
     }
   }
+
+  var description: String { "\(lower)..\(upper.map(String.init) ?? "")" }
 }
 
 /// `I/N`.
@@ -131,7 +160,8 @@ struct Shard: ExpressibleByArgument {
   var count: Int
   init?(argument: String) {
     let parts = argument.split(separator: "/")
-    guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n > 0, i >= 0, i < n else { return nil }
+    // Any whole numbers parse; VideoRunOptions.validate checks and names their range.
+    guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]) else { return nil }
     index = i
     count = n
   }
@@ -182,12 +212,15 @@ struct ToleranceOptions: ParsableArguments {
   var maxDelta: Int = Tolerance.parity.maxChannelDelta
   @Option(help: "Largest fraction (0…1) of pixels allowed beyond --max-delta.")
   var maxFraction: Double = Tolerance.parity.maxDifferingFraction
-  @Option(help: "Smallest PSNR in dB.") var minPsnr: Double = Tolerance.parity.minPSNR
+  @Option(parsing: .unconditional, help: "Smallest PSNR in dB.") var minPsnr: Double = Tolerance.parity.minPSNR
 
   func validate() throws {
     guard (0...255).contains(maxDelta) else { throw ValidationError("--max-delta must be in 0…255") }
     guard (0...1).contains(maxFraction) else { throw ValidationError("--max-fraction must be in 0…1") }
-    guard !minPsnr.isNaN else { throw ValidationError("--min-psnr must be a number") }
+    // inf asks for identical images; a PSNR is never below 0 dB, so a smaller bound says nothing.
+    guard minPsnr >= 0 else {
+      throw ValidationError("--min-psnr must be a number of decibels ≥ 0 (inf for identical images), not \(minPsnr)")
+    }
   }
 
   var tolerance: Tolerance { Tolerance(maxChannelDelta: maxDelta, maxDifferingFraction: maxFraction, minPSNR: minPsnr) }
@@ -196,9 +229,11 @@ struct ToleranceOptions: ParsableArguments {
 /// What every video command takes about the run: a range of frames, a contact sheet, quiet, and
 /// a music track.
 struct VideoRunOptions: ParsableArguments {
-  @Option(help: "Render only frames A..B of the whole video (A included, B not; B may be left out).")
+  @Option(
+    parsing: .unconditional, help: "Render only frames A..B of the whole video (A included, B not; B may be left out).")
   var frames: FrameRange?
-  @Option(help: "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts).") var shard: Shard?
+  @Option(parsing: .unconditional, help: "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts).")
+  var shard: Shard?
   @Option(help: "Also write a PNG grid of evenly spaced frames, labelled with their times.") var contactSheet: String?
   @Flag(help: "No progress line and no summary.") var quiet = false
   @Option(help: "Also write the render's figures to FILE as JSON: seconds per stage, CPU seconds, occupancy.")
@@ -213,23 +248,57 @@ struct VideoRunOptions: ParsableArguments {
   var frameTimeLimit: Double = 60
 
   func validate() throws {
+    try checkNamed([audio], "--audio")
+    try checkNamed([contactSheet], "--contact-sheet")
+    try checkNamed([stats], "--stats")
     try checkRange(audioFade, "--audio-fade", 0...Limits.maxSeconds, unit: "seconds")
     try checkRange(frameTimeLimit, "--frame-time-limit", 0...Limits.maxSeconds, unit: "seconds")
     guard frames == nil || shard == nil else { throw ValidationError("use --frames or --shard, not both") }
+    if let f = frames {
+      guard f.lower >= 0, f.upper.map({ $0 > f.lower }) ?? true else {
+        throw ValidationError(
+          "--frames \(f): A..B takes frames A to B, B left out, with 0 ≤ A < B (B may be left out: A..)")
+      }
+    }
+    if let s = shard {
+      guard s.count >= 1, (0..<s.count).contains(s.index) else {
+        throw ValidationError("--shard \(s.index)/\(s.count): I/N takes N ≥ 1 ranges and an I from 0 to N − 1")
+      }
+    }
   }
 }
 
 extension VideoRunOptions {
+  /// Refuses, before anything is rendered, a secondary output (`--contact-sheet`, `--stats`)
+  /// that names the output's path or one inside its frame folder, or the other secondary's: one
+  /// would be written over the other after the render.
+  func checkOutputsDistinct(output: String, target: OutputTarget) throws {
+    let named = [("-o", output == "-" ? nil : output), ("--contact-sheet", contactSheet), ("--stats", stats)]
+      .compactMap { name, path in path.map { (name: name, path: $0) } }
+    for (i, a) in named.enumerated() {
+      let folder = a.name == "-o" && target.format == .png
+      for b in named[(i + 1)...] where OutputIdentity.collide(a.path, b.path, outputIsFolder: folder) {
+        throw ValidationError(
+          folder && !OutputIdentity.collide(a.path, b.path)
+            ? "\(b.name) \(b.path) lies in the frame folder -o \(a.path): give it a path outside"
+            : "\(a.name) \(a.path) and \(b.name) \(b.path) name the same file: give each output its own")
+      }
+    }
+  }
+
   /// The record a `--shard` or `--frames` render of `range` out of `total` frames writes into its
   /// output for `layerkit join` to check (nil without either). Its plan id comes from this run's
   /// arguments, less those that only say where the output goes and how the run reports, with
   /// every argument naming a file (an input, `--audio`, `--subtitles`, a shader, `@IMAGE`)
   /// replaced by its content's identity: parts of one plan are parts of one video.
-  func partRecord(frames range: Range<Int>, of total: Int, arguments: [String] = Array(CommandLine.arguments.dropFirst()))
+  func partRecord(
+    frames range: Range<Int>, of total: Int, arguments: [String] = Array(CommandLine.arguments.dropFirst())
+  )
     -> PartRecord?
   {
     guard frames != nil || shard != nil else { return nil }
-    return PartRecord(plan: PartRecord.planID(canonical: planArguments(arguments), frameCount: total), frames: range, total: total)
+    return PartRecord(
+      plan: PartRecord.planID(canonical: planArguments(arguments), frameCount: total), frames: range, total: total)
   }
 
   /// Options that take a value and shape nothing in the frames or the sound.
@@ -264,7 +333,9 @@ extension VideoRunOptions {
   /// else the argument.
   static func identity(of argument: String) -> String {
     if let id = PartRecord.contentIdentity(of: argument) { return id }
-    if argument.hasPrefix("@"), let id = PartRecord.contentIdentity(of: String(argument.dropFirst())) { return "@" + id }
+    if argument.hasPrefix("@"), let id = PartRecord.contentIdentity(of: String(argument.dropFirst())) {
+      return "@" + id
+    }
     if let colon = argument.firstIndex(of: ":"), let id = PartRecord.contentIdentity(of: String(argument[..<colon])) {
       return id + argument[colon...]
     }

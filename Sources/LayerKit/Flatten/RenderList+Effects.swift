@@ -60,6 +60,25 @@ struct FilterPlan {
     }
     flush()
   }
+
+  /// The largest magnitude in the colour matrices `filters` merge into (as `init` merges them):
+  /// beyond `Float.greatestFiniteMagnitude` a matrix the backends take would hold infinities.
+  static func largestColorValue(_ filters: [Filter]) -> Double {
+    var largest = 0.0
+    var pending: ColorMatrix64?
+    for filter in filters {
+      if let m = filter.colorMatrix {
+        let merged = m.after(pending ?? .identity)
+        pending = merged
+        for v in merged.rows + [merged.bias] {
+          for i in 0..<4 { largest = abs(v[i]).isNaN ? .infinity : max(largest, abs(v[i])) }
+        }
+      } else {
+        pending = nil
+      }
+    }
+    return largest
+  }
 }
 
 extension RenderListBuilder {
@@ -67,7 +86,6 @@ extension RenderListBuilder {
     _ layer: Layer, mapping: PlaneMapping, toTarget: Transform3D, opacity: Float,
     clips: [ClipEntry], region: PixelRect
   ) throws(RenderError) -> [RenderOp] {
-    try validateEffects(layer)
     let h = toTarget.planeHomography
     let anchor = layer.anchorInBounds
     let scale = RenderListBuilder.linearScale(h, at: anchor)
@@ -205,6 +223,16 @@ extension RenderListBuilder {
       if let r = filter.parameters["inputRadius"], r > Limits.maxBlurRadius {
         throw .outOfRange(
           layer: name, property: "filters.\(filter.name).inputRadius", value: r, limit: Limits.maxBlurRadius)
+      }
+    }
+    // Each colour filter is finite; the matrix they merge into must be too, as the Float the
+    // backends compute in.
+    for (filters, property) in [(layer.filters, "filters"), (layer.backgroundFilters, "backgroundFilters")] {
+      let largest = FilterPlan.largestColorValue(filters)
+      if !(largest <= Double(Float.greatestFiniteMagnitude)) {
+        throw .outOfRange(
+          layer: name, property: "\(property) (the colour filters' combined matrix)", value: largest,
+          limit: Double(Float.greatestFiniteMagnitude))
       }
     }
     for (value, property) in [

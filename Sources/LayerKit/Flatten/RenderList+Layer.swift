@@ -84,6 +84,9 @@ struct RenderListBuilder {
     _ layer: Layer, parent: Transform3D, clips: [ClipEntry], region: PixelRect
   ) throws(RenderError) -> [RenderOp] {
     try validate(layer)
+    // Every value is checked whether or not the layer shows: a limit does not depend on where
+    // a layer is or whether it is hidden.
+    try validateEffects(layer)
     guard !layer.isHidden, layer.opacity > 0, !region.isEmpty else { return [] }
     guard visiting.insert(ObjectIdentifier(layer)).inserted else {
       throw .layerCycle(layer: layer.debugName)
@@ -470,8 +473,13 @@ extension PlaneMapping {
     let (d, e, f) = (h[1][0], h[1][1], h[1][2])
     let (g, hh, i) = (h[2][0], h[2][1], h[2][2])
     let det = a * (e * i - f * hh) - b * (d * i - f * g) + c * (d * hh - e * g)
-    let norm = h.joined().reduce(0) { max($0, abs($1)) }
-    guard det.isFinite, norm > 0, abs(det) > 1e-12 * norm * norm * norm else { return nil }
+    // Singular when the columns are (nearly) dependent: |det| measured against the product of
+    // the columns' lengths (Hadamard's bound, reached by orthogonal columns), which neither a
+    // translation nor a scale changes. (Against the largest entry cubed, a layer 10 000 points
+    // left of the origin — its translation column that long — counted as edge-on and vanished.)
+    func length(_ x: Double, _ y: Double, _ z: Double) -> Double { (x * x + y * y + z * z).squareRoot() }
+    let bound = length(a, d, g) * length(b, e, hh) * length(c, f, i)
+    guard det.isFinite, bound.isFinite, bound > 0, abs(det) > 1e-12 * bound else { return nil }
     let inv: [[Double]] = [
       [(e * i - f * hh) / det, (c * hh - b * i) / det, (b * f - c * e) / det],
       [(f * g - d * i) / det, (a * i - c * g) / det, (c * d - a * f) / det],

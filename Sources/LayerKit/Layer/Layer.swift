@@ -13,6 +13,9 @@
 open class Layer {
   /// A name for messages and debugging (`name` in CALayer).
   public var name: String?
+  /// Where an unnamed layer came from, for messages: a scene file's place for it
+  /// (`layers[0].sublayers[2]`). Not part of Core Animation's model.
+  package var sourceLabel: String?
 
   // MARK: Geometry
 
@@ -308,6 +311,7 @@ open class Layer {
   /// Copies every model value (not the sublayers, the mask or the animations) from `other`.
   func copyModelValues(from o: Layer) {
     name = o.name
+    sourceLabel = o.sourceLabel
     bounds = o.bounds
     position = o.position
     anchorPoint = o.anchorPoint
@@ -347,5 +351,5 @@ open class Layer {
   }
 
   /// The name used in error messages.
-  var debugName: String { name ?? "<unnamed \(ObjectIdentifier(self).hashValue & 0xFFFF)>" }
+  var debugName: String { name ?? sourceLabel ?? "<unnamed \(ObjectIdentifier(self).hashValue & 0xFFFF)>" }
 }

@@ -41,6 +41,10 @@ public enum GLError: BackendError, Equatable, Sendable, CustomStringConvertible 
   /// A transition shader's colour is not a finite number (NaN or infinity) at `progress`, pixel
   /// (`x`, `y`) of the test frame: in an 8-bit frame such pixels would silently come out black.
   case nonFiniteColor(file: String, progress: Float, x: Int, y: Int, value: String)
+  /// A transition shader reads an image (getFromColor, getToColor) at a coordinate that is not a
+  /// finite number at `progress`, pixel (`x`, `y`) of the test frame: such a read samples nothing,
+  /// and the pixel would silently come out black.
+  case nonFiniteCoordinate(file: String, progress: Float, x: Int, y: Int)
 
   public var description: String {
     switch self {
@@ -63,6 +67,10 @@ public enum GLError: BackendError, Equatable, Sendable, CustomStringConvertible 
       "\(file): the transition's colour is \(value), not a number a pixel can hold, at progress "
         + "\(String(format: "%g", progress)), pixel (\(x), \(y)) of a 16×16 test frame; it would be drawn black "
         + "(look for sqrt, log or pow of a negative number, 0 / 0, or a division by a value that can be 0)"
+    case .nonFiniteCoordinate(let file, let progress, let x, let y):
+      "\(file): the transition reads an image at a coordinate that is not a number (NaN or infinite) at progress "
+        + "\(String(format: "%g", progress)), pixel (\(x), \(y)) of a 16×16 test frame; it would be drawn black "
+        + "(look at the uv given to getFromColor or getToColor: 0 / 0, or a division by a value that can be 0)"
     }
   }
 

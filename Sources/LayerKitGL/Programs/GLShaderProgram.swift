@@ -266,6 +266,15 @@ extension GLContext {
     var linked: GLint = 0
     glGetProgramiv(name, GLenum(GL_LINK_STATUS), &linked)
     guard linked == GL_TRUE else {
+      // A driver may defer compiling to the link (Mesa does when its shader cache holds the
+      // text): a shader's own errors then surface here, and are reported as compile errors at
+      // their file and line, as they would have been from glCompileShader.
+      for (object, shader) in [(vs, vertex), (fs, fragment)] {
+        if let error = compileError(object, shader) {
+          delete(program)
+          throw error
+        }
+      }
       let log = Self.infoLog(name, program: true)
       delete(program)
       throw .programLink(
@@ -295,18 +304,24 @@ extension GLContext {
       glShaderSource(object, 1, &pointer, nil)
     }
     glCompileShader(object)
-    var compiled: GLint = 0
-    glGetShaderiv(object, GLenum(GL_COMPILE_STATUS), &compiled)
-    guard compiled == GL_TRUE else {
-      let log = Self.infoLog(object, program: false)
+    if let error = compileError(object, shader) {
       glDeleteShader(object)
-      let (line, message) = ShaderLog.firstError(log)
-      let place = shader.origin(ofLine: line)
-      throw .shaderCompile(
-        file: place.file, stage: stage, line: place.line, message: message,
-        excerpt: ShaderLog.excerpt(place.text, line: place.line))
+      throw error
     }
     return object
+  }
+
+  /// The compile error of a compiled shader object, at the file and line its log's first error
+  /// is in; nil while its compile status is good.
+  private func compileError(_ object: GLuint, _ shader: ComposedShader) -> GLError? {
+    var compiled: GLint = 0
+    glGetShaderiv(object, GLenum(GL_COMPILE_STATUS), &compiled)
+    guard compiled != GL_TRUE else { return nil }
+    let (line, message) = ShaderLog.firstError(Self.infoLog(object, program: false))
+    let place = shader.origin(ofLine: line)
+    return .shaderCompile(
+      file: place.file, stage: shader.stage, line: place.line, message: message,
+      excerpt: ShaderLog.excerpt(place.text, line: place.line))
   }
 
   /// A shader's or program's info log (the driver's compile or link messages).

@@ -29,6 +29,7 @@ struct TransitionProgram {
   private let ratio: GLint
   private let bounds: GLint
   private let outputOrigin: GLint
+  private let checkCoordinates: GLint
   /// One location per `source.uniforms` entry (-1 where the compiler removed it).
   private let locations: [GLint]
 
@@ -48,11 +49,13 @@ struct TransitionProgram {
   private init(context: GLContext, effect: ShaderSource, includes: Bool, defines: [(String, String)]) throws(GLError) {
     let source: GLTransitionSource
     do {
-      source = try GLTransitionSource(text: effect.text, file: effect.file)
+      source = try GLTransitionSource(text: effect.text, file: effect.file, expandsIncludes: includes)
     } catch {
       let line: Int? =
         switch error {
-        case .malformedUniform(_, let line, _), .malformedDefault(_, let line, _, _): line
+        case .malformedUniform(_, let line, _), .malformedDefault(_, let line, _, _),
+          .unsupportedDirective(_, let line, _), .hostFunction(_, let line, _):
+          line
         case .missingTransitionFunction: nil
         }
       throw .shaderCompile(
@@ -82,6 +85,7 @@ struct TransitionProgram {
     ratio = location("ratio")
     bounds = location("u_bounds")
     outputOrigin = location("u_outputOrigin")
+    checkCoordinates = location("lk_checkCoordinates")
     locations = source.uniforms.map { location($0.name) }
     // from and to, then the effect's own sampler2D parameters on units extra0… in order.
     let extras = zip(source.uniforms, locations).filter { $0.0.type == .sampler2D }.enumerated().map {
@@ -120,10 +124,20 @@ struct TransitionProgram {
     return shader
   }
 
+  /// The colour a pixel is written as, with `checkingCoordinates`, when the effect read an image
+  /// at a coordinate that is not a finite number (`lk_nonFiniteCoordinateMark` in the wrapper).
+  static let nonFiniteCoordinateMark: Float = -1.0e38
+
   /// Sets the pass's uniforms (`values` from `source.resolve`); the program must be current.
   /// Binding the surfaces is the caller's.
-  func setPass(_ pass: TransitionPass, values: [TransitionValue?], context: GLContext) throws(GLError) {
+  /// - Parameter checkingCoordinates: mark the pixels whose effect read an image at a
+  ///   coordinate that is not a finite number (`nonFiniteCoordinateMark`); for the registration
+  ///   check, never for a frame.
+  func setPass(
+    _ pass: TransitionPass, values: [TransitionValue?], checkingCoordinates: Bool = false, context: GLContext
+  ) throws(GLError) {
     let b = pass.bounds
+    glUniform1i(checkCoordinates, checkingCoordinates ? 1 : 0)
     glUniform1f(progress, pass.progress)
     glUniform1f(ratio, Float(b.width) / Float(b.height))
     glUniform4f(bounds, Float(b.x), Float(b.y), Float(b.width), Float(b.height))

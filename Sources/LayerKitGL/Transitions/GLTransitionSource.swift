@@ -18,6 +18,15 @@ import LayerKitRender
 
 /// A transition shader in the gl-transitions form, parsed.
 public struct GLTransitionSource: Sendable {
+  /// The preprocessor directives of GLSL ES 3.00 (§3.4), by keyword ("" is the null directive).
+  static let directives: Set<String> = [
+    "", "define", "undef", "if", "ifdef", "ifndef", "else", "elif", "endif", "error", "pragma",
+    "extension", "version", "line",
+  ]
+
+  /// Functions the host (transition_wrapper.frag) defines around the file.
+  public static let hostFunctions: Set<String> = ["main", "getFromColor", "getToColor"]
+
   /// Names the host provides; declarations of them are not parameters.
   public static let reservedNames: Set<String> = ["progress", "ratio", "from", "to"]
 
@@ -35,9 +44,11 @@ public struct GLTransitionSource: Sendable {
   /// - Parameters:
   ///   - text: the shader, in the gl-transitions form.
   ///   - file: the name errors give (a path under `Shaders/`, or the file's path).
-  /// - Throws: `TransitionSourceError` naming the line of a malformed uniform or default, or a
-  ///   missing `transition` function.
-  public init(text: String, file: String) throws(TransitionSourceError) {
+  ///   - expandsIncludes: whether the host expands the file's `#include` lines (the built-in
+  ///     files of `Shaders/`); a user's file may hold none.
+  /// - Throws: `TransitionSourceError` naming the line of a malformed uniform or default, or of a
+  ///   directive GLSL ES 3.00 does not have; or a missing `transition` function.
+  public init(text: String, file: String, expandsIncludes: Bool = false) throws(TransitionSourceError) {
     self.file = file
     self.text = text
     let scan = Scan(text)
@@ -82,6 +93,20 @@ public struct GLTransitionSource: Sendable {
       for name in names where !Self.reservedNames.contains(name) {
         uniforms.append(TransitionUniform(name: name, type: type, default: value, line: line))
       }
+    }
+    // Only GLSL ES 3.00's own directives (§3.4). A driver that takes `#include` resolves it
+    // against whatever it has seen (Mesa answers from its shader cache once it holds the text),
+    // so the same file would render on one machine and fail on another: a gl-transitions shader
+    // is one self-contained file, and anything else is refused here, before GL sees it.
+    for (line, keyword) in scan.directives() {
+      if !Self.directives.contains(keyword) && !(expandsIncludes && keyword == "include") {
+        throw .unsupportedDirective(file: file, line: line, directive: keyword)
+      }
+    }
+    // The functions the host defines around the file: a second definition would be reported at
+    // the host's own lines, which say nothing to the file's author.
+    for definition in scan.fileScope().definitions where Self.hostFunctions.contains(definition.name) {
+      throw .hostFunction(file: file, line: scan.line(at: definition.offset), name: definition.name)
     }
     guard scan.code.firstMatch(of: #/\bvec4\s+transition\s*\(/#) != nil else {
       throw .missingTransitionFunction(file: file)
@@ -350,6 +375,39 @@ private struct Scan {
     code = String(decoding: masked, as: UTF8.self)
   }
 
+  /// Every preprocessor directive outside comments, by its 1-based line and its keyword (the
+  /// word after `#`; "" for a `#` alone on its line).
+  func directives() -> [(line: Int, keyword: String)] {
+    var result: [(line: Int, keyword: String)] = []
+    var line = 1
+    var atLineStart = true
+    var i = 0
+    while i < maskedBytes.count {
+      let b = maskedBytes[i]
+      if b == UInt8(ascii: "\n") {
+        line += 1
+        atLineStart = true
+      } else if b == UInt8(ascii: "#") && atLineStart {
+        var j = i + 1
+        while j < maskedBytes.count, maskedBytes[j] == UInt8(ascii: " ") || maskedBytes[j] == UInt8(ascii: "\t") {
+          j += 1
+        }
+        var k = j
+        while k < maskedBytes.count, Self.isWordByte(maskedBytes[k]) { k += 1 }
+        result.append((line, String(decoding: maskedBytes[j..<k], as: UTF8.self)))
+        atLineStart = false
+      } else if b != UInt8(ascii: " ") && b != UInt8(ascii: "\t") && b != UInt8(ascii: "\r") {
+        atLineStart = false
+      }
+      i += 1
+    }
+    return result
+  }
+
+  static func isWordByte(_ b: UInt8) -> Bool {
+    (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F
+  }
+
   /// The 1-based line of byte offset `offset`.
   func line(at offset: Int) -> Int {
     1 + bytes[..<min(offset, bytes.count)].reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
@@ -421,6 +479,8 @@ private struct Scan {
     var initializers: [GlobalInitializer] = []
     /// The functions defined or declared (prototypes), by name.
     var functionNames: Set<String> = []
+    /// The functions defined (with a body), by name and the byte offset of their header.
+    var definitions: [(name: String, offset: Int)] = []
   }
 
   /// Words that begin a file-scope statement that is no plain variable declaration (or whose
@@ -495,7 +555,10 @@ private struct Scan {
           // After a parameter list, a function's body; else a struct or block, left alone.
           if m[start..<i].contains(UInt8(ascii: ")")) {
             functionBody = true
-            if !leftAlone, let name = Self.functionName(m, start..<i) { scope.functionNames.insert(name) }
+            if !leftAlone, let name = Self.functionName(m, start..<i) {
+              scope.functionNames.insert(name)
+              scope.definitions.append((name, start))
+            }
           } else {
             leftAlone = true
           }

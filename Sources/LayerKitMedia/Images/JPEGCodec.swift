@@ -14,7 +14,13 @@ enum JPEGCodec {
       let bytes = raw.bindMemory(to: UInt8.self)
       guard let base = bytes.baseAddress else { return .failure(.truncated(path: name)) }
       if ContainerScan.jpeg(UnsafeRawBufferPointer(bytes)) == .truncated {
-        return .failure(.truncated(path: name))
+        // A file that ends with EOI (FF D9), as a whole JPEG does, is not cut short: a segment
+        // length that runs past it is damage.
+        let endsWithEOI = bytes.count >= 2 && bytes[bytes.count - 2] == 0xFF && bytes[bytes.count - 1] == 0xD9
+        return .failure(
+          endsWithEOI
+            ? .corrupt(path: name, reason: "a marker segment's length runs past the end of the image data")
+            : .truncated(path: name))
       }
       let size = UInt(bytes.count)
       var width: Int32 = 0

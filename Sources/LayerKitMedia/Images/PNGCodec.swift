@@ -8,7 +8,16 @@ import LayerKit
 enum PNGCodec {
   static func decode(_ data: Data, name: String) throws(MediaError) -> Image {
     let result: Result<Image, MediaError> = data.withUnsafeBytes { bytes in
-      if ContainerScan.png(bytes) == .truncated { return .failure(.truncated(path: name)) }
+      if ContainerScan.png(bytes) == .truncated {
+        // A file that ends with an IEND chunk, as a whole PNG does, is not cut short: a chunk
+        // length that runs past it is damage.
+        let iend: [UInt8] = [0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+        let endsWithIEND = bytes.count >= 8 && Array(bytes.suffix(8)) == iend
+        return .failure(
+          endsWithIEND
+            ? .corrupt(path: name, reason: "a chunk's length runs past the end of the image data")
+            : .truncated(path: name))
+      }
       var png = png_image()
       png.version = UInt32(PNG_IMAGE_VERSION)
       defer { png_image_free(&png) }

@@ -15,18 +15,45 @@ public struct AudioMix: Sendable, Equatable {
     self.outputLabel = outputLabel
   }
 
-  /// Checks that a music track exists and has sound, before anything is rendered.
-  /// - Throws: `MediaError.fileNotFound`, or `VideoError.unreadableClip` when ffprobe finds no
-  ///   audio stream in it.
+  /// Checks that a music track exists, has sound, and holds all the data its index names
+  /// (a file cut after its header would play short without a word), before anything is rendered.
+  /// - Throws: `MediaError.fileNotFound`, or `VideoError.unreadableAudio` naming what it is: not
+  ///   a regular file, text, not media, damaged or cut short, or without an audio stream.
   public static func checkTrack(_ path: String) throws {
+    // A device or a FIFO would be read forever (/dev/zero never ends).
+    if let kind = FileIO.irregularKind(path) {
+      throw VideoError.unreadableAudio(path: path, reason: "\(kind), not a regular file")
+    }
     guard FileIO.head(path, count: 1) != nil else { throw MediaError.fileNotFound(path: path) }
+    if FileIO.looksLikeText(path) {
+      throw VideoError.unreadableAudio(path: path, reason: "a text file, not a sound or a clip")
+    }
     let probe = try FFmpeg.start(
       try FFmpeg.ffprobe(),
       ["-v", "error", "-select_streams", "a", "-show_entries", "stream=index", "-of", "csv=p=0", path],
       stdin: false, stdout: .pipe)
     let found = !probe.readAll().isEmpty
-    if probe.wait() != 0 || !found {
-      throw VideoError.unreadableClip(path: path, reason: "no audio stream to lay under the video")
+    let status = probe.wait()
+    if status != 0 {
+      let detail = probe.errorTail(lines: 4)
+      throw VideoError.unreadableAudio(
+        path: path, reason: detail.isEmpty ? "ffprobe exit status \(status)" : FFmpeg.explain(detail, path: path))
+    }
+    if !found { throw VideoError.unreadableAudio(path: path, reason: "no audio stream to lay under the video") }
+    // Every packet read (copied, not decoded: fast), any error fatal (-xerror): a file cut after
+    // its index reads as "partial file" here.
+    let demux = try FFmpeg.start(
+      try FFmpeg.ffmpeg(),
+      ["-nostdin", "-v", "error", "-xerror", "-i", path, "-map", "0:a:0", "-c", "copy", "-f", "null", "-"],
+      stdin: false, stdout: .discard)
+    if demux.wait() != 0 {
+      let detail = demux.errorTail(lines: 4).lowercased()
+      let cut = ["partial file", "corrupt input packet", "end of file"].contains(where: detail.contains)
+      throw VideoError.unreadableAudio(
+        path: path,
+        reason: cut
+          ? "truncated or damaged: its data ends before its index says it does"
+          : "damaged: ffmpeg could not read its packets")
     }
   }
 

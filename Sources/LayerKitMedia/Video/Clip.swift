@@ -69,7 +69,9 @@ public struct ClipInfo: Sendable, Equatable {
   ///   finds no video stream.
   public static func probe(_ path: String) throws(VideoError) -> ClipInfo {
     // ffprobe would wait on a FIFO forever.
-    if let kind = FileIO.irregularKind(path) { throw .unreadableClip(path: path, reason: "\(kind), not a regular file") }
+    if let kind = FileIO.irregularKind(path) {
+      throw .unreadableClip(path: path, reason: "\(kind), not a regular file")
+    }
     let probe = try FFmpeg.start(
       try FFmpeg.ffprobe(),
       [
@@ -90,9 +92,15 @@ public struct ClipInfo: Sendable, Equatable {
     // reads it as one frame of no duration.
     let formatName = format?["format_name"] as? String ?? ""
     if formatName == "image2" || formatName.hasSuffix("_pipe") {
-      let kind = formatName.hasSuffix("_pipe") ? String(formatName.dropLast(5)).uppercased() + " " : ""
+      // ffmpeg's image2 demuxer goes by the name alone: a text file named .png is "an image" to it.
+      if FileIO.looksLikeText(path) {
+        throw .unreadableClip(path: path, reason: "a text file, not a picture or a clip")
+      }
+      let kind = formatName.hasSuffix("_pipe") ? String(formatName.dropLast(5)).uppercased() : nil
       throw .unreadableClip(
-        path: path, reason: "a \(kind)image; LayerKit reads PNG and JPEG stills (convert it, e.g. ffmpeg -i IN OUT.png)")
+        path: path,
+        reason: (kind.map { "a \($0) image" } ?? "an image in a format LayerKit does not read")
+          + "; LayerKit reads PNG and JPEG stills (convert it, e.g. ffmpeg -i IN OUT.png)")
     }
     guard let video = streams.first(where: { ($0["codec_type"] as? String) == "video" }),
       var width = video["width"] as? Int, var height = video["height"] as? Int, width > 0, height > 0
@@ -104,7 +112,9 @@ public struct ClipInfo: Sendable, Equatable {
     var duration = durations.first { $0.isFinite && $0 > 0 } ?? 0
     // Non-square pixels (SAR 2:1 DV, 4:3 anamorphic): shown at the display width, even.
     var storedWidth: Int?
-    if let sar = (video["sample_aspect_ratio"] as? String).flatMap({ rational($0.replacingOccurrences(of: ":", with: "/")) }),
+    if let sar = (video["sample_aspect_ratio"] as? String).flatMap({
+      rational($0.replacingOccurrences(of: ":", with: "/"))
+    }),
       sar.isFinite, sar > 0, abs(sar - 1) > 1e-6
     {
       let shown = max(2, Int((Double(width) * sar / 2).rounded()) * 2)
@@ -321,7 +331,9 @@ public final class ClipDecoder: @unchecked Sendable {
     self.process = nil
     let errors = process.errorTail()
     let lower = errors.lowercased()
-    if ["partial file", "invalid nal unit", "error while decoding", "invalid data found", "corrupt"].contains(where: lower.contains) {
+    if ["partial file", "invalid nal unit", "error while decoding", "invalid data found", "corrupt"].contains(
+      where: lower.contains)
+    {
       damage = FFmpeg.explain(errors, path: info.path)
     }
     // Any status is fine once we have frames: ffmpeg exits non-zero when its reader goes away.

@@ -51,7 +51,52 @@ public enum FFmpeg {
 
   /// Seconds formatted for ffmpeg's time options, exact to the microsecond.
   static func seconds(_ t: Double) -> String {
-    String(format: "%.6f", max(0, t))
+    // Times beyond Limits are refused before they get here; the clamp keeps a number that
+    // slipped through from becoming hundreds of digits on ffmpeg's command line.
+    String(format: "%.6f", min(max(0, t), 1e9))
+  }
+
+  /// ffmpeg's error lines about its output or its options (an encoder that failed, a write that
+  /// failed), as one line a person reads: a full disk or a refused write named in plain words,
+  /// anything else without ffmpeg's internals (`[libx264 @ 0x55…]` prefixes, "Last message
+  /// repeated N times"), its last two distinct lines, at most 200 characters.
+  static func explainFailure(_ stderr: String) -> String {
+    if let known = outputFailure(stderr) { return known }
+    let lines = plainLines(stderr)
+    var distinct: [String] = []
+    for line in lines.reversed() where !distinct.contains(line) {
+      distinct.insert(line, at: 0)
+      if distinct.count == 2 { break }
+    }
+    let joined = distinct.joined(separator: "; ")
+    return joined.count > 200 ? String(joined.prefix(200)) + "…" : joined
+  }
+
+  /// What ffmpeg's error lines say went wrong writing its output, in plain words (a full disk, a
+  /// read-only or refused file), or nil when they say something else.
+  static func outputFailure(_ stderr: String) -> String? {
+    let text = stderr.lowercased()
+    let known: [(needle: String, meaning: String)] = [
+      ("no space left on device", "the disk is full (no space left on device)"),
+      ("disk quota exceeded", "the disk quota is exceeded"),
+      ("file too large", "the file is larger than the file system allows"),
+      ("read-only file system", "the file system is read-only"),
+      ("permission denied", "permission denied"),
+    ]
+    return known.first { text.contains($0.needle) }?.meaning
+  }
+
+  /// ffmpeg's lines without its internals: `[name @ 0x…]` prefixes, "Last message repeated"
+  /// lines and empty lines.
+  static func plainLines(_ stderr: String) -> [String] {
+    stderr.split(whereSeparator: \.isNewline).compactMap { line -> String? in
+      var l = line.trimmingCharacters(in: .whitespaces)
+      while l.hasPrefix("["), let close = l.firstIndex(of: "]") {
+        l = String(l[l.index(after: close)...]).trimmingCharacters(in: .whitespaces)
+      }
+      if l.isEmpty || l.lowercased().hasPrefix("last message repeated") { return nil }
+      return l
+    }
   }
 }
 
@@ -65,12 +110,17 @@ extension FFmpeg {
     // Whether the file starts like a container ffmpeg knows (ISO BMFF, Matroska/WebM, RIFF, Ogg,
     // MPEG-TS, FLV, GIF): then its failures mean damage, not a file of another kind.
     let head = FileIO.head(path, count: 12) ?? []
-    let magics: [[UInt8]] = [[0x1A, 0x45, 0xDF, 0xA3], Array("RIFF".utf8), Array("OggS".utf8), Array("FLV".utf8), Array("GIF8".utf8)]
+    let magics: [[UInt8]] = [
+      [0x1A, 0x45, 0xDF, 0xA3], Array("RIFF".utf8), Array("OggS".utf8), Array("FLV".utf8), Array("GIF8".utf8),
+    ]
     let media =
       (head.count >= 8 && Array(head[4..<8]) == Array("ftyp".utf8)) || magics.contains { head.starts(with: $0) }
       || head.first == 0x47
     let known: [(needles: [String], meaning: String)] = [
-      (["moov atom not found"], media ? "truncated: an MP4/MOV cut off before its index (moov) was written" : "not a media file ffmpeg can read"),
+      (
+        ["moov atom not found"],
+        media ? "truncated: an MP4/MOV cut off before its index (moov) was written" : "not a media file ffmpeg can read"
+      ),
       (["no such file"], "no such file"),
       (["permission denied"], "permission denied"),
       (["is a directory"], "a folder, not a file"),
@@ -80,7 +130,10 @@ extension FFmpeg {
       (["end of file"], "truncated: the file ends too early"),
       (["invalid nal unit"], "damaged or truncated video data"),
       (["error while decoding"], "damaged or truncated video data"),
-      (["invalid data found when processing input"], media ? "damaged or truncated: ffmpeg found invalid data in it" : "not a media file ffmpeg can read"),
+      (
+        ["invalid data found when processing input"],
+        media ? "damaged or truncated: ffmpeg found invalid data in it" : "not a media file ffmpeg can read"
+      ),
       (["unknown format"], "not a media file ffmpeg can read"),
     ]
     for entry in known where entry.needles.allSatisfy(text.contains) { return entry.meaning }

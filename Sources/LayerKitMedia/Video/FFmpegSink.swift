@@ -172,8 +172,18 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       let result = chunk.withUnsafeBytes { buffer in
         Result { () throws(VideoError) in try process.write(buffer) }
       }
-      try result.get()
+      do {
+        try result.get()
+      } catch {
+        throw named(error)
+      }
     }
+  }
+
+  /// An encoder's failure to write its output (a full disk) as the output's error, naming it.
+  private func named(_ error: VideoError) -> VideoError {
+    guard case .programFailed(_, _, let detail) = error, let reason = FFmpeg.outputFailure(detail) else { return error }
+    return .unwritableOutput(path: displayPath, reason: reason)
   }
 
   func finish() throws {
@@ -181,7 +191,7 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     let status = process.wait()
     guard status == 0 else {
       temporary?.discard()
-      throw VideoError.programFailed(program: "ffmpeg", status: status, detail: process.errorTail())
+      throw named(.programFailed(program: "ffmpeg", status: status, detail: process.errorTail()))
     }
     if let temporary {
       do {
@@ -202,7 +212,10 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     let tail = process.errorTail()
     let fatal = ["Error writing trailer", "No space left", "Conversion failed", "I/O error", "Error submitting"]
     if let line = tail.split(separator: "\n").first(where: { l in fatal.contains { l.contains($0) } }) {
-      throw .unwritableOutput(path: displayPath, reason: "ffmpeg exited 0 but said: \(line)")
+      throw .unwritableOutput(
+        path: displayPath,
+        reason: FFmpeg.outputFailure(String(line)) ?? "ffmpeg exited 0 but said: \(FFmpeg.explainFailure(String(line)))"
+      )
     }
     let info: ClipInfo
     do {
@@ -213,7 +226,8 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     // GIF frame timings are rounded to hundredths: only its readability is checked.
     if format != .gif, written > 2, info.frameCount < written - max(2, written / 100) {
       throw .unwritableOutput(
-        path: displayPath, reason: "ffmpeg exited 0 but the file holds \(info.frameCount) of the \(written) frames written")
+        path: displayPath,
+        reason: "ffmpeg exited 0 but the file holds \(info.frameCount) of the \(written) frames written")
     }
   }
 

@@ -33,3 +33,15 @@ extension FileIO {
     }
   }
 }
+
+extension FileIO {
+  /// Whether the file's first 4 KiB read as text: UTF-8 without NUL or control characters other
+  /// than tab, CR, LF and form feed (a text file given where a picture, a clip or a sound goes).
+  static func looksLikeText(_ path: String) -> Bool {
+    guard var head = head(path, count: 4096), !head.isEmpty else { return false }
+    // A multi-byte character cut by the 4 KiB window is not a reason to call it binary.
+    while head.count > 1, let last = head.last, last & 0xC0 == 0x80 || last >= 0xC0 { head.removeLast() }
+    guard String(validating: head, as: UTF8.self) != nil else { return false }
+    return !head.contains { $0 < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D].contains($0) || $0 == 0x7F }
+  }
+}

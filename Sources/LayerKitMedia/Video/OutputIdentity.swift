@@ -19,6 +19,17 @@ public enum OutputIdentity {
     }
   }
 
+  /// Whether writing `output` and `other` would write one file twice: the same path (through
+  /// symlinks and hard links), or — when `output` is a frame folder — `other` inside it. Outputs
+  /// are checked in pairs before anything is rendered.
+  public static func collide(_ output: String, _ other: String, outputIsFolder: Bool = false) -> Bool {
+    let (pa, pb) = (resolved(output), resolved(other))
+    if pa == pb { return true }
+    if let ia = identity(output), ia == identity(other) { return true }
+    if outputIsFolder { return pb.hasPrefix(pa.hasSuffix("/") ? pa : pa + "/") }
+    return false
+  }
+
   static func resolved(_ path: String) -> String {
     URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
   }
@@ -40,7 +51,9 @@ public enum OutputIdentity {
     let folder = (path as NSString).deletingLastPathComponent
     let dir = folder.isEmpty ? "." : folder
     guard isDirectory(dir) else { throw .unwritableOutput(path: path, reason: "the folder \(dir) does not exist") }
-    guard access(dir, W_OK) == 0 else { throw .unwritableOutput(path: path, reason: "the folder \(dir) is not writable") }
+    guard access(dir, W_OK) == 0 else {
+      throw .unwritableOutput(path: path, reason: "the folder \(dir) is not writable")
+    }
     if isDirectory(path) { throw .unwritableOutput(path: path, reason: "it is a folder") }
     // access() says yes to root everywhere, and /proc or a read-only mount refuse only an actual
     // file: make one (and remove it), so the failure comes now rather than after the render.

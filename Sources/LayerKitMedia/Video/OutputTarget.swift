@@ -89,6 +89,10 @@ public struct OutputTarget: Sendable, Equatable {
   public init(path: String, format forced: VideoFormat? = nil) throws(VideoError) {
     displayPath = path
     if path == "-" {
+      // A closed standard output (`>&-`) would fail at the first frame with EBADF.
+      guard !StandardStreams.outputIsClosed else {
+        throw .unwritableOutput(path: "standard output", reason: "it is closed; give -o FILE, or run with it open")
+      }
       kind = .standardOutput
       format = forced ?? .y4m
       if format == .png {

@@ -7,6 +7,8 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
   case programFailed(program: String, status: Int32, detail: String)
   /// A file that ffprobe could not read as a clip with a video stream (or an image).
   case unreadableClip(path: String, reason: String)
+  /// A sound track (a music file) that cannot be laid under the video: `reason` says why.
+  case unreadableAudio(path: String, reason: String)
   /// The output path cannot be written, or names something that cannot be written to.
   case unwritableOutput(path: String, reason: String)
   /// The output's kind cannot be told from its name.
@@ -21,11 +23,14 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidTimeline(String)
   /// Parts that do not join: different sizes, rates or formats, or not parts at all.
   case incompatibleParts(String)
-  /// The render was stopped by a signal (SIGINT, SIGTERM); nothing was left at the output path.
-  case interrupted(signal: Int32)
+  /// The render was stopped by a signal (SIGINT, SIGTERM); nothing was left at the output path,
+  /// or — for a stream (`stream`: standard output, a FIFO, a device) — the first `framesSent`
+  /// frames had gone out and the stream ends after them.
+  case interrupted(signal: Int32, stream: String? = nil, framesSent: Int = 0)
   /// No frame was finished for `seconds` (`--frame-time-limit`) after frame `frame`: a shader
-  /// that loops for minutes, or work beyond any budget; nothing was left at the output path.
-  case frameTimeLimit(frame: Int, seconds: Double)
+  /// that loops for minutes, or work beyond any budget; nothing was left at the output path (for
+  /// a stream, what had gone out stays sent).
+  case frameTimeLimit(frame: Int, seconds: Double, stream: String? = nil)
   /// An output that names one of the inputs (or a folder holding one): writing it would destroy
   /// the input.
   case outputIsInput(output: String, input: String)
@@ -38,8 +43,10 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
     case .programFailed(let path, let status, let detail):
       let program = path.split(separator: "/").last.map(String.init) ?? path
       let what = status >= 0 ? "\(program) failed (exit status \(status))" : "\(program) failed"
-      return detail.isEmpty ? what : "\(what): \(detail.replacingOccurrences(of: "\n", with: " | "))"
+      let plain = FFmpeg.explainFailure(detail)
+      return plain.isEmpty ? what : "\(what): \(plain)"
     case .unreadableClip(let path, let reason): return "\(path): cannot read as an image or a clip: \(reason)"
+    case .unreadableAudio(let path, let reason): return "\(path): cannot use as a sound track: \(reason)"
     case .unwritableOutput(let path, let reason): return "\(path): cannot write the output: \(reason)"
     case .unknownFormat(let path):
       return "\(path): cannot tell the output format from the name; use .mp4, .webm, .gif, .mov, .mkv, .y4m, "
@@ -58,12 +65,17 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
       return output == input
         ? "the output \(output) is also an input; choose another output"
         : "the output \(output) would overwrite the input \(input); choose another output"
-    case .interrupted(let signal):
+    case .interrupted(let signal, let stream, let sent):
       let name = [1: "SIGHUP", 2: "SIGINT", 15: "SIGTERM"][signal] ?? "signal \(signal)"
-      return "stopped by \(name); no output was left"
-    case .frameTimeLimit(let frame, let seconds):
-      return "frame \(frame) took over \(String(format: "%g", seconds)) s (--frame-time-limit): a shader that does not end, "
-        + "or work beyond any budget; no output was left (raise the limit, or 0 for none, if the frame is only slow)"
+      guard let stream else { return "stopped by \(name); no output was left" }
+      return "stopped by \(name) after \(sent) frame\(sent == 1 ? "" : "s") had gone to \(stream): the stream ends "
+        + "there, cut short, and what reads it holds a partial video"
+    case .frameTimeLimit(let frame, let seconds, let stream):
+      return
+        "frame \(frame) took over \(String(format: "%g", seconds)) s (--frame-time-limit): a shader that does not end, "
+        + "or work beyond any budget; "
+        + (stream.map { "\($0) got the frames before it and ends there, cut short" } ?? "no output was left")
+        + " (raise the limit, or 0 for none, if the frame is only slow)"
     }
   }
 }

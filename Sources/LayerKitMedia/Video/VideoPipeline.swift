@@ -137,8 +137,9 @@ public final class VideoPipeline: @unchecked Sendable {
     }
 
     let workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
-    let jobs = BoundedQueue<Slot>(capacity: workers * 2)
-    let ordered = BoundedQueue<Slot>(capacity: workers * 2 + 2)
+    let depth = Self.queueDepth(workers: workers, frameBytes: width * height * 4)
+    let jobs = BoundedQueue<Slot>(capacity: depth)
+    let ordered = BoundedQueue<Slot>(capacity: depth + 2)
     register {
       jobs.cancel(); ordered.cancel()
     }
@@ -181,6 +182,9 @@ public final class VideoPipeline: @unchecked Sendable {
         }
         addTime(\.write, since: t0)
         done += 1
+        self.lock.lock()
+        self.framesSent = done
+        self.lock.unlock()
         progress?(done, total)
       }
     }
@@ -201,7 +205,7 @@ public final class VideoPipeline: @unchecked Sendable {
     group.wait()
     if let error = currentFailure() {
       sink.abort()
-      throw error
+      throw streamed(error)
     }
     let finishing = DispatchTime.now().uptimeNanoseconds
     do {
@@ -210,7 +214,7 @@ public final class VideoPipeline: @unchecked Sendable {
     } catch {
       sink.abort()
       // A signal during finish stops the encoder, which then fails: the signal is the reason.
-      throw currentFailure() ?? error
+      throw streamed(currentFailure() ?? error)
     }
     var size: Int64?
     if case .file(let path) = target.kind, let attributes = try? FileManager.default.attributesOfItem(atPath: path) {
@@ -223,6 +227,39 @@ public final class VideoPipeline: @unchecked Sendable {
   }
 
   private var stages = Stages()
+
+  /// What the frames waiting between the stages may hold, at most (besides the one being drawn
+  /// and the one being written): at 1080p (8 MiB a frame) the queues are as deep as the workers
+  /// can use; at the largest target (16 384 × 4 096, 256 MiB) one frame waits for a worker.
+  static let queuedFrameBytes = 512 << 20
+
+  /// The depth of the queue to the workers: two frames a worker, fewer when frames are large.
+  static func queueDepth(workers: Int, frameBytes: Int) -> Int {
+    max(1, min(workers * 2, queuedFrameBytes / max(frameBytes, 1) / 2))
+  }
+  /// Frames the writer has handed to the sink (under `lock`).
+  private var framesSent = 0
+
+  /// `error` as it reads for this target: a stop (a signal, the frame time limit) leaves nothing
+  /// of a file, but what went to a stream (standard output, a FIFO, a device) stays sent.
+  private func streamed(_ error: Error) -> Error {
+    let stream: String
+    switch target.kind {
+    case .standardOutput: stream = "standard output"
+    case .writeThrough(let path): stream = path
+    default: return error
+    }
+    lock.lock()
+    let sent = framesSent
+    lock.unlock()
+    switch error {
+    case VideoError.interrupted(let signal, _, _):
+      return VideoError.interrupted(signal: signal, stream: stream, framesSent: sent)
+    case VideoError.frameTimeLimit(let frame, let seconds, _):
+      return VideoError.frameTimeLimit(frame: frame, seconds: seconds, stream: stream)
+    default: return error
+    }
+  }
 
   private func addTime(_ stage: WritableKeyPath<Stages, Double>, since start: UInt64) {
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

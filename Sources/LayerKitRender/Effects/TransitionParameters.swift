@@ -63,6 +63,11 @@ public enum TransitionSourceError: Error, Equatable, Sendable, CustomStringConve
   case malformedDefault(file: String, line: Int, name: String, text: String)
   /// No `vec4 transition(vec2 uv)` function.
   case missingTransitionFunction(file: String)
+  /// A preprocessor directive GLSL ES 3.00 does not have (`#include`): the file is one
+  /// self-contained shader.
+  case unsupportedDirective(file: String, line: Int, directive: String)
+  /// A function the host defines around the file (`main`, `getFromColor`, `getToColor`).
+  case hostFunction(file: String, line: Int, name: String)
 
   public var description: String {
     switch self {
@@ -71,6 +76,13 @@ public enum TransitionSourceError: Error, Equatable, Sendable, CustomStringConve
       "\(file):\(line): default of uniform '\(name)' is not a value of its type: '\(text)'"
     case .missingTransitionFunction(let file):
       "\(file): no 'vec4 transition(vec2 uv)' function (gl-transitions form)"
+    case .unsupportedDirective(let file, let line, let directive) where directive == "include":
+      "\(file):\(line): '#include' is not supported: a gl-transitions shader is one self-contained file; paste the included code into it"
+    case .hostFunction(let file, let line, let name):
+      "\(file):\(line): defines \(name)(), which the host gives every transition: a gl-transitions file defines "
+        + "vec4 transition(vec2 uv) and its own helpers, under other names"
+    case .unsupportedDirective(let file, let line, let directive):
+      "\(file):\(line): '#\(directive)' is not a GLSL ES 3.00 directive"
     }
   }
 }

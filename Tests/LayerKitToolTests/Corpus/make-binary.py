@@ -141,6 +141,10 @@ def images(layerkit, tmp):
     for i in range(sos + 20, len(noise) - 2):
         noise[i] = 0xFF if i % 2 == 0 else 0xD0 + (i % 8)
     w("corrupt-complete.jpg", bytes(noise))
+    long_segment = bytearray(jpg)
+    dqt = jpg.index(b"\xff\xdb")
+    long_segment[dqt + 2 : dqt + 4] = struct.pack(">H", 0xFFF0)  # DQT's length runs past the EOI
+    w("segment-past-end.jpg", bytes(long_segment))
     no_huffman = bytearray(jpg)
     dht = jpg.index(b"\xff\xc4")
     no_huffman[dht + 1] = 0xFE  # DHT turned into a COM segment: no Huffman tables at all
@@ -181,6 +185,10 @@ def clips(tmp):
     audio = os.path.join(tmp, "audio.m4a")
     run("ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=d=0.3", "-c:a", "aac", audio)
     w("audio-only.mp4", open(audio, "rb").read())
+    music = os.path.join(tmp, "music.m4a")
+    run("ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=d=2", "-c:a", "aac", "-movflags", "+faststart", music)
+    data = open(music, "rb").read()
+    w("audio-cut-after-moov.m4a", data[: len(data) // 2])  # its index whole, half its packets gone
     w("text-named.mp4", b"this is a text file, not a clip\n")
     w("empty.mp4", b"")
 
