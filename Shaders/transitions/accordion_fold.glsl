@@ -4,7 +4,7 @@
 // alternate creases (narrower, with perspective) and the receding creases darken by
 // `foldShadowAmount`.
 // Lengths are fractions of the output's width, as the pass has no extent (Core Image's default
-// bottom height, 0 px, is 0). CPU twin: TransitionEffects.accordionFold.
+// bottom height, 0 px, is 0). CPU twin: CPUEffects.AccordionFold.
 
 uniform float bottomHeight; // = 0.0
 uniform int numberOfFolds; // = 3

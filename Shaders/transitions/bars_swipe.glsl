@@ -2,7 +2,7 @@
 // (radians, uv y up) that slide away along it, uncovering the new; bars start in a cycle of
 // three, each `barOffset` bar widths of travel behind the one before.
 // Lengths are fractions of the output's width, as the pass has no extent: Core Image's 30 px
-// bars over a 640-px-wide image are 0.046875. CPU twin: TransitionEffects.barsSwipe.
+// bars over a 640-px-wide image are 0.046875. CPU twin: CPUEffects.BarsSwipe.
 
 uniform float angle; // = 3.14
 uniform float width; // = 0.046875

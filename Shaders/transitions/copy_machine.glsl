@@ -2,7 +2,7 @@
 // (radians; 0 moves left to right, uv y up), as in a copier, leaving the new content behind it.
 // `opacity` scales the light, which is added and clamped (premultiplied: colour ≤ alpha).
 // Lengths are fractions of the output's width, as the pass has no extent: Core Image's 200 px
-// bar over a 640-px-wide image is 0.3125. CPU twin: TransitionEffects.copyMachine.
+// bar over a 640-px-wide image is 0.3125. CPU twin: CPUEffects.CopyMachine.
 
 uniform vec3 color; // = vec3(0.6, 1.0, 0.8)
 uniform float angle; // = 0.0

@@ -7,7 +7,7 @@
 // `shadowDensity` is its darkness and `shadowOffset` shifts it (uv y up: (0, −) falls downwards).
 // Lengths are fractions of the output's width, as the pass has no extent: over a 640-px-wide
 // image Core Image's shadow radius of 8 px is 0.0125 and its offset of (0, −10) px is
-// (0, −0.015625). CPU twin: TransitionEffects.disintegrateWithMask.
+// (0, −0.015625). CPU twin: CPUEffects.DisintegrateWithMask.
 
 uniform float maskScale; // = 8.0
 uniform float shadowRadius; // = 0.0125

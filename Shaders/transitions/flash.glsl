@@ -4,7 +4,7 @@
 // `center` is in uv (y up); the radius is in fractions of the output's width, as the pass has
 // no extent (Core Image's centre default is (150, 150) px; the middle of the frame here).
 // The rays' directions use multiple-angle polynomials of the direction's cosine, not atan, so
-// that the CPU twin computes the same values. CPU twin: TransitionEffects.flash.
+// that the CPU twin computes the same values. CPU twin: CPUEffects.Flash.
 
 uniform vec2 center; // = vec2(0.5, 0.5)
 uniform vec3 color; // = vec3(1.0, 0.8, 0.6)

@@ -4,7 +4,7 @@
 // flattens the holes. `center` is in uv (y up); radius and compression are fractions of the
 // output's width, as the pass has no extent: Core Image's 150 px and 300 px over a
 // 640-px-wide image are 0.234375 and 0.46875. Each cell's delay is an integer hash, written the
-// same in the CPU twin (no fract, no noise texture). CPU twin: TransitionEffects.mod.
+// same in the CPU twin (no fract, no noise texture). CPU twin: CPUEffects.Mod.
 
 uniform vec2 center; // = vec2(0.5, 0.5)
 uniform float angle; // = 2.0

@@ -1,5 +1,5 @@
 // Core Animation's moveIn transition: the new content slides in over the old from `direction`
-// (uv units, y up: fromLeft is (-1, 0), fromTop is (0, 1)). CPU twin: TransitionEffects.moveIn.
+// (uv units, y up: fromLeft is (-1, 0), fromTop is (0, 1)). CPU twin: CPUEffects.MoveIn.
 
 uniform vec2 direction; // = vec2(-1.0, 0.0)
 

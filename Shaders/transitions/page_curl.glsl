@@ -5,7 +5,7 @@
 // `useBacksideImage`, Core Image's backside image, mirrored as the page turns. Core Image's
 // shading image has no counterpart.
 // Lengths are fractions of the output's width, as the pass has no extent: over a 640-px-wide
-// image Core Image's radius of 100 px is 0.15625. CPU twin: TransitionEffects.pageCurl.
+// image Core Image's radius of 100 px is 0.15625. CPU twin: CPUEffects.PageCurl.
 
 uniform float angle; // = 0.0
 uniform float radius; // = 0.15625

@@ -6,7 +6,7 @@
 // and fades out over `shadowSize` × radius beyond it; `shadowAmount` is its darkness, and it
 // fades as the page leaves in the last quarter.
 // Lengths are fractions of the output's width, as the pass has no extent: over a 640-px-wide
-// image Core Image's radius of 100 px is 0.15625. CPU twin: TransitionEffects.pageCurlWithShadow.
+// image Core Image's radius of 100 px is 0.15625. CPU twin: CPUEffects.PageCurlWithShadow.
 
 uniform float angle; // = 0.0
 uniform float radius; // = 0.15625

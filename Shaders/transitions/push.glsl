@@ -1,5 +1,5 @@
 // Core Animation's push transition: the new content pushes the old out, both moving away from
-// `direction` (uv units, y up: fromLeft is (-1, 0)). CPU twin: TransitionEffects.push.
+// `direction` (uv units, y up: fromLeft is (-1, 0)). CPU twin: CPUEffects.Push.
 
 uniform vec2 direction; // = vec2(-1.0, 0.0)
 

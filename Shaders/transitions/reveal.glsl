@@ -1,5 +1,5 @@
 // Core Animation's reveal transition: the old content slides out, moving away from `direction`
-// (uv units, y up: fromLeft is (-1, 0)), uncovering the new. CPU twin: TransitionEffects.reveal.
+// (uv units, y up: fromLeft is (-1, 0)), uncovering the new. CPU twin: CPUEffects.Reveal.
 
 uniform vec2 direction; // = vec2(-1.0, 0.0)
 

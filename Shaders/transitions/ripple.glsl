@@ -6,7 +6,7 @@
 // 1 + (shade − 1) · (1 − x²), fading out at both edges.
 // Lengths are fractions of the output's width, as the pass has no extent: over a 640-px-wide
 // image Core Image's ring width of 100 px is 0.15625 and its refraction scale of 50 px is
-// 0.078125 (the largest push is scale × 0.286). CPU twin: TransitionEffects.ripple.
+// 0.078125 (the largest push is scale × 0.286). CPU twin: CPUEffects.Ripple.
 
 uniform vec2 center; // = vec2(0.5, 0.5)
 uniform float width; // = 0.15625

@@ -2,7 +2,7 @@
 // (radians; 0 moves left to right, uv y up), leaving the new content behind it; the band is
 // tinted towards `color` with `opacity` (0, the default, is a plain soft wipe).
 // Lengths are fractions of the output's width, as the pass has no extent: Core Image's 300 px
-// band over a 640-px-wide image is 0.46875. CPU twin: TransitionEffects.swipe.
+// band over a 640-px-wide image is 0.46875. CPU twin: CPUEffects.Swipe.
 
 uniform vec3 color; // = vec3(1.0, 1.0, 1.0)
 uniform float angle; // = 0.0

@@ -212,26 +212,35 @@ public final class GLRenderer: PlanarRenderer {
     guard let text = String(data: data, encoding: .utf8), !text.contains("\0") else {
       throw .shaderCompile(file: file.path, stage: .fragment, line: nil, message: "not UTF-8 text", excerpt: "")
     }
+    let source = try TransitionProgram.parse(ShaderSource(file: file.path, text: text), expandsIncludes: false)
+    try registerTransition(name: name, source: source)
+    return source
+  }
+
+  /// Registers an effect already parsed in the gl-transitions form (a command parses a file
+  /// once, to learn its parameters, and hands the value here): compiled, linked and checked as
+  /// `registerTransition(name:file:)` does.
+  /// - Throws: as `registerTransition(name:file:)`.
+  public func registerTransition(name: String, source: GLTransitionSource) throws(GLError) {
     let context = backend.context
     try context.makeCurrent()
     defer { context.releaseCurrent() }
-    let program = try TransitionProgram(context: context, file: file.path, text: text)
+    let program = try TransitionProgram(context: context, source: source)
     let samplers = program.source.uniforms.filter { $0.type == .sampler2D }.count
     guard samplers <= TransitionProgram.maxExtraTextures else {
       context.delete(program.program)
       throw .unsupported(
-        "\(file.path): \(samplers) sampler2D uniforms, at most \(TransitionProgram.maxExtraTextures)")
+        "\(source.file): \(samplers) sampler2D uniforms, at most \(TransitionProgram.maxExtraTextures)")
     }
     if let old = backend.transitions[name] { context.delete(old.program) }
     backend.transitions[name] = program
     do {
-      try backend.checkFinite(effect: name, parameters: [:], file: file.path)
+      try backend.checkFinite(effect: name, parameters: [:], file: source.file)
     } catch {
       backend.transitions[name] = nil
       context.delete(program.program)
       throw error
     }
-    return program.source
   }
 
   /// Checks that registered transition `name` gives finite colours with `parameters` (those a

@@ -13,31 +13,34 @@ import LayerKit
 /// (FreeType faces are not thread-safe).
 public final class FontStack: TextLayoutEngine, @unchecked Sendable {
   /// The engine `install()` sets up, made on first use.
-  nonisolated(unsafe) private static var sharedStack: FontStack?
-  private static let sharedLock = NSLock()
+  private static let sharedStack = Locked<FontStack?>(nil)
 
   /// The shared engine; nil (with the reason on `reporter`) when fontconfig or FreeType cannot
   /// start.
   public static var shared: FontStack? {
-    sharedLock.lock()
-    defer { sharedLock.unlock() }
-    if sharedStack == nil { sharedStack = try? FontStack() }
-    return sharedStack
+    sharedStack.withLock { stack in
+      if stack == nil { stack = try? FontStack() }
+      return stack
+    }
   }
 
-  /// Makes the shared engine `TextLayer.layoutEngine` (idempotent).
+  /// Makes the shared engine `TextLayer.layoutEngine` unless another engine is set (idempotent).
   @discardableResult
   public static func install() -> FontStack? {
-    let stack = shared
-    if TextLayer.layoutEngine == nil { TextLayer.layoutEngine = stack }
+    guard let stack = shared else { return nil }
+    TextLayer.installLayoutEngine(ifNone: stack)
     return stack
   }
 
   /// Where the one-line notes go: a family that is not installed (and the font used instead),
   /// characters no installed font can show. Each note is said once. Standard error by default.
-  nonisolated(unsafe) public static var reporter: @Sendable (String) -> Void = { line in
-    FileHandle.standardError.write(Data("layerkit: \(line)\n".utf8))
+  public static var reporter: @Sendable (String) -> Void {
+    get { installedReporter.current }
+    set { installedReporter.withLock { $0 = newValue } }
   }
+  private static let installedReporter = Locked<@Sendable (String) -> Void>({ line in
+    FileHandle.standardError.write(Data("layerkit: \(line)\n".utf8))
+  })
 
   private let lock = NSLock()
   private let library: FT_Library

@@ -158,6 +158,23 @@ final class VideoCommandTests: XCTestCase {
     // The padding corner is blue; its 2×2 chroma block shares one red pixel, hence the margin.
     let corner = frame.pixel(x: 33, y: 21)
     XCTAssertGreaterThan(Int(corner[2]), Int(corner[0]) + 100)
+    // 4:2:2 needs an even width only: --pad adds a column, and the encoder takes the frames (the
+    // padding and the sink once disagreed, and --pad failed too).
+    let p422 = try h.run([
+      "transition", a, a, "--duration", "0.1", "--fps", "10", "--renderer", "cpu", "--pix-fmt", "yuv422p", "--pad",
+      "-o", h.path("p422.mp4"),
+    ])
+    XCTAssertEqual(p422.status, 0, p422.stderr)
+    let probe = try ToolHarness.run(
+      "/usr/bin/ffprobe",
+      ["-v", "error", "-show_entries", "stream=width,height,pix_fmt", "-of", "csv=p=0", h.path("p422.mp4")])
+    XCTAssertEqual(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "34,21,yuv422p")
+    let refused = try h.run([
+      "transition", a, a, "--duration", "0.1", "--renderer", "cpu", "--pix-fmt", "yuv422p", "-o", h.path("r.mp4"),
+    ])
+    XCTAssertEqual(refused.status, 1)
+    XCTAssertTrue(refused.stderr.contains("cannot be stored as yuv422p"), refused.stderr)
+    XCTAssertTrue(refused.stderr.contains("--size 34x21"), refused.stderr)
   }
 
   // MARK: clips and audio

@@ -107,10 +107,11 @@ struct Present: ParsableCommand {
         renderer: renderer, time: { Double($0) / fps }, stop: { for scene in loaded { scene.stopClips() } }
       ) { t in try presentation.renderList(at: t) }
       let range = try selectedFrames(video.frames, video.shard, count: count)
-      var encoding = encoder.encoding
-      encoding.audio = try VideoJob.sceneAudio(
+      var plan = try OutputPlan(target: target, options: encoder.encoding)
+      _ = try VideoJob.frameSize(plan, width: settings.width, height: settings.height, pad: false)
+      plan.options.audio = try VideoJob.sceneAudio(
         [], music: video.audio, fadeOut: video.audioFade, target: target, frames: range, of: count, fps: fps)
-      try VideoJob.renderScene(source, frames: range, target: target, encoding: encoding, video: video, output: output)
+      try VideoJob.renderScene(source, frames: range, plan: plan, video: video, output: output)
       // A participant that never said it ended is named (the built-ins always end).
       let unfinished = presentation.unfinishedParticipants
       if !unfinished.isEmpty {

@@ -169,10 +169,8 @@ struct Render: ParsableCommand {
       return
     }
     guard let target else { return }
-    if pad && needsEvenSize(target.format) {
-      width += width % 2
-      height += height % 2
-    }
+    var plan = try OutputPlan(target: target, options: encoder.encoding)
+    (width, height) = try VideoJob.frameSize(plan, width: width, height: height, pad: pad)
     let fps = self.fps ?? settings.fps
     let count: Int
     switch Limits.frameCount(seconds: settings.duration, fps: fps, name: "the scene's duration") {
@@ -190,11 +188,10 @@ struct Render: ParsableCommand {
         background: settings.background)
     }
     let range = try selectedFrames(video.frames, video.shard, count: count, what: "the scene")
-    var encoding = encoder.encoding
-    encoding.audio = try VideoJob.sceneAudio(
+    plan.options.audio = try VideoJob.sceneAudio(
       noAudio ? [] : loaded.sounds, music: video.audio, fadeOut: video.audioFade, target: target, frames: range,
       of: count, fps: fps)
-    try VideoJob.renderScene(source, frames: range, target: target, encoding: encoding, video: video, output: output)
+    try VideoJob.renderScene(source, frames: range, plan: plan, video: video, output: output)
   }
 
   /// Pixels per point: 1, or what --size asks for when it is the scene's size times one scale to
@@ -213,12 +210,6 @@ struct Render: ParsableCommand {
         + "give the scene's size times one scale, such as \(nearest)")
   }
 
-  func needsEvenSize(_ format: VideoFormat) -> Bool {
-    switch format {
-    case .y4m, .mp4, .webm: (encoder.pixFmt ?? "yuv420p").contains("420")
-    default: false
-    }
-  }
 }
 
 extension SceneFileError {

@@ -69,17 +69,16 @@ struct VideoJob {
   /// Renders `frames` of a scene video (render SCENE, present) through the pipeline with the
   /// video commands' progress, signals and summary, then the contact sheet `video` asks for.
   static func renderScene(
-    _ source: SceneFrameSource, frames range: Range<Int>, target: OutputTarget, encoding: EncodingOptions,
-    video: VideoRunOptions, output: String
+    _ source: SceneFrameSource, frames range: Range<Int>, plan: OutputPlan, video: VideoRunOptions, output: String
   ) throws {
-    try video.checkOutputsDistinct(output: output, target: target)
+    try video.checkOutputsDistinct(output: output, target: plan.target)
     for secondary in [video.contactSheet, video.stats].compactMap({ $0 }) { try OutputIdentity.checkWritable(secondary) }
-    var encoding = encoding
-    encoding.part = video.partRecord(frames: range, of: source.frameCount)
+    var plan = plan
+    plan.options.part = video.partRecord(frames: range, of: source.frameCount)
     let sheetFrames = video.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
     let pipeline = try VideoPipeline(
       source: source, width: source.width, height: source.height, rate: source.rate, frameCount: source.frameCount,
-      target: target, options: encoding, frames: range, keepFrames: Set(sheetFrames))
+      plan: plan, frames: range, keepFrames: Set(sheetFrames))
     try run(
       pipeline, frames: range.count,
       describe: "\(source.width)×\(source.height), \(source.rate) fps, \(source.renderer.name)", output: output,
@@ -88,6 +87,20 @@ struct VideoJob {
       let images = sheetFrames.compactMap { k in pipeline.keptFrames[k].map { (source.time(ofFrame: k), $0) } }
       try ContactSheet.write(images, renderer: source.renderer, to: sheet)
       if !video.quiet { printError("contact sheet: \(sheet)") }
+    }
+  }
+
+  /// The frame size `plan` stores for a picture `width`×`height`, padded with `--pad`; a size
+  /// its pixel format cannot store is refused in the command line's words.
+  static func frameSize(_ plan: OutputPlan, width: Int, height: Int, pad: Bool) throws -> (width: Int, height: Int) {
+    do {
+      return try plan.frameSize(width: width, height: height, pad: pad)
+    } catch .oddSize(let w, let h, let sw, let sh, let format) {
+      throw ParameterError(
+        "\(w)×\(h) cannot be stored as \(format) (its chroma planes need whole blocks of pixels); use --size \(sw)x\(sh), "
+          + "or --pad to add rows or columns of background")
+    } catch {
+      throw error
     }
   }
 
@@ -217,7 +230,7 @@ struct VideoJob {
       guard let gpu else { throw RenderError.gpuOnlyEffect(head) }
       effect = "shader:" + head
       builtIn = false
-      _ = try gpu.registerTransition(name: effect, file: URL(fileURLWithPath: head))
+      try gpu.registerTransition(name: effect, source: source)
       declared = source.uniforms.map { ($0.name, $0.type) }
     } else {
       guard let builtInEffect = TransitionEffects.all[head] else {
@@ -275,11 +288,9 @@ struct VideoJob {
     let target = try OutputTarget(path: options.output, format: options.encoder.format)
     try options.encoder.check(for: target.format)
     try Self.checkCarriesSound(options.run.audio, target)
+    var plan = try OutputPlan(target: target, options: options.encoder.encoding)
     let (pictureWidth, pictureHeight) = (width, height)
-    if options.pad && needsEvenSize(target.format) {
-      width += width % 2
-      height += height % 2
-    }
+    (width, height) = try Self.frameSize(plan, width: width, height: height, pad: options.pad)
     let background = options.encoder.background?.color ?? .clear
     var timeline = try Timeline(
       items: items, transitions: transitions, width: width, height: height, rate: try rate(for: sources),
@@ -288,13 +299,12 @@ struct VideoJob {
     timeline.subtitles = subtitles
     let total = timeline.frameCount
     let range = try selectedFrames(options.run.frames, options.run.shard, count: total)
-    var encoding = options.encoder.encoding
-    encoding.part = options.run.partRecord(frames: range, of: total)
+    plan.options.part = options.run.partRecord(frames: range, of: total)
     if let music = options.run.audio, target.format.needsFFmpeg {
       try AudioMix.checkTrack(music)
     }
     if !options.noAudio {
-      encoding.audio = Self.audio(for: target, frames: range, of: total, time: timeline.time(ofFrame:)) {
+      plan.options.audio = Self.audio(for: target, frames: range, of: total, time: timeline.time(ofFrame:)) {
         AudioMix.make(for: timeline, music: options.run.audio, musicFadeOut: options.run.audioFade, range: $0)
       }
     }
@@ -306,8 +316,7 @@ struct VideoJob {
     let sheetFrames = options.run.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
     let renderer = self.renderer(for: transitions)
     let pipeline = try VideoPipeline(
-      timeline: timeline, renderer: renderer, target: target, options: encoding, frames: range,
-      keepFrames: Set(sheetFrames))
+      timeline: timeline, renderer: renderer, plan: plan, frames: range, keepFrames: Set(sheetFrames))
     try run(pipeline, frames: range.count, describe: "\(width)×\(height), \(timeline.rate) fps, \(renderer.name)")
     if let sheet = options.run.contactSheet {
       let images = sheetFrames.compactMap { k in pipeline.keptFrames[k].map { (timeline.time(ofFrame: k), $0) } }
@@ -352,12 +361,6 @@ struct VideoJob {
     if let path = run.stats { try RunStats(summary).write(to: path) }
   }
 
-  func needsEvenSize(_ format: VideoFormat) -> Bool {
-    switch format {
-    case .y4m, .mp4, .webm: (options.encoder.pixFmt ?? "yuv420p").contains("420")
-    default: false
-    }
-  }
 }
 
 /// Frame-sized buffers (megabytes each, made on one thread and freed on another) go straight to

@@ -1,8 +1,8 @@
 // The page curl of transitions/page_curl.glsl and page_curl_with_shadow.glsl, written once. The
 // including effect declares the uniforms (angle, radius, backsideImage, useBacksideImage; with
 // the shadow shadowSize and shadowAmount too), defines PAGE_CURL_SHADOW as 1 for the shadow or 0,
-// and returns pageCurl(uv) from its transition(). CPU twins: TransitionEffects.pageCurl and
-// TransitionEffects.pageCurlWithShadow.
+// and returns pageCurl(uv) from its transition(). CPU twins: CPUEffects.PageCurl and
+// CPUEffects.PageCurlWithShadow.
 
 // How much of the page covers a point that maps to page point q (width units): 1 on the page,
 // falling to 0 over 0.002 outside it, so that the page's edges are continuous, not stepped.

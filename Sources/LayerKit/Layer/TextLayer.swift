@@ -52,8 +52,25 @@ open class TextLayer: Layer {
   public static let defaultFont = "sans-serif"
 
   /// Lays text out; LayerKitText's `FontStack.install()` sets it. Without one, drawing a text
-  /// layer with text is an error (RenderError.textLayout) that says so.
-  nonisolated(unsafe) public static var layoutEngine: (any TextLayoutEngine)?
+  /// layer with text is an error (RenderError.textLayout) that says so. Read and set under a
+  /// lock (`Locked`): the builder reads it on whatever thread builds a frame.
+  public static var layoutEngine: (any TextLayoutEngine)? {
+    get { installedEngine.current }
+    set { installedEngine.withLock { $0 = newValue } }
+  }
+
+  /// Makes `engine` the layout engine unless one is set already, in one step (no other thread's
+  /// engine replaced between the test and the set); returns the engine in force.
+  @discardableResult
+  public static func installLayoutEngine(ifNone engine: any TextLayoutEngine) -> any TextLayoutEngine {
+    installedEngine.withLock { current in
+      if let current { return current }
+      current = engine
+      return engine
+    }
+  }
+
+  private static let installedEngine = Locked<(any TextLayoutEngine)?>(nil)
 
   public required init() {}
 

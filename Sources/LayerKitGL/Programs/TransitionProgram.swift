@@ -36,20 +36,29 @@ struct TransitionProgram {
   /// A built-in effect: `transitions/<effect.file>`, its includes expanded, and the wrapper's
   /// LK_EXACT_ENDS defined when the catalogue says so (`TransitionEffect.exactEnds`).
   init(context: GLContext, effect: TransitionEffect) throws(GLError) {
+    let file = try ShaderSource.bundled("transitions/" + effect.file)
     try self.init(
-      context: context, effect: .bundled("transitions/" + effect.file), includes: true,
+      context: context, effect: file, source: Self.parse(file, expandsIncludes: true), includes: true,
       defines: effect.exactEnds ? [("LK_EXACT_ENDS", "1")] : [])
   }
 
   /// Any effect text in the gl-transitions form, compiled as written; `file` names it in errors.
   init(context: GLContext, file: String, text: String) throws(GLError) {
-    try self.init(context: context, effect: ShaderSource(file: file, text: text), includes: false, defines: [])
+    let effect = ShaderSource(file: file, text: text)
+    try self.init(context: context, source: Self.parse(effect, expandsIncludes: false))
   }
 
-  private init(context: GLContext, effect: ShaderSource, includes: Bool, defines: [(String, String)]) throws(GLError) {
-    let source: GLTransitionSource
+  /// A user's effect already parsed (as a command parses a SPEC once), compiled as written.
+  init(context: GLContext, source: GLTransitionSource) throws(GLError) {
+    try self.init(
+      context: context, effect: ShaderSource(file: source.file, text: source.text), source: source, includes: false,
+      defines: [])
+  }
+
+  /// `effect` parsed in the gl-transitions form; a parse error becomes a compile error at its line.
+  static func parse(_ effect: ShaderSource, expandsIncludes: Bool) throws(GLError) -> GLTransitionSource {
     do {
-      source = try GLTransitionSource(text: effect.text, file: effect.file, expandsIncludes: includes)
+      return try GLTransitionSource(text: effect.text, file: effect.file, expandsIncludes: expandsIncludes)
     } catch {
       let line: Int? =
         switch error {
@@ -62,6 +71,11 @@ struct TransitionProgram {
         file: effect.file, stage: .fragment, line: line, message: error.description,
         excerpt: ShaderLog.excerpt(effect.text, line: line))
     }
+  }
+
+  private init(
+    context: GLContext, effect: ShaderSource, source: GLTransitionSource, includes: Bool, defines: [(String, String)]
+  ) throws(GLError) {
     let program: ProgramHandle
     do {
       program = try context.makeProgram(

@@ -35,7 +35,8 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
   private let height: Int
   private let format: VideoFormat
 
-  init(target: OutputTarget, width: Int, height: Int, rate: FrameRate, options: EncodingOptions) throws {
+  init(plan: OutputPlan, width: Int, height: Int, rate: FrameRate) throws {
+    let (target, options) = (plan.target, plan.options)
     background = options.background
     displayPath = target.displayPath
     self.width = width
@@ -47,14 +48,13 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     let tags = ["-color_range", "tv", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"]
     switch format {
     case .mp4, .webm:
-      let pix = options.pixelFormat ?? "yuv420p"
-      if let chroma = try? ChromaSubsampling(pixelFormat: pix, for: format) {
-        try checkEven(width, height, chroma: chroma)
+      // The size was checked against the plan's alignment when the sink was made.
+      let pix = plan.pixelFormat ?? "yuv420p"
+      if let chroma = plan.planes {
         input = .yuv(chroma)
       } else {
         input = .rgbaOpaque
         filters.append(FFmpegSink.toBT709)
-        if pix.contains("420") || pix.contains("422") { try checkEven(width, height, chroma: .yuv420) }
       }
       if format == .mp4 {
         output += ["-c:v", options.codec ?? "libx264", "-pix_fmt", pix]
@@ -73,7 +73,7 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     case .mov:
       input = .rgbaStraight
       output += [
-        "-c:v", options.codec ?? "prores_ks", "-profile:v", "4444", "-pix_fmt", options.pixelFormat ?? "yuva444p10le",
+        "-c:v", options.codec ?? "prores_ks", "-profile:v", "4444", "-pix_fmt", plan.pixelFormat ?? "yuva444p10le",
       ]
       output += ["-alpha_bits", "16", "-vendor", "apl0"]
       filters.append(FFmpegSink.toBT709)

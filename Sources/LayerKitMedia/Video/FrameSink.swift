@@ -137,17 +137,6 @@ public enum VideoFrame: Sendable {
   }
 }
 
-/// The Y'CbCr layout a target's sink writes, when it writes one LayerKit converts to itself
-/// (Y4M; MP4 and WebM in yuv420p or yuv444p): frames in that layout go to it as they are.
-func planeLayout(_ target: OutputTarget, width: Int, height: Int, options: EncodingOptions) -> YUVFrameLayout? {
-  let format = target.format
-  guard format == .y4m || format == .mp4 || format == .webm, width > 0, height > 0,
-    let chroma = try? ChromaSubsampling(pixelFormat: options.pixelFormat ?? "yuv420p", for: format),
-    chroma == .yuv444 || (width % 2 == 0 && height % 2 == 0)
-  else { return nil }
-  return YUVFrameLayout(width: width, height: height, chroma: chroma)
-}
-
 /// The last stages of the pipeline. `prepare` runs on worker threads, several frames at once
 /// (colour conversion, PNG compression); `write` runs on one thread, in frame order (the pipe to
 /// the encoder, the file). `finish` makes the output appear under its name; `abort` stops any
@@ -167,21 +156,20 @@ extension FrameSink {
 }
 
 /// Makes the sink for a target.
-func makeSink(
-  _ target: OutputTarget, width: Int, height: Int, rate: FrameRate, options: EncodingOptions
-) throws -> FrameSink {
+func makeSink(_ plan: OutputPlan, width: Int, height: Int, rate: FrameRate) throws -> FrameSink {
+  let (target, options) = (plan.target, plan.options)
+  // A size the pixel format cannot store is refused before anything is opened.
+  _ = try plan.frameSize(width: width, height: height, pad: false)
   switch target.format {
   case .png:
     guard case .folder(let folder) = target.kind else { throw VideoError.unknownFormat(path: target.displayPath) }
     return try PNGFolderSink(folder: folder, overwrite: options.overwrite, part: options.part)
   case .y4m:
-    let chroma = try ChromaSubsampling(pixelFormat: options.pixelFormat ?? "yuv420p", for: .y4m)
-    try checkEven(width, height, chroma: chroma)
     return try Y4MSink(
-      target: target, width: width, height: height, rate: rate, chroma: chroma, background: options.background,
-      part: options.part)
+      target: target, width: width, height: height, rate: rate, chroma: plan.planes ?? .yuv420,
+      background: options.background, part: options.part)
   default:
-    return try FFmpegSink(target: target, width: width, height: height, rate: rate, options: options)
+    return try FFmpegSink(plan: plan, width: width, height: height, rate: rate)
   }
 }
 
@@ -198,13 +186,6 @@ extension ChromaSubsampling {
 
   /// ffmpeg's name of the planar 8-bit format.
   var pixelFormatName: String { self == .yuv420 ? "yuv420p" : "yuv444p" }
-}
-
-func checkEven(_ width: Int, _ height: Int, chroma: ChromaSubsampling) throws(VideoError) {
-  guard chroma == .yuv420, width % 2 != 0 || height % 2 != 0 else { return }
-  throw .oddSize(
-    width: width, height: height, suggestedWidth: width + width % 2, suggestedHeight: height + height % 2,
-    pixelFormat: chroma.pixelFormatName)
 }
 
 /// Premultiplied RGBA over an opaque colour: `c + bg · (255 − a) / 255`, rounded; alpha 255.

@@ -241,7 +241,8 @@ public final class PartsSource: FrameSource {
       var options = options
       options.pixelFormat = options.pixelFormat ?? (chroma == .yuv420 ? "yuv420p" : "yuv444p")
       let out = try FFmpegSink(
-        target: target, width: width, height: height, rate: first.header.frameRate, options: options)
+        plan: OutputPlan(target: target, options: options), width: width, height: height,
+        rate: first.header.frameRate)
       guard case .yuv(let wanted) = out.input, wanted == chroma else {
         out.abort()
         throw VideoError.incompatibleParts(

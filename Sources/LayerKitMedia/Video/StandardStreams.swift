@@ -1,3 +1,5 @@
+import LayerKit
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -9,24 +11,27 @@
 /// holds their numbers on /dev/null; writing to a closed standard output is then refused by name
 /// (`OutputTarget`).
 public enum StandardStreams {
-  nonisolated(unsafe) private static var closed: Set<Int32> = []
-  nonisolated(unsafe) private static var reserved = false
+  /// The descriptors found closed, once `reserve()` has run.
+  private static let closed = Locked<Set<Int32>?>(nil)
 
   /// Notes which of descriptors 0, 1 and 2 are closed and opens /dev/null on each (read-only for
-  /// input, write-only for the others). Call once, first thing in `main`, on one thread.
+  /// input, write-only for the others). Call once, first thing in `main`.
   public static func reserve() {
-    guard !reserved else { return }
-    reserved = true
-    for fd: Int32 in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 {
-      closed.insert(fd)
-      // The lowest free number is `fd` itself: every lower one is open.
-      _ = open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+    closed.withLock { closed in
+      guard closed == nil else { return }
+      var found: Set<Int32> = []
+      for fd: Int32 in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 {
+        found.insert(fd)
+        // The lowest free number is `fd` itself: every lower one is open.
+        _ = open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+      }
+      closed = found
     }
   }
 
   /// Whether standard output was closed when the process started (or is closed now, where
   /// `reserve()` was not called).
   public static var outputIsClosed: Bool {
-    reserved ? closed.contains(STDOUT_FILENO) : fcntl(STDOUT_FILENO, F_GETFD) == -1
+    closed.current.map { $0.contains(STDOUT_FILENO) } ?? (fcntl(STDOUT_FILENO, F_GETFD) == -1)
   }
 }

@@ -54,8 +54,8 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
     case .folderNotEmpty(let path, let frames):
       return "\(path) already holds \(frames) frame files; pass --overwrite to replace them, or choose another folder"
     case .oddSize(let w, let h, let sw, let sh, let format):
-      return "\(w)×\(h) cannot be stored as \(format) (4:2:0 needs an even width and height); "
-        + "use --size \(sw)x\(sh), or --pad to add a row or column of background"
+      return "\(w)×\(h) cannot be stored as \(format) (its chroma planes need whole blocks of pixels); "
+        + "the nearest size it stores is \(sw)×\(sh): render at that size, or pad the frame to it with the background"
     case .itemTooShort(let item, let duration, let needed):
       return "\(item) lasts \(fmt(duration)) s, shorter than the \(fmt(needed)) s its transitions need; "
         + "shorten --transition-duration or lengthen --hold"

@@ -19,8 +19,10 @@ public final class VideoPipeline: @unchecked Sendable {
   public let width: Int
   public let height: Int
   public let rate: FrameRate
-  public let target: OutputTarget
-  public let options: EncodingOptions
+  /// How the output is written, decided before the pipeline was made.
+  public let plan: OutputPlan
+  public var target: OutputTarget { plan.target }
+  public var options: EncodingOptions { plan.options }
   /// The frames rendered: all by default, or a shard's range of the whole video.
   public let frames: Range<Int>
   private let source: FrameSource
@@ -37,20 +39,29 @@ public final class VideoPipeline: @unchecked Sendable {
   /// - Parameters:
   ///   - keepFrames: indices of frames to keep a copy of (for a contact sheet).
   public convenience init(
-    timeline: Timeline, renderer: Renderer, target: OutputTarget, options: EncodingOptions,
-    frames: Range<Int>? = nil, keepFrames: Set<Int> = []
+    timeline: Timeline, renderer: Renderer, plan: OutputPlan, frames: Range<Int>? = nil, keepFrames: Set<Int> = []
   ) throws(VideoError) {
     try self.init(
       source: TimelineRenderer(timeline: timeline, renderer: renderer), width: timeline.width, height: timeline.height,
-      rate: timeline.rate, frameCount: timeline.frameCount, target: target, options: options, frames: frames,
-      keepFrames: keepFrames)
+      rate: timeline.rate, frameCount: timeline.frameCount, plan: plan, frames: frames, keepFrames: keepFrames)
+  }
+
+  /// A pipeline over any source of frames written to `target` as `options` say (their
+  /// `OutputPlan` made here).
+  public convenience init(
+    source: FrameSource, width: Int, height: Int, rate: FrameRate, frameCount: Int, target: OutputTarget,
+    options: EncodingOptions, frames: Range<Int>? = nil, keepFrames: Set<Int> = []
+  ) throws(VideoError) {
+    try self.init(
+      source: source, width: width, height: height, rate: rate, frameCount: frameCount,
+      plan: OutputPlan(target: target, options: options), frames: frames, keepFrames: keepFrames)
   }
 
   /// A pipeline over any source of frames (a timeline's renderer, or the parts of a sharded
   /// render being joined).
   public init(
-    source: FrameSource, width: Int, height: Int, rate: FrameRate, frameCount: Int, target: OutputTarget,
-    options: EncodingOptions, frames: Range<Int>? = nil, keepFrames: Set<Int> = []
+    source: FrameSource, width: Int, height: Int, rate: FrameRate, frameCount: Int, plan: OutputPlan,
+    frames: Range<Int>? = nil, keepFrames: Set<Int> = []
   ) throws(VideoError) {
     let all = 0..<frameCount
     let range = frames ?? all
@@ -63,12 +74,11 @@ public final class VideoPipeline: @unchecked Sendable {
     self.width = width
     self.height = height
     self.rate = rate
-    self.target = target
-    self.options = options
+    self.plan = plan
     self.frames = range
     self.keep = keepFrames
-    if let layout = planeLayout(target, width: width, height: height, options: options) {
-      source.willWrite(planes: layout, background: options.background.tuple)
+    if let layout = plan.planeLayout(width: width, height: height) {
+      source.willWrite(planes: layout, background: plan.options.background.tuple)
     }
     source.willRender(range)
   }
@@ -126,7 +136,7 @@ public final class VideoPipeline: @unchecked Sendable {
     let previousPipe = signal(SIGPIPE, SIG_IGN)  // a dead encoder is an error, not our death
     defer { signal(SIGPIPE, previousPipe) }
 
-    let sink = try makeSink(target, width: width, height: height, rate: rate, options: options)
+    let sink = try makeSink(plan, width: width, height: height, rate: rate)
     lock.lock()
     self.sink = sink
     let early = failure

@@ -1,0 +1,86 @@
+import LayerKit
+
+/// How a render is written, decided once from the target and the encoding options, before any
+/// frame exists: the container, the pixel format the frames are stored in and the alignment it
+/// needs, whether LayerKit writes the Y'CbCr planes itself, whether the output keeps alpha and
+/// carries sound. The frame size, the sink, the source's planes and the encoder's arguments all
+/// read it (as ffmpeg negotiates formats once when its filter graph is configured); nothing
+/// downstream re-derives them from strings.
+public struct OutputPlan: Sendable {
+  public let target: OutputTarget
+  /// The encoding options; their sound and part record may be filled in after the plan is made
+  /// (they decide nothing about the frames).
+  public var options: EncodingOptions
+  /// The pixel format the frames are stored in (ffmpeg's name): `--pix-fmt`, else the
+  /// container's default (yuv420p for Y4M, MP4 and WebM; yuva444p10le for MOV; none otherwise).
+  public let pixelFormat: String?
+  /// The chroma subsampling LayerKit converts to itself (Y4M; MP4 and WebM in yuv420p or
+  /// yuv444p), writing the planes the encoder takes as they are; nil when it hands over RGBA.
+  public let planes: ChromaSubsampling?
+  /// What the width and the height must be multiples of for the pixel format's chroma planes:
+  /// (2, 2) for 4:2:0, (2, 1) for 4:2:2, (4, 1) for 4:1:1, (1, 1) for 4:4:4 and RGB.
+  public let alignment: (width: Int, height: Int)
+
+  /// - Throws: `VideoError.invalidTimeline` for a pixel format the container cannot take (Y4M
+  ///   takes yuv420p and yuv444p).
+  public init(target: OutputTarget, options: EncodingOptions) throws(VideoError) {
+    self.target = target
+    self.options = options
+    let format = target.format
+    switch format {
+    case .y4m, .mp4, .webm: pixelFormat = options.pixelFormat ?? "yuv420p"
+    case .mov: pixelFormat = options.pixelFormat ?? "yuva444p10le"
+    case .gif, .png, .mkv: pixelFormat = nil
+    }
+    if format == .y4m {
+      planes = try ChromaSubsampling(pixelFormat: pixelFormat!, for: .y4m)
+    } else if format == .mp4 || format == .webm {
+      planes = try? ChromaSubsampling(pixelFormat: pixelFormat!, for: format)
+    } else {
+      planes = nil
+    }
+    alignment = pixelFormat.map(OutputPlan.alignment(ofPixelFormat:)) ?? (1, 1)
+  }
+
+  /// The frame size for a picture `width`×`height`: itself when the pixel format can store it;
+  /// else, with `pad`, grown to the next size it can (the new rows and columns the background);
+  /// else refused.
+  /// - Throws: `VideoError.oddSize` naming the pixel format and the nearest size it stores.
+  public func frameSize(width: Int, height: Int, pad: Bool) throws(VideoError) -> (width: Int, height: Int) {
+    let fitted = (width: Self.roundUp(width, alignment.width), height: Self.roundUp(height, alignment.height))
+    if fitted == (width, height) || pad { return fitted }
+    throw .oddSize(
+      width: width, height: height, suggestedWidth: fitted.width, suggestedHeight: fitted.height,
+      pixelFormat: pixelFormat ?? "")
+  }
+
+  /// The Y'CbCr layout of frames `width`×`height` when LayerKit writes the planes itself: frames
+  /// already in it go to the sink as they are.
+  public func planeLayout(width: Int, height: Int) -> YUVFrameLayout? {
+    guard let planes, width > 0, height > 0, width % alignment.width == 0, height % alignment.height == 0 else {
+      return nil
+    }
+    return YUVFrameLayout(width: width, height: height, chroma: planes)
+  }
+
+  /// Whether the output holds sound (MP4, WebM, MOV, MKV).
+  public var carriesSound: Bool { [.mp4, .webm, .mov, .mkv].contains(target.format) }
+
+  /// The alignment a pixel format's chroma planes need, from its ffmpeg name: 4:2:0 formats
+  /// (yuv420p, nv12, p010le, yuva420p, …) halve both sides, 4:2:2 (yuv422p, yuyv422, …) the
+  /// width, 4:1:1 quarters the width, 4:1:0 (yuv410p) both; anything else (4:4:4, RGB, grey,
+  /// palettes) none.
+  static func alignment(ofPixelFormat name: String) -> (width: Int, height: Int) {
+    let n = name.lowercased()
+    if n.contains("410") { return (4, 4) }
+    if n.contains("411") { return (4, 1) }
+    if n.contains("420") || n.hasPrefix("nv12") || n.hasPrefix("nv21") || n.hasPrefix("p010") || n.hasPrefix("p016") {
+      return (2, 2)
+    }
+    if n.contains("422") || n.hasPrefix("nv16") || n.hasPrefix("p210") || n.hasPrefix("p216") { return (2, 1) }
+    if n.contains("440") { return (1, 2) }
+    return (1, 1)
+  }
+
+  static func roundUp(_ v: Int, _ m: Int) -> Int { (v + m - 1) / m * m }
+}
