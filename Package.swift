@@ -87,7 +87,8 @@ let package = Package(
       path: "Tools/layerkit-bench"
     ),
 
-    .testTarget(name: "LayerKitTests", dependencies: ["LayerKit", "LayerKitTesting"]),
+    // The model's tests link the model alone (no EGL, no fonts, no codecs).
+    .testTarget(name: "LayerKitTests", dependencies: ["LayerKit"]),
     .testTarget(
       name: "LayerKitReferenceTests",
       dependencies: ["LayerKit", "LayerKitReference", "LayerKitMedia", "LayerKitSamples", "LayerKitTesting"]),

@@ -1,5 +1,4 @@
 import LayerKit
-import LayerKitTesting
 import XCTest
 
 /// Core Animation's timing model (CAMediaTiming). Each table row quotes the rule it pins; the

@@ -1,5 +1,4 @@
 import Foundation
-import LayerKitTesting
 import XCTest
 
 @testable import LayerKit

@@ -129,7 +129,7 @@ struct Present: ParsableCommand {
     case "slide": return ({ SlideSceneTransition(duration: d ?? SceneTransitionContext.defaultDuration) }, nil)
     case "fade": return ({ FadeSceneTransition(duration: d ?? SceneTransitionContext.defaultDuration) }, nil)
     default:
-      var random = SplitMix64(seed: 0)
+      var random = SeededRandom(seed: 0)
       let spec = try VideoJob.transition(
         transition, duration: d ?? SceneTransitionContext.defaultDuration, timing: .easeInEaseOut, gpu: gpu,
         random: &random)

@@ -46,7 +46,7 @@ struct Slideshow: ParsableCommand {
     try reportingErrors("slideshow") {
       let job = try VideoJob(options: video, command: "slideshow")
       let sources = try job.open(inputs)
-      var random = SplitMix64(seed: seed.value)
+      var random = SeededRandom(seed: seed.value)
       let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
       let joins = try specs.map { try job.transition($0, duration: transitionDuration, random: &random) }
       var items: [TimelineItem] = []
@@ -104,7 +104,7 @@ struct Concat: ParsableCommand {
     try reportingErrors("concat") {
       let job = try VideoJob(options: video, command: "concat")
       let sources = try job.open(inputs)
-      var random = SplitMix64(seed: seed.value)
+      var random = SeededRandom(seed: seed.value)
       let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
       let joins = try specs.map { try job.transition($0, duration: transitionDuration, random: &random) }
       var items = sources.map { TimelineItem(source: $0, duration: $0.duration ?? hold) }

@@ -73,7 +73,7 @@ struct TextOptions: ParsableArguments {
     for (list, name) in [(zoom.count, "--zoom"), (pan.count, "--pan")] where list > 1 && list != items.count {
       throw ValidationError("give one \(name) for all \(items.count) inputs, or one per input, not \(list)")
     }
-    var random = SplitMix64(seed: seed ^ 0x4B42)
+    var random = SeededRandom(seed: seed ^ 0x4B42)
     for i in items.indices {
       let zoom = self.zoom.isEmpty ? .none : self.zoom[self.zoom.count == 1 ? 0 : i]
       let pan = self.pan.isEmpty ? .none : self.pan[self.pan.count == 1 ? 0 : i]

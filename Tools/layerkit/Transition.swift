@@ -60,7 +60,7 @@ struct TransitionCommand: ParsableCommand {
       var spec = shader ?? filter ?? type.rawValue
       if shader == nil && filter == nil && type != .fade { spec += ":" + subtype.rawValue }
       for p in params { spec += ":" + p }
-      var random = SplitMix64(seed: 1)
+      var random = SeededRandom(seed: 1)
       var transition = try job.transition(spec, duration: duration, random: &random)
       transition.startProgress = startProgress
       transition.endProgress = endProgress

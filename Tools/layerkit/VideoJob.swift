@@ -177,7 +177,7 @@ struct VideoJob {
 
   /// A transition from its SPEC: `fade`, `push:fromRight`, a built-in effect name, or a `.glsl`
   /// file in the gl-transitions form, each optionally followed by `:NAME=VALUE` parameters.
-  func transition(_ spec: String, duration: Double, random: inout SplitMix64) throws -> TimelineTransition {
+  func transition(_ spec: String, duration: Double, random: inout SeededRandom) throws -> TimelineTransition {
     try Self.transition(
       spec, duration: duration, timing: MediaTimingFunction(name: options.timing), gpu: gpu, random: &random)
   }
@@ -185,7 +185,7 @@ struct VideoJob {
   /// As `transition(_:duration:random:)`, for commands without VideoOptions: a `.glsl` file is
   /// registered with `gpu` (and refused without one).
   static func transition(
-    _ spec: String, duration: Double, timing: MediaTimingFunction, gpu: GLRenderer?, random: inout SplitMix64
+    _ spec: String, duration: Double, timing: MediaTimingFunction, gpu: GLRenderer?, random: inout SeededRandom
   ) throws -> TimelineTransition {
     if spec == "random" {
       let names = TransitionEffects.all.keys.sorted()
@@ -408,18 +408,6 @@ func editDistance(_ a: String, _ b: String) -> Int {
   return a.isEmpty ? b.count : row[b.count]
 }
 
-/// A small seeded generator, so `random` transitions are the same on every run and every shard.
-struct SplitMix64 {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// frames done / total, fps and ETA, rewritten in place on a terminal; nothing otherwise.
 final class ProgressLine: @unchecked Sendable {
