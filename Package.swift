@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "LayerKitGL", targets: ["LayerKitGL"]),
     .library(name: "LayerKitReference", targets: ["LayerKitReference"]),
     .library(name: "LayerKitMedia", targets: ["LayerKitMedia"]),
+    .library(name: "LayerKitVideo", targets: ["LayerKitVideo"]),
     .library(name: "LayerKitTesting", targets: ["LayerKitTesting"]),
     .library(name: "LayerKitScene", targets: ["LayerKitScene"]),
     .library(name: "LayerKitText", targets: ["LayerKitText"]),
@@ -58,7 +59,11 @@ let package = Package(
     .target(name: "LayerKitText", dependencies: ["LayerKit", "CText"]),
 
     // Images in and out, comparison.
-    .target(name: "LayerKitMedia", dependencies: ["LayerKit", "LayerKitText", "CPNG", "CJPEG"]),
+    .target(name: "LayerKitMedia", dependencies: ["LayerKit", "CPNG", "CJPEG"]),
+
+    // The video wing: the timeline, the output plan, the frame pipeline and its sinks, the audio
+    // graph, titles, subtitles and Ken Burns over the pictures, the parts of sharded renders.
+    .target(name: "LayerKitVideo", dependencies: ["LayerKit", "LayerKitMedia", "LayerKitText"]),
 
     // Render on both backends and compare; for users' tests and ours.
     .target(
@@ -68,12 +73,13 @@ let package = Package(
 
     // Scene files: animated layer compositions described in JSON, read into and written from the
     // model (layers, animations, transactions).
-    .target(name: "LayerKitScene", dependencies: ["LayerKit", "LayerKitMedia", "LayerKitText"]),
+    .target(name: "LayerKitScene", dependencies: ["LayerKit", "LayerKitMedia", "LayerKitVideo", "LayerKitText"]),
 
     .executableTarget(
       name: "layerkit",
       dependencies: [
-        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia", "LayerKitSamples", "LayerKitScene", "CMalloc",
+        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia", "LayerKitVideo", "LayerKitSamples",
+        "LayerKitScene", "CMalloc",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Tools/layerkit"
@@ -81,8 +87,8 @@ let package = Package(
     .executableTarget(
       name: "layerkit-bench",
       dependencies: [
-        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitSamples", "LayerKitMedia", "LayerKitText",
-        "LayerKitScene", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitSamples", "LayerKitMedia", "LayerKitVideo",
+        "LayerKitText", "LayerKitScene", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Tools/layerkit-bench"
     ),
@@ -91,7 +97,9 @@ let package = Package(
     .testTarget(name: "LayerKitTests", dependencies: ["LayerKit"]),
     .testTarget(
       name: "LayerKitReferenceTests",
-      dependencies: ["LayerKit", "LayerKitReference", "LayerKitMedia", "LayerKitSamples", "LayerKitTesting"]),
+      dependencies: [
+        "LayerKit", "LayerKitReference", "LayerKitMedia", "LayerKitVideo", "LayerKitSamples", "LayerKitTesting",
+      ]),
     // Core Animation code from Apple's references and common recipes, ported by renaming only
     // (README: Porting from Core Animation), checked against what the references say.
     .testTarget(name: "LayerKitPortingTests", dependencies: ["LayerKit", "LayerKitReference"]),
@@ -101,18 +109,21 @@ let package = Package(
       name: "LayerKitMediaTests", dependencies: ["LayerKit", "LayerKitMedia", "LayerKitTesting"],
       resources: [.copy("Fixtures")]),
     .testTarget(
+      name: "LayerKitVideoTests", dependencies: ["LayerKit", "LayerKitMedia", "LayerKitVideo", "LayerKitTesting"]),
+    .testTarget(
       name: "LayerKitGLTests",
       dependencies: [
-        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia", "LayerKitTesting", "LayerKitSamples",
+        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia", "LayerKitVideo", "LayerKitTesting",
+        "LayerKitSamples",
       ],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LayerKitSceneTests",
-      dependencies: ["LayerKit", "LayerKitScene", "LayerKitReference", "LayerKitMedia", "LayerKitTesting"]),
+      dependencies: ["LayerKit", "LayerKitScene", "LayerKitReference", "LayerKitMedia", "LayerKitVideo", "LayerKitTesting"]),
     .testTarget(
       name: "LayerKitToolTests",
       dependencies: [
-        "LayerKitMedia", "LayerKit", "LayerKitSamples", "LayerKitTesting", "LayerKitScene", "LayerKitGL",
+        "LayerKitMedia", "LayerKitVideo", "LayerKit", "LayerKitSamples", "LayerKitTesting", "LayerKitScene", "LayerKitGL",
         "LayerKitReference", "layerkit",
       ],
       // Shaders and media the tests hand to the layerkit binary by path.

@@ -16,7 +16,7 @@ let package = Package(
     .executableTarget(
       name: "fuzz-y4m", dependencies: ["FuzzDriver", .product(name: "LayerKitMedia", package: "LayerKit")], path: "Sources/fuzz-y4m"),
     .executableTarget(
-      name: "fuzz-subtitles", dependencies: ["FuzzDriver", .product(name: "LayerKitMedia", package: "LayerKit")],
+      name: "fuzz-subtitles", dependencies: ["FuzzDriver", .product(name: "LayerKitVideo", package: "LayerKit")],
       path: "Sources/fuzz-subtitles"),
     .executableTarget(
       name: "fuzz-scene",

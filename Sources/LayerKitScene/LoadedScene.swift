@@ -2,6 +2,7 @@ import Foundation
 import LayerKit
 import LayerKitMedia
 import LayerKitText
+import LayerKitVideo
 
 /// A scene file, loaded: its settings and media, and a LayerKit `Scene` whose clock moves as
 /// frames are asked for. `presentation(at:)` applies the timeline entries due by then, each at

@@ -23,6 +23,7 @@
 import Foundation
 import LayerKit
 import LayerKitMedia
+import LayerKitVideo
 
 /// The output a scene file describes: frame size in pixels, frame rate, length and background.
 public struct SceneSettings: Equatable, Sendable {

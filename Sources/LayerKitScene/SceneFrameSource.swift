@@ -1,6 +1,7 @@
 import Foundation
 import LayerKit
 import LayerKitMedia
+import LayerKitVideo
 
 /// The frames of anything that gives a RenderList for a time — a scene file's `LoadedScene`, or
 /// any other "time → RenderList" provider — rendered by a `Renderer`, as a `VideoPipeline`

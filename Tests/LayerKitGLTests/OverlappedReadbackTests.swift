@@ -7,6 +7,7 @@ import LayerKitGL
 import LayerKitMedia
 import LayerKitSamples
 import LayerKitTesting
+import LayerKitVideo
 import XCTest
 
 final class OverlappedReadbackTests: XCTestCase {

@@ -3,6 +3,7 @@ import LayerKit
 import LayerKitGL
 import LayerKitMedia
 import LayerKitTesting
+import LayerKitVideo
 import XCTest
 
 /// Video frames the GPU draws go to a Y'CbCr sink as planes converted before readback

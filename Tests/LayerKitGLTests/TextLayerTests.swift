@@ -3,6 +3,7 @@ import LayerKit
 import LayerKitMedia
 import LayerKitReference
 import LayerKitTesting
+import LayerKitVideo
 import XCTest
 
 /// TextLayer on both backends: sizes from 6 to 300 points, rotated and scaled, contentsScale 1

@@ -3,6 +3,7 @@ import LayerKit
 import LayerKitMedia
 import LayerKitReference
 import LayerKitTesting
+import LayerKitVideo
 import XCTest
 
 /// The video pipeline's shortcuts (TimelineRenderer): frames only shown are not drawn, clips go to

@@ -4,6 +4,7 @@ import LayerKitMedia
 import LayerKitReference
 import LayerKitScene
 import LayerKitTesting
+import LayerKitVideo
 import XCTest
 
 /// Video clips in scene files ("media": {"NAME": {"video": PATH, "start": s, "loop": b}}), decoded

@@ -6,6 +6,7 @@ import LayerKitReference
 import LayerKitSamples
 import LayerKitScene
 import LayerKitTesting
+import LayerKitVideo
 import XCTest
 
 #if canImport(Glibc)

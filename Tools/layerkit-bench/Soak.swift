@@ -10,6 +10,7 @@ import LayerKitGL
 import LayerKitMedia
 import LayerKitReference
 import LayerKitScene
+import LayerKitVideo
 import Synchronization
 
 struct SoakError: Error, CustomStringConvertible {

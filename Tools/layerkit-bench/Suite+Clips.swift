@@ -6,6 +6,7 @@
 
 import Foundation
 import LayerKitMedia
+import LayerKitVideo
 
 /// One clip workload run end to end by one tool.
 struct ClipRow: Codable {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LayerKit
 import LayerKitMedia
+import LayerKitVideo
 
 /// `layerkit compare a.png b.png`: how far apart two images are, and whether that is within a
 /// tolerance (exit 0) or not (exit 1). Unreadable input exits 2.

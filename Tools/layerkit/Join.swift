@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LayerKit
 import LayerKitMedia
+import LayerKitVideo
 
 /// `layerkit join PART… -o OUT`: the parts of a sharded render, joined.
 struct Join: ParsableCommand {

@@ -5,6 +5,7 @@ import Foundation
 import LayerKit
 import LayerKitMedia
 import LayerKitRender
+import LayerKitVideo
 
 @main
 struct LayerKitCommand: ParsableCommand {

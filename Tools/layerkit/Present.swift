@@ -5,6 +5,7 @@ import LayerKitGL
 import LayerKitMedia
 import LayerKitReference
 import LayerKitScene
+import LayerKitVideo
 
 /// `layerkit present A.json B.json … --transition sheet -o OUT`: scene files presented over one
 /// another, navigation-style, with scene transitions (ScenePresentation).

@@ -6,6 +6,7 @@ import LayerKitMedia
 import LayerKitReference
 import LayerKitSamples
 import LayerKitScene
+import LayerKitVideo
 
 /// `layerkit render SCENE.json -o OUT`: a scene file to a video, PNG frames or one PNG;
 /// `layerkit render --sample -o out.png`: the sample scene to a PNG.

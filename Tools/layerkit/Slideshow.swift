@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LayerKit
 import LayerKitMedia
+import LayerKitVideo
 
 /// `layerkit slideshow IMG_OR_CLIP… --transition SPEC -o OUT`.
 struct Slideshow: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LayerKit
 import LayerKitMedia
+import LayerKitVideo
 
 /// Titles, subtitles and Ken Burns for `slideshow` and `concat`.
 struct TextOptions: ParsableArguments {

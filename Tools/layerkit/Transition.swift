@@ -4,6 +4,7 @@ import LayerKit
 import LayerKitGL
 import LayerKitMedia
 import LayerKitReference
+import LayerKitVideo
 
 /// `layerkit transition FROM TO -o OUT`: one transition between two images or clips.
 struct TransitionCommand: ParsableCommand {

@@ -7,6 +7,7 @@ import LayerKitGL
 import LayerKitMedia
 import LayerKitReference
 import LayerKitScene
+import LayerKitVideo
 import Synchronization
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LayerKit
 import LayerKitMedia
+import LayerKitVideo
 
 /// The options every video command shares: size, rate, fit, output, encoding, shards, audio.
 struct VideoOptions: ParsableArguments {

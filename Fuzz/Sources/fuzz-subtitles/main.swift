@@ -3,7 +3,7 @@
 // cue is allowed: it is never shown).
 import Foundation
 import FuzzDriver
-import LayerKitMedia
+import LayerKitVideo
 
 @_cdecl("fuzz_subtitles_main")
 public func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {

@@ -10,9 +10,9 @@ import Foundation
 
 /// POSIX file reading and atomic writing, with errors mapped to `MediaError` from `errno` (which
 /// Foundation's file APIs blur together on Linux).
-enum FileIO {
+package enum FileIO {
   /// The whole contents of a regular file.
-  static func readRegularFile(_ path: String, maxSize: Int) throws(MediaError) -> Data {
+  package static func readRegularFile(_ path: String, maxSize: Int) throws(MediaError) -> Data {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. It has no effect
     // on regular files, the only kind read below.
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -56,7 +56,7 @@ enum FileIO {
 
   /// Writes `data` to a new temporary file next to `path`, then renames it over `path`.
   /// On failure the temporary file is removed and `path` is untouched.
-  static func writeAtomically(_ data: some ContiguousBytes, to path: String) throws(MediaError) {
+  package static func writeAtomically(_ data: some ContiguousBytes, to path: String) throws(MediaError) {
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { String(path[...$0]) } ?? ""
     let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -82,7 +82,7 @@ enum FileIO {
   /// with O_EXCL and mode 0666 (less the umask, like any new file), so we never open a file
   /// someone else made; a dot-name, so folder listings and frame globs skip it. The descriptor is
   /// -1 (and `errno` says why) when it could not be made.
-  static func createTemporary(folder: String, base: String) -> (descriptor: Int32, path: String) {
+  package static func createTemporary(folder: String, base: String) -> (descriptor: Int32, path: String) {
     var fd: Int32 = -1
     var temp = ""
     for _ in 0..<16 {
@@ -95,7 +95,7 @@ enum FileIO {
 
   /// Writes all of `bytes` to `fd`, retrying after signals; 0, or the `errno` of the failure
   /// (EIO for a write that wrote nothing).
-  static func writeFully(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+  package static func writeFully(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
     var done = 0
     while done < bytes.count {
       let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
@@ -110,7 +110,7 @@ enum FileIO {
     return 0
   }
 
-  static func errorString(_ code: Int32) -> String {
+  package static func errorString(_ code: Int32) -> String {
     String(cString: strerror(code))
   }
 }

@@ -112,19 +112,19 @@ public enum ImageFile {
 }
 
 /// File signatures ("magic numbers") used to sniff formats.
-enum Signature {
-  static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+package enum Signature {
+  package static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
   /// SOI followed by the first byte of the next marker.
-  static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]
+  package static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]
 
   /// A reason for `.unsupportedFormat` that names well-known formats we do not read.
-  static func describeUnknown(_ head: [UInt8]) -> String {
+  package static func describeUnknown(_ head: [UInt8]) -> String {
     if let known = knownFormat(head) { return "the data looks like \(known); only PNG and JPEG are read" }
     let hex = head.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
     return "unknown signature \(hex); only PNG and JPEG are read"
   }
 
-  static func knownFormat(_ head: [UInt8]) -> String? {
+  package static func knownFormat(_ head: [UInt8]) -> String? {
     func has(_ s: String, at offset: Int = 0) -> Bool {
       head.count >= offset + s.utf8.count && Array(head[offset..<offset + s.utf8.count]) == Array(s.utf8)
     }

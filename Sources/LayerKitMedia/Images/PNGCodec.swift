@@ -164,9 +164,9 @@ enum PNGCodec {
 }
 
 /// Conversions between straight and premultiplied alpha, both rounding to nearest.
-enum Premultiply {
+package enum Premultiply {
   /// `c = round(c · a / 255)` for every pixel with `a < 255`.
-  static func inPlace(_ pixels: inout [UInt8]) {
+  package static func inPlace(_ pixels: inout [UInt8]) {
     pixels.withUnsafeMutableBufferPointer { p in
       var i = 0
       while i < p.count {
@@ -184,7 +184,7 @@ enum Premultiply {
 
   /// The pixels with alpha un-premultiplied: `round(c · 255 / a)` (halves up), clamped to 255;
   /// `a = 0` gives all zeros. Returns the input itself (no copy) when every pixel is opaque.
-  static func straightened(_ pixels: [UInt8]) -> [UInt8] {
+  package static func straightened(_ pixels: [UInt8]) -> [UInt8] {
     let opaque = pixels.withUnsafeBufferPointer { p in
       var i = 3
       while i < p.count {

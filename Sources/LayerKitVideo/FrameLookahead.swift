@@ -1,4 +1,5 @@
 import LayerKit
+import LayerKitMedia
 
 /// What a frame source has for a frame: an image at hand (a still held on), or a list to render.
 public enum FrameWork {

@@ -1,4 +1,5 @@
 import LayerKit
+import LayerKitMedia
 
 /// How a render is written, decided once from the target and the encoding options, before any
 /// frame exists: the container, the pixel format the frames are stored in and the alignment it

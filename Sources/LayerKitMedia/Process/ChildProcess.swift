@@ -15,10 +15,10 @@ import Foundation
 /// encoder whose input a decoder holds open would never see end-of-file). The child runs in its own
 /// process group with default signal handlers: a Ctrl-C at the terminal reaches LayerKit alone,
 /// which then stops its children itself, in order. Not thread-safe except where stated.
-final class ChildProcess: @unchecked Sendable {
-  let executable: String
-  let arguments: [String]
-  let pid: pid_t
+package final class ChildProcess: @unchecked Sendable {
+  package let executable: String
+  package let arguments: [String]
+  package let pid: pid_t
   /// Write end of the child's standard input, or -1 (closed, or not asked for).
   private(set) var input: Int32
   /// Read end of the child's standard output, or -1.
@@ -28,7 +28,7 @@ final class ChildProcess: @unchecked Sendable {
   private var exitStatus: Int32?
 
   /// How a child's standard output is set up.
-  enum Output {
+  package enum Output {
     /// Read by us through `read(into:)`.
     case pipe
     /// Inherited from this process (an encoder writing to our standard output).
@@ -42,7 +42,7 @@ final class ChildProcess: @unchecked Sendable {
 
   /// Starts `executable` (looked up in PATH when it has no slash). Any thread may start one.
   /// - Throws: `VideoError.programNotFound` when it cannot be started.
-  init(_ executable: String, _ arguments: [String], stdin wantInput: Bool, stdout: Output) throws(VideoError) {
+  package init(_ executable: String, _ arguments: [String], stdin wantInput: Bool, stdout: Output) throws(VideoError) {
     self.executable = executable
     self.arguments = arguments
     // From the first pipe to the spawn, no other thread spawns: a child started between pipe()
@@ -149,7 +149,7 @@ final class ChildProcess: @unchecked Sendable {
   /// Writes all of `bytes` to the child's standard input.
   /// - Throws: `.programFailed` when the child has closed its input (it exited or failed), with
   ///   its status and the last lines of its error output.
-  func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
+  package func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
     // EPIPE (SIGPIPE is ignored while a pipeline runs): the program stopped reading.
     if FileIO.writeFully(input, bytes) != 0 {
       closeInput()
@@ -159,7 +159,7 @@ final class ChildProcess: @unchecked Sendable {
   }
 
   /// Closes standard input: the child sees end-of-file.
-  func closeInput() {
+  package func closeInput() {
     if input >= 0 {
       close(input)
       input = -1
@@ -168,7 +168,7 @@ final class ChildProcess: @unchecked Sendable {
 
   /// Reads exactly `count` bytes of standard output into `buffer`; false at end-of-file before
   /// the first byte. A partial read at end-of-file is an error (a frame cut short).
-  func readExactly(_ buffer: UnsafeMutableRawBufferPointer) throws(VideoError) -> Bool {
+  package func readExactly(_ buffer: UnsafeMutableRawBufferPointer) throws(VideoError) -> Bool {
     var done = 0
     while done < buffer.count {
       let n = read(output, buffer.baseAddress! + done, buffer.count - done)
@@ -188,7 +188,7 @@ final class ChildProcess: @unchecked Sendable {
   }
 
   /// All of standard output until end-of-file (for small outputs such as ffprobe's).
-  func readAll() -> Data {
+  package func readAll() -> Data {
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
@@ -207,7 +207,7 @@ final class ChildProcess: @unchecked Sendable {
   /// Waits for the child to exit; its exit status, or 128 + the signal that ended it. Safe to call
   /// more than once and from any thread.
   @discardableResult
-  func wait() -> Int32 {
+  package func wait() -> Int32 {
     lock.lock()
     defer { lock.unlock() }
     if let exitStatus { return exitStatus }
@@ -225,7 +225,7 @@ final class ChildProcess: @unchecked Sendable {
   /// `grace` seconds. Safe from any thread: it only sends signals — it neither reaps the child
   /// (`wait()` alone does, so two threads never race for its status) nor touches the pipes (a
   /// writer blocked on standard input sees EPIPE once the child is gone).
-  func stop(grace: Double = 2) {
+  package func stop(grace: Double = 2) {
     lock.lock()
     let done = exitStatus != nil
     lock.unlock()
@@ -241,7 +241,7 @@ final class ChildProcess: @unchecked Sendable {
 
   /// Stops the child (see `stop`) and reaps it.
   @discardableResult
-  func terminate(grace: Double = 2) -> Int32 {
+  package func terminate(grace: Double = 2) -> Int32 {
     stop(grace: grace)
     return wait()
   }
@@ -256,7 +256,7 @@ final class ChildProcess: @unchecked Sendable {
   }
 
   /// The last lines of the child's standard error, after it has closed it.
-  func errorTail(lines: Int = 8) -> String {
+  package func errorTail(lines: Int = 8) -> String {
     stderrTail.waitForEnd(timeout: 2)
     return stderrTail.lastLines(lines)
   }
@@ -285,28 +285,28 @@ private final class StderrTail: @unchecked Sendable {
   private var ended = false
   private let limit = 16_384
 
-  func append(_ chunk: ArraySlice<UInt8>) {
+  package func append(_ chunk: ArraySlice<UInt8>) {
     condition.lock()
     bytes.append(contentsOf: chunk)
     if bytes.count > limit { bytes.removeFirst(bytes.count - limit) }
     condition.unlock()
   }
 
-  func finish() {
+  package func finish() {
     condition.lock()
     ended = true
     condition.broadcast()
     condition.unlock()
   }
 
-  func waitForEnd(timeout: Double) {
+  package func waitForEnd(timeout: Double) {
     condition.lock()
     let deadline = Date().addingTimeInterval(timeout)
     while !ended && condition.wait(until: deadline) {}
     condition.unlock()
   }
 
-  func lastLines(_ n: Int) -> String {
+  package func lastLines(_ n: Int) -> String {
     condition.lock()
     defer { condition.unlock() }
     let text = String(decoding: bytes, as: UTF8.self)

@@ -1,3 +1,4 @@
+import LayerKitMedia
 import Foundation
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import LayerKit
+import LayerKitMedia
 
 #if canImport(Glibc)
   import Glibc

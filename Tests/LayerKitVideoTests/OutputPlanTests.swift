@@ -1,7 +1,9 @@
 import LayerKit
 import XCTest
 
-@testable import LayerKitMedia
+import LayerKitMedia
+
+@testable import LayerKitVideo
 
 /// The output's layout decided once: the pixel format, the alignment its chroma planes need, the
 /// planes LayerKit writes itself, and the frame size with or without padding.

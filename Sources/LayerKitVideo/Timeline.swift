@@ -1,5 +1,6 @@
 import Foundation
 import LayerKit
+import LayerKitMedia
 
 /// A still picture of a video: its size is known up front, its pixels are decoded when a frame
 /// first needs them and let go when its item is over, so a slideshow of a thousand photos holds

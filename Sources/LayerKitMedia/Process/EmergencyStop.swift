@@ -26,10 +26,10 @@ public enum EmergencyStop {
     return body(&registry)
   }
 
-  static func add(child pid: pid_t) { withRegistry { _ = $0.children.insert(pid) } }
-  static func remove(child pid: pid_t) { withRegistry { _ = $0.children.remove(pid) } }
-  static func add(temporary path: String) { withRegistry { _ = $0.temporaries.insert(path) } }
-  static func remove(temporary path: String) { withRegistry { _ = $0.temporaries.remove(path) } }
+  package static func add(child pid: pid_t) { withRegistry { _ = $0.children.insert(pid) } }
+  package static func remove(child pid: pid_t) { withRegistry { _ = $0.children.remove(pid) } }
+  package static func add(temporary path: String) { withRegistry { _ = $0.temporaries.insert(path) } }
+  package static func remove(temporary path: String) { withRegistry { _ = $0.temporaries.remove(path) } }
 
   /// The children alive now (for tests).
   public static var liveChildren: Set<pid_t> { withRegistry { $0.children } }

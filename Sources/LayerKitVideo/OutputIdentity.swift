@@ -1,3 +1,4 @@
+import LayerKitMedia
 import Foundation
 
 /// Outputs that would destroy an input: the same file (through symlinks and hard links: the

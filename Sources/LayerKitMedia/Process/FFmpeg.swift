@@ -19,22 +19,22 @@ public enum FFmpeg {
 
   /// The path of ffmpeg.
   /// - Throws: `.programNotFound` naming the Debian package.
-  static func ffmpeg() throws(VideoError) -> String {
+  package static func ffmpeg() throws(VideoError) -> String {
     guard let path = locate("ffmpeg") else { throw .programNotFound(program: "ffmpeg") }
     return path
   }
 
   /// The path of ffprobe.
-  static func ffprobe() throws(VideoError) -> String {
+  package static func ffprobe() throws(VideoError) -> String {
     guard let path = locate("ffprobe") else { throw .programNotFound(program: "ffprobe") }
     return path
   }
 
   /// Whether debug logging of command lines is on (`LAYERKIT_DEBUG=1`).
-  static let debug = ProcessInfo.processInfo.environment["LAYERKIT_DEBUG"].map { $0 != "0" && !$0.isEmpty } ?? false
+  package static let debug = ProcessInfo.processInfo.environment["LAYERKIT_DEBUG"].map { $0 != "0" && !$0.isEmpty } ?? false
 
   /// Starts a program; logs the exact command line at debug level.
-  static func start(
+  package static func start(
     _ program: String, _ arguments: [String], stdin: Bool, stdout: ChildProcess.Output
   ) throws(VideoError) -> ChildProcess {
     if debug {
@@ -44,13 +44,13 @@ public enum FFmpeg {
     return try ChildProcess(program, arguments, stdin: stdin, stdout: stdout)
   }
 
-  static func shellQuoted(_ s: String) -> String {
+  package static func shellQuoted(_ s: String) -> String {
     if !s.isEmpty && s.allSatisfy({ $0.isLetter || $0.isNumber || "-_./:=,+@%".contains($0) }) { return s }
     return "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 
   /// Seconds formatted for ffmpeg's time options, exact to the microsecond.
-  static func seconds(_ t: Double) -> String {
+  package static func seconds(_ t: Double) -> String {
     // Times beyond Limits are refused before they get here; the clamp keeps a number that
     // slipped through from becoming hundreds of digits on ffmpeg's command line.
     String(format: "%.6f", min(max(0, t), 1e9))
@@ -60,7 +60,7 @@ public enum FFmpeg {
   /// failed), as one line a person reads: a full disk or a refused write named in plain words,
   /// anything else without ffmpeg's internals (`[libx264 @ 0x55…]` prefixes, "Last message
   /// repeated N times"), its last two distinct lines, at most 200 characters.
-  static func explainFailure(_ stderr: String) -> String {
+  package static func explainFailure(_ stderr: String) -> String {
     if let known = outputFailure(stderr) { return known }
     let lines = plainLines(stderr)
     var distinct: [String] = []
@@ -74,7 +74,7 @@ public enum FFmpeg {
 
   /// What ffmpeg's error lines say went wrong writing its output, in plain words (a full disk, a
   /// read-only or refused file), or nil when they say something else.
-  static func outputFailure(_ stderr: String) -> String? {
+  package static func outputFailure(_ stderr: String) -> String? {
     let text = stderr.lowercased()
     let known: [(needle: String, meaning: String)] = [
       ("no space left on device", "the disk is full (no space left on device)"),
@@ -88,7 +88,7 @@ public enum FFmpeg {
 
   /// ffmpeg's lines without its internals: `[name @ 0x…]` prefixes, "Last message repeated"
   /// lines and empty lines.
-  static func plainLines(_ stderr: String) -> [String] {
+  package static func plainLines(_ stderr: String) -> [String] {
     stderr.split(whereSeparator: \.isNewline).compactMap { line -> String? in
       var l = line.trimmingCharacters(in: .whitespaces)
       while l.hasPrefix("["), let close = l.firstIndex(of: "]") {
@@ -105,7 +105,7 @@ extension FFmpeg {
   /// failures named (not a media file, truncated, no video stream, an unsupported codec or
   /// format), anything else stripped of ffmpeg's internals (`[mov,mp4,… @ 0x55…]` prefixes, the
   /// path repeated), never empty.
-  static func explain(_ stderr: String, path: String) -> String {
+  package static func explain(_ stderr: String, path: String) -> String {
     let text = stderr.lowercased()
     // Whether the file starts like a container ffmpeg knows (ISO BMFF, Matroska/WebM, RIFF, Ogg,
     // MPEG-TS, FLV, GIF): then its failures mean damage, not a file of another kind.

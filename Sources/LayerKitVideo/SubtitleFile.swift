@@ -1,5 +1,6 @@
 import Foundation
 import LayerKit
+import LayerKitMedia
 
 /// One subtitle cue: shown from `start` to `end` seconds of the video.
 public struct SubtitleCue: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import LayerKit
+import LayerKitMedia
 
 /// Renders a timeline's frames: stills decoded once, each clip item streamed by its own decoder,
 /// starting at the first frame the range needs.

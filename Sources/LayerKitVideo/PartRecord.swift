@@ -1,3 +1,4 @@
+import LayerKitMedia
 import Foundation
 
 /// Where a part of a sharded render belongs: the whole video's plan (an id of its inputs'

@@ -1,5 +1,6 @@
 import Foundation
 import LayerKit
+import LayerKitMedia
 
 /// The parts of a sharded render, read back in order for `layerkit join`: folders of numbered
 /// PNG frames, Y4M files, or lossless FFV1/MKV files (RGBA as rendered, premultiplied). The

@@ -5,7 +5,7 @@
 extension FileIO {
   /// The first `count` bytes of a file (fewer if it is shorter); nil when it cannot be opened.
   /// Opened non-blocking, so a FIFO does not wait for a writer.
-  static func head(_ path: String, count: Int) -> [UInt8]? {
+  package static func head(_ path: String, count: Int) -> [UInt8]? {
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -19,7 +19,7 @@ extension FileIO {
   /// What a path is when it is not a regular file ("a FIFO", "a directory", …); nil for a
   /// regular file or one that does not exist (that error is the caller's). Reading a FIFO or a
   /// device as media would wait forever or never end.
-  static func irregularKind(_ path: String) -> String? {
+  package static func irregularKind(_ path: String) -> String? {
     var s = stat()
     guard stat(path, &s) == 0 else { return nil }
     switch s.st_mode & S_IFMT {
@@ -37,7 +37,7 @@ extension FileIO {
 extension FileIO {
   /// Whether the file's first 4 KiB read as text: UTF-8 without NUL or control characters other
   /// than tab, CR, LF and form feed (a text file given where a picture, a clip or a sound goes).
-  static func looksLikeText(_ path: String) -> Bool {
+  package static func looksLikeText(_ path: String) -> Bool {
     guard var head = head(path, count: 4096), !head.isEmpty else { return false }
     // A multi-byte character cut by the 4 KiB window is not a reason to call it binary.
     while head.count > 1, let last = head.last, last & 0xC0 == 0x80 || last >= 0xC0 { head.removeLast() }

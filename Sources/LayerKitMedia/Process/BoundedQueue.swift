@@ -4,7 +4,7 @@ import Foundation
 /// queue blocks the producer (back-pressure, not buffering), an empty one the consumer. `close()`
 /// ends it normally (the consumer drains what is left, then sees nil); `cancel()` ends it at once
 /// for both sides.
-final class BoundedQueue<Element>: @unchecked Sendable {
+package final class BoundedQueue<Element>: @unchecked Sendable {
   private let condition = NSCondition()
   /// A ring of `capacity` slots; a popped slot is emptied at once, so the queue never keeps a
   /// frame alive after handing it on.
@@ -15,7 +15,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
   private var closed = false
   private var cancelled = false
 
-  init(capacity: Int) {
+  package init(capacity: Int) {
     precondition(capacity > 0)
     self.capacity = capacity
     ring = Array(repeating: nil, count: capacity)
@@ -24,7 +24,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
   /// Adds `item`, waiting while the queue is full. False when the queue was closed or cancelled
   /// (the item is dropped).
   @discardableResult
-  func push(_ item: Element) -> Bool {
+  package func push(_ item: Element) -> Bool {
     condition.lock()
     defer { condition.unlock() }
     while count >= capacity && !closed && !cancelled { condition.wait() }
@@ -37,7 +37,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
 
   /// The next item, waiting while the queue is empty; nil once it is closed and drained, or
   /// cancelled.
-  func pop() -> Element? {
+  package func pop() -> Element? {
     condition.lock()
     defer { condition.unlock() }
     while count == 0 && !closed && !cancelled { condition.wait() }
@@ -51,7 +51,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
   }
 
   /// No more items will come; the consumer gets what is queued, then nil.
-  func close() {
+  package func close() {
     condition.lock()
     closed = true
     condition.broadcast()
@@ -59,7 +59,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
   }
 
   /// Stops both sides now; queued items are dropped.
-  func cancel() {
+  package func cancel() {
     condition.lock()
     cancelled = true
     ring = Array(repeating: nil, count: capacity)

@@ -3,7 +3,9 @@ import LayerKit
 import LayerKitTesting
 import XCTest
 
-@testable import LayerKitMedia
+import LayerKitMedia
+
+@testable import LayerKitVideo
 
 /// The arithmetic of a video: where items and transitions lie, which frame shows what, and the
 /// audio graph ffmpeg is given. No rendering.

@@ -1,4 +1,5 @@
 import LayerKitMedia
+import LayerKitVideo
 import XCTest
 
 /// The record a part of a sharded render carries, and the check that parts tile one render.

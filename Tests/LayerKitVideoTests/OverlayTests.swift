@@ -4,7 +4,9 @@ import LayerKitReference
 import LayerKitTesting
 import XCTest
 
-@testable import LayerKitMedia
+import LayerKitMedia
+
+@testable import LayerKitVideo
 
 /// Subtitle files, titles, subtitles and Ken Burns in the video timeline.
 final class OverlayTests: XCTestCase {

@@ -1,3 +1,4 @@
+import LayerKitMedia
 /// The audio of a video, as ffmpeg inputs and a filter graph that the encoder runs: each clip's
 /// sound placed at its item's start and cross-faded over the transitions at its ends, an optional
 /// music track under everything, and silence wherever nothing plays. LayerKit mixes nothing by

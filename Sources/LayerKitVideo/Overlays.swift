@@ -1,5 +1,6 @@
 import Foundation
 import LayerKit
+import LayerKitMedia
 import LayerKitText
 
 /// How a title or a subtitle looks: a TextLayer in a box, placed by a preset, faded in and out.
