@@ -109,7 +109,8 @@ let package = Package(
       name: "LayerKitMediaTests", dependencies: ["LayerKit", "LayerKitMedia", "LayerKitTesting"],
       resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "LayerKitVideoTests", dependencies: ["LayerKit", "LayerKitMedia", "LayerKitVideo", "LayerKitTesting"]),
+      name: "LayerKitVideoTests",
+      dependencies: ["LayerKit", "LayerKitMedia", "LayerKitVideo", "LayerKitReference", "LayerKitTesting"]),
     .testTarget(
       name: "LayerKitGLTests",
       dependencies: [

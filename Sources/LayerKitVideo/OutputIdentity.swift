@@ -1,5 +1,5 @@
-import LayerKitMedia
 import Foundation
+import LayerKitMedia
 
 /// Outputs that would destroy an input: the same file (through symlinks and hard links: the
 /// same device and inode, or the same resolved path), or a frame folder holding an input.

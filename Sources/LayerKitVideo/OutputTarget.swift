@@ -1,5 +1,5 @@
-import LayerKitMedia
 import Foundation
+import LayerKitMedia
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
-import LayerKitMedia
 import Foundation
+import LayerKitMedia
 
 /// Where a part of a sharded render belongs: the whole video's plan (an id of its inputs'
 /// contents, its options and its frame count) and the frames the part holds. Every partial render

@@ -169,8 +169,8 @@ public final class PartsSource: FrameSource {
 
   private static func unrecorded(_ path: String, _ what: String) -> VideoError {
     .incompatibleParts(
-      "\(path) \(what): it is not a part of a LayerKit render made with --shard or --frames "
-        + "(join parts made elsewhere, in the order given, with --unchecked)")
+      "\(path) \(what): it is not a part of a LayerKit render of a frame range (a shard) "
+        + "(parts made elsewhere join unchecked, in the order given)")
   }
 
   /// The exact number of video frames in a file (ffprobe counts them by decoding packets).
@@ -247,7 +247,7 @@ public final class PartsSource: FrameSource {
       guard case .yuv(let wanted) = out.input, wanted == chroma else {
         out.abort()
         throw VideoError.incompatibleParts(
-          "the Y4M parts are \(chroma); --pix-fmt \(options.pixelFormat ?? "") would need a conversion")
+          "the Y4M parts are \(chroma); the pixel format \(options.pixelFormat ?? "") would need a conversion")
       }
       write = { frame in try out.write([.bytes(frame)], index: 0) }
       (finish, abort) = (out.finish, out.abort)

@@ -39,4 +39,20 @@ final class FFmpegMessageTests: XCTestCase {
     XCTAssertEqual(FFmpeg.seconds(-1e300), "0.000000")
     XCTAssertLessThanOrEqual(FFmpeg.seconds(1e300).count, 20)
   }
+
+  /// Library errors are in the library's words: no command-line flag in them (the command line
+  /// words them with its flags: ErrorWording.swift in the tool).
+  func testVideoErrorsNameNoFlags() {
+    let errors: [VideoError] = [
+      .unknownFormat(path: "x.abc"), .folderNotEmpty(path: "frames/", frames: 3),
+      .oddSize(width: 3, height: 3, suggestedWidth: 4, suggestedHeight: 4, pixelFormat: "yuv420p"),
+      .itemTooShort(item: "a.png", duration: 0.1, needed: 1), .frameTimeLimit(frame: 4, seconds: 60),
+      .frameTimeLimit(frame: 4, seconds: 60, stream: "standard output"), .interrupted(signal: 2),
+      .interrupted(signal: 2, stream: "standard output", framesSent: 5),
+      .unwritableOutput(path: "x.mp4", reason: "the disk is full"), .outputIsInput(output: "a", input: "a"),
+    ]
+    for error in errors {
+      XCTAssertNil(error.description.range(of: #"(^|[\s(])--[a-z]"#, options: .regularExpression), error.description)
+    }
+  }
 }

@@ -1,7 +1,6 @@
 import LayerKit
-import XCTest
-
 import LayerKitMedia
+import XCTest
 
 @testable import LayerKitVideo
 

@@ -1,10 +1,9 @@
 import Foundation
 import LayerKit
+import LayerKitMedia
 import LayerKitReference
 import LayerKitTesting
 import XCTest
-
-import LayerKitMedia
 
 @testable import LayerKitVideo
 

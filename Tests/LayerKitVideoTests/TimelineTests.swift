@@ -1,9 +1,8 @@
 import Foundation
 import LayerKit
+import LayerKitMedia
 import LayerKitTesting
 import XCTest
-
-import LayerKitMedia
 
 @testable import LayerKitVideo
 

@@ -30,7 +30,7 @@ struct Compare: ParsableCommand {
       do {
         try OutputIdentity.refuse(output: diff, inputs: [expected, actual])
       } catch {
-        printError("layerkit compare: \(error)")
+        printError("layerkit compare: \(commandLineMessage(error))")
         throw ExitCode(2)
       }
     }
@@ -40,7 +40,7 @@ struct Compare: ParsableCommand {
       a = try ImageFile.read(URL(fileURLWithPath: expected))
       b = try ImageFile.read(URL(fileURLWithPath: actual))
     } catch {
-      printError("layerkit compare: \(error)")
+      printError("layerkit compare: \(commandLineMessage(error))")
       throw ExitCode(2)
     }
     let comparison: ImageComparison
@@ -64,7 +64,7 @@ struct Compare: ParsableCommand {
         try ImageFile.writePNG(comparison.diffImage(), to: URL(fileURLWithPath: diff))
         print("diff: \(diff)")
       } catch {
-        printError("layerkit compare: \(error)")
+        printError("layerkit compare: \(commandLineMessage(error))")
         throw ExitCode(2)
       }
     }

@@ -49,14 +49,14 @@ struct Parity: ParsableCommand {
     do {
       failed = try compare()
     } catch let error as SceneFileError where !error.namesTheFile {
-      printError("layerkit parity: \(scene): \(error)")
+      printError("layerkit parity: \(scene): \(commandLineMessage(error))")
       throw ExitCode(2)
     } catch let error as RenderError {
       // A layer's value beyond the limits, found as a frame is built: the scene file names it.
-      printError("layerkit parity: \(scene): \(error)")
+      printError("layerkit parity: \(scene): \(commandLineMessage(error))")
       throw ExitCode(2)
     } catch {
-      printError("layerkit parity: \(error)")
+      printError("layerkit parity: \(commandLineMessage(error))")
       throw ExitCode(2)
     }
     if failed { throw ExitCode(1) }

@@ -128,7 +128,7 @@ struct Render: ParsableCommand {
       try ImageFile.writePNG(image, to: URL(fileURLWithPath: output))
       print("wrote \(output) (\(size.width)×\(size.height), \(backend.name), \(String(format: "%.1f", ms)) ms)")
     } catch {
-      printError("layerkit render: \(error)")
+      printError("layerkit render: \(commandLineMessage(error))")
       throw ExitCode(1)
     }
   }

@@ -105,7 +105,7 @@ final class FrameWatchdog: @unchecked Sendable {
       let error = VideoError.frameTimeLimit(frame: frame, seconds: limit)
       cancel(error)
       DispatchQueue.global().asyncAfter(deadline: .now() + Signals.grace) {
-        EmergencyStop.stop(status: 1, message: "layerkit: \(error); stopped at once")
+        EmergencyStop.stop(status: 1, message: "layerkit: \(commandLineMessage(error)); stopped at once")
       }
     }
     timer.resume()

@@ -107,7 +107,7 @@ struct List: ParsableCommand {
         let params = source.uniforms.map { u in "\(u.name) = \(u.default.map(describe) ?? "(no default)")" }
         print(params.isEmpty ? shader : "\(shader): \(params.joined(separator: ", "))")
       } catch {
-        printError("layerkit list: \(plainFileError(error) ?? String(describing: error))")
+        printError("layerkit list: \(commandLineMessage(error))")
         throw ExitCode(1)
       }
       return

@@ -459,15 +459,12 @@ func reportingErrors(_ command: String, _ body: () throws -> Void) throws {
   } catch let error as ExitCode {
     throw error
   } catch let error as VideoError {
-    guard case .interrupted(let signal, _, _) = error else {
-      printError("layerkit \(command): \(error)")
-      throw ExitCode(1)
-    }
-    printError("layerkit \(command): \(error)")
+    printError("layerkit \(command): \(commandLineMessage(error))")
+    guard case .interrupted(let signal, _, _) = error else { throw ExitCode(1) }
     throw ExitCode(128 + signal)
   } catch {
     // A Foundation file error is told in plain words, never as its domain, code and user info.
-    printError("layerkit \(command): \(plainFileError(error) ?? String(describing: error))")
+    printError("layerkit \(command): \(commandLineMessage(error))")
     throw ExitCode(1)
   }
 }

@@ -92,7 +92,7 @@ final class EGLDisplayConnection {
     throw .noDisplay(
       "no EGL display: " + failures.joined(separator: "; ")
         + " — install Mesa's EGL and drivers (apt-get install libegl-mesa0 libgl1-mesa-dri) or use"
-        + " the CPU backend (--renderer cpu, ReferenceRenderer)")
+        + " the CPU backend (ReferenceRenderer)")
   }
 
   /// Why one platform failed, as a clause of the one-line message.

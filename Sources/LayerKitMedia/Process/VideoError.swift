@@ -50,15 +50,15 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unwritableOutput(let path, let reason): return "\(path): cannot write the output: \(reason)"
     case .unknownFormat(let path):
       return "\(path): cannot tell the output format from the name; use .mp4, .webm, .gif, .mov, .mkv, .y4m, "
-        + "a folder (ending in /) for PNG frames, or --format"
+        + "a folder (ending in /) for PNG frames, or name the format"
     case .folderNotEmpty(let path, let frames):
-      return "\(path) already holds \(frames) frame files; pass --overwrite to replace them, or choose another folder"
+      return "\(path) already holds \(frames) frame files; allow replacing them, or choose another folder"
     case .oddSize(let w, let h, let sw, let sh, let format):
       return "\(w)×\(h) cannot be stored as \(format) (its chroma planes need whole blocks of pixels); "
         + "the nearest size it stores is \(sw)×\(sh): render at that size, or pad the frame to it with the background"
     case .itemTooShort(let item, let duration, let needed):
       return "\(item) lasts \(fmt(duration)) s, shorter than the \(fmt(needed)) s its transitions need; "
-        + "shorten --transition-duration or lengthen --hold"
+        + "shorten its transitions or lengthen the item"
     case .invalidTimeline(let reason): return reason
     case .incompatibleParts(let reason): return "the parts do not join: \(reason)"
     case .outputIsInput(let output, let input):
@@ -72,10 +72,10 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
         + "there, cut short, and what reads it holds a partial video"
     case .frameTimeLimit(let frame, let seconds, let stream):
       return
-        "frame \(frame) took over \(String(format: "%g", seconds)) s (--frame-time-limit): a shader that does not end, "
+        "frame \(frame) took over \(String(format: "%g", seconds)) s (the frame time limit): a shader that does not end, "
         + "or work beyond any budget; "
         + (stream.map { "\($0) got the frames before it and ends there, cut short" } ?? "no output was left")
-        + " (raise the limit, or 0 for none, if the frame is only slow)"
+        + " (raise the limit, or set none, if the frame is only slow)"
     }
   }
 }
