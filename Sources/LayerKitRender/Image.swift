@@ -135,7 +135,7 @@ private final class LazyCrossfade: Sendable {
   let from: Image?
   let to: Image?
   let weight: Float
-  private let cache = Mutex<[UInt8]?>(nil)
+  private let cache = Locked<[UInt8]?>(nil)
 
   init(from: Image?, to: Image?, weight: Float) {
     self.from = from

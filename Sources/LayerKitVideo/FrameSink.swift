@@ -215,10 +215,10 @@ func composited(_ image: Image, over bg: BackgroundColor) -> [UInt8] {
 /// by one thread of deflate; each file is written atomically.
 final class PNGFolderSink: FrameSink, @unchecked Sendable {
   let folder: String
-  private var written: [String] = []
+  /// The frame files written so far, removed again by `abort()`.
+  private let written = Locked([String]())
   private let createdFolder: Bool
   private let part: PartRecord?
-  private let lock = NSLock()
 
   static func frameName(_ index: Int) -> String { String(format: "frame_%05d.png", index) }
 
@@ -268,9 +268,7 @@ final class PNGFolderSink: FrameSink, @unchecked Sendable {
     } else {
       try FileIO.writeAtomically(frame.flatMap { chunk in chunk.withUnsafeBytes { [UInt8]($0) } }, to: path)
     }
-    lock.lock()
-    written.append(path)
-    lock.unlock()
+    written.withLock { $0.append(path) }
   }
 
   /// A part's record goes in last, so a folder with one holds all its frames.
@@ -281,11 +279,11 @@ final class PNGFolderSink: FrameSink, @unchecked Sendable {
   }
 
   func abort() {
-    lock.lock()
-    unlink((folder as NSString).appendingPathComponent(PartRecord.fileName))
-    for path in written { unlink(path) }
-    written.removeAll()
-    lock.unlock()
+    written.withLock { written in
+      unlink((folder as NSString).appendingPathComponent(PartRecord.fileName))
+      for path in written { unlink(path) }
+      written.removeAll()
+    }
     if createdFolder { rmdir(folder) }
   }
 }

@@ -359,14 +359,8 @@ public struct Timeline: Sendable {
 
   /// Says a line on standard error the first time only.
   static func noteOnce(_ line: String) {
-    noted.lock.lock()
-    let first = noted.lines.insert(line).inserted
-    noted.lock.unlock()
+    let first = noted.withLock { $0.insert(line).inserted }
     if first { FileHandle.standardError.write(Data("layerkit: \(line)\n".utf8)) }
   }
-  private final class Noted: @unchecked Sendable {
-    let lock = NSLock()
-    var lines = Set<String>()
-  }
-  private static let noted = Noted()
+  private static let noted = Locked(Set<String>())
 }

@@ -11,7 +11,6 @@ import LayerKitMedia
 import LayerKitReference
 import LayerKitScene
 import LayerKitVideo
-import Synchronization
 
 struct SoakError: Error, CustomStringConvertible {
   var description: String
@@ -94,8 +93,8 @@ struct Soak {
       let pipeline = try VideoPipeline(
         source: source, width: settings.width, height: settings.height, rate: try FrameRate(fps),
         frameCount: frames, target: target, options: EncodingOptions())
-      let samples = Mutex([Sample]())
-      let at100 = Mutex(0.0)
+      let samples = Locked([Sample]())
+      let at100 = Locked(0.0)
       let tenth = max(1, frames / 10)
       // The count is read under its own lock, from the pipeline's progress thread.
       let objects: @Sendable () -> GLObjectCount? = { [counter = gpu.map(ObjectCounter.init)] in counter?.read() }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LayerKit
 import LayerKitMedia
 
 #if canImport(Glibc)
@@ -15,12 +16,9 @@ import LayerKitMedia
 /// temporary output is left, and the answer never waits on a frame.
 enum Signals {
   static let grace: Double = 5
-  // NSLock (a pthread mutex) rather than Synchronization's Mutex, which ThreadSanitizer cannot
-  // see into.
-  private static let lock = NSLock()
-  nonisolated(unsafe) private static var handlers: [Int: @Sendable (Int32) -> Void] = [:]
-  nonisolated(unsafe) private static var next = 0
-  nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+  // Locked (a pthread mutex), which ThreadSanitizer sees into, unlike Synchronization's Mutex.
+  private static let state = Locked(
+    (handlers: [Int: @Sendable (Int32) -> Void](), next: 0, sources: [DispatchSourceSignal]()))
 
   /// Starts watching; called once, first thing in `main`.
   static func install() {
@@ -29,29 +27,25 @@ enum Signals {
       let source = DispatchSource.makeSignalSource(signal: s, queue: .global())
       source.setEventHandler { received(s) }
       source.resume()
-      sources.append(source)
+      state.withLock { $0.sources.append(source) }
     }
   }
 
   static func add(_ handler: @escaping @Sendable (Int32) -> Void) -> Int {
-    lock.lock()
-    defer { lock.unlock() }
-    next += 1
-    handlers[next] = handler
-    return next
+    state.withLock { state in
+      state.next += 1
+      state.handlers[state.next] = handler
+      return state.next
+    }
   }
 
   static func remove(_ id: Int) {
-    lock.lock()
-    handlers[id] = nil
-    lock.unlock()
+    state.withLock { _ = $0.handlers.removeValue(forKey: id) }
   }
 
   private static func received(_ signal: Int32) {
     let name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "SIGHUP"
-    lock.lock()
-    let current = Array(handlers.values)
-    lock.unlock()
+    let current = state.withLock { Array($0.handlers.values) }
     guard !current.isEmpty else {
       EmergencyStop.stop(status: 128 + signal, message: "layerkit: stopped by \(name)")
     }
@@ -81,8 +75,7 @@ final class SignalWatcher: Sendable {
 /// `Signals.grace` seconds later (a frame stuck inside the driver cannot be unwound).
 final class FrameWatchdog: @unchecked Sendable {
   private let timer: DispatchSourceTimer?
-  private let lock = NSLock()
-  private var state = (frame: 0, since: DispatchTime.now().uptimeNanoseconds, fired: false)
+  private let state = Locked((frame: 0, since: DispatchTime.now().uptimeNanoseconds, fired: false))
 
   init(limit: Double, cancel: @escaping @Sendable (Error) -> Void) {
     guard limit > 0 else {
@@ -96,11 +89,11 @@ final class FrameWatchdog: @unchecked Sendable {
     timer.setEventHandler { [weak self] in
       guard let self else { return }
       let now = DispatchTime.now().uptimeNanoseconds
-      self.lock.lock()
-      let fire = !self.state.fired && Double(now - self.state.since) / 1e9 > limit
-      if fire { self.state.fired = true }
-      let frame = self.state.frame
-      self.lock.unlock()
+      let (fire, frame) = self.state.withLock { state in
+        let fire = !state.fired && Double(now - state.since) / 1e9 > limit
+        if fire { state.fired = true }
+        return (fire, state.frame)
+      }
       guard fire else { return }
       let error = VideoError.frameTimeLimit(frame: frame, seconds: limit)
       cancel(error)
@@ -113,10 +106,10 @@ final class FrameWatchdog: @unchecked Sendable {
 
   /// Frame `done - 1` was written.
   func progressed(_ done: Int) {
-    lock.lock()
-    state.frame = done
-    state.since = DispatchTime.now().uptimeNanoseconds
-    lock.unlock()
+    state.withLock { state in
+      state.frame = done
+      state.since = DispatchTime.now().uptimeNanoseconds
+    }
   }
 
   func stop() { timer?.cancel() }

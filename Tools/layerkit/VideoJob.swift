@@ -8,7 +8,6 @@ import LayerKitMedia
 import LayerKitReference
 import LayerKitScene
 import LayerKitVideo
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -415,8 +414,7 @@ final class ProgressLine: @unchecked Sendable {
   let total: Int
   let enabled: Bool
   private let start = Date()
-  private var last = Date.distantPast
-  private let lock = NSLock()
+  private let last = Locked(Date.distantPast)
 
   init(total: Int, enabled: Bool) {
     self.total = total
@@ -425,11 +423,13 @@ final class ProgressLine: @unchecked Sendable {
 
   func update(_ done: Int) {
     guard enabled else { return }
-    lock.lock()
-    defer { lock.unlock() }
     let now = Date()
-    guard now.timeIntervalSince(last) > 0.2 || done == total else { return }
-    last = now
+    let due = last.withLock { last in
+      guard now.timeIntervalSince(last) > 0.2 || done == total else { return false }
+      last = now
+      return true
+    }
+    guard due else { return }
     let elapsed = now.timeIntervalSince(start)
     let fps = elapsed > 0 ? Double(done) / elapsed : 0
     let eta = fps > 0 ? Double(total - done) / fps : 0

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// An animation added to a layer: the stored copy and its compiled tracks.
 struct AnimationEntry {
@@ -267,7 +266,7 @@ extension MediaTiming {
   }
 }
 
-private let failureReporter = Mutex<@Sendable (AnimationError, String?) -> Void> { error, key in
+private let failureReporter = Locked<@Sendable (AnimationError, String?) -> Void> { error, key in
   let name = key.map { "'\($0)' " } ?? ""
   FileHandle.standardError.write(Data("LayerKit: animation \(name)not added: \(error)\n".utf8))
 }

@@ -7,7 +7,7 @@
 
 import CEGL
 import Foundation
-import Synchronization
+import LayerKitRender
 
 /// Which EGL platform a display came from.
 enum EGLPlatformKind: String, CaseIterable, Sendable {
@@ -17,7 +17,7 @@ enum EGLPlatformKind: String, CaseIterable, Sendable {
 }
 
 /// How many live connections hold each initialized EGLDisplay (keyed by its address).
-private let displayUseCounts = Mutex<[UInt: Int]>([:])
+private let displayUseCounts = Locked<[UInt: Int]>([:])
 
 /// One reference to an initialized EGL display, and the native objects it was made from.
 final class EGLDisplayConnection {

@@ -21,20 +21,13 @@ final class GLContext {
   private var boundTextures = [GLuint](repeating: 0, count: TextureUnit.count)
   /// The GL objects this context has made and not deleted (the soak's leak check), readable
   /// from any thread (`liveObjects`).
-  private var live = GLObjectCount()
-  private let liveLock = NSLock()
+  private let live = Locked(GLObjectCount())
 
   func count(_ kind: WritableKeyPath<GLObjectCount, Int>, _ change: Int) {
-    liveLock.lock()
-    live[keyPath: kind] += change
-    liveLock.unlock()
+    live.withLock { $0[keyPath: kind] += change }
   }
 
-  var liveObjects: GLObjectCount {
-    liveLock.lock()
-    defer { liveLock.unlock() }
-    return live
-  }
+  var liveObjects: GLObjectCount { live.current }
   private var activeUnit = 0
   private var boundFramebuffer: GLuint = 0
   private var viewportSize: (Int, Int) = (0, 0)

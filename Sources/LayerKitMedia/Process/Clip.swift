@@ -200,8 +200,8 @@ public final class ClipDecoder: @unchecked Sendable {
   public let output: Output
   private let lastFrame: Int
   private var process: ChildProcess?
-  private var queue: BoundedQueue<Result<Frame, VideoError>>?
-  private let queueLock = NSLock()
+  /// The decoder thread's queue: set and cleared here, read by `interrupt()` from any thread.
+  private let queue = Locked<BoundedQueue<Result<Frame, VideoError>>?>(nil)
   /// The index of the next frame the queue will deliver.
   private var nextIndex = 0
   private var current: (index: Int, frame: Frame)?
@@ -288,7 +288,7 @@ public final class ClipDecoder: @unchecked Sendable {
         return current.frame
       }
       let t0 = DispatchTime.now().uptimeNanoseconds
-      let popped = queue?.pop()
+      let popped = queue.current?.pop()
       waitSeconds += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
       guard let next = popped else {
         ended = true
@@ -312,17 +312,12 @@ public final class ClipDecoder: @unchecked Sendable {
     current = nil
     currentImage = nil
     ended = false
-    queueLock.lock()
-    queue = nil
-    queueLock.unlock()
+    queue.withLock { $0 = nil }
   }
 
   /// Wakes a reader waiting for a frame, from any thread: the wait ends as at the clip's end.
   public func interrupt() {
-    queueLock.lock()
-    let q = queue
-    queueLock.unlock()
-    q?.cancel()
+    queue.current?.cancel()
   }
 
   private func finishProcess() throws {
@@ -388,9 +383,7 @@ public final class ClipDecoder: @unchecked Sendable {
     args += outputArguments
     args.append("-")
     let q = BoundedQueue<Result<Frame, VideoError>>(capacity: 3)
-    queueLock.lock()
-    queue = q
-    queueLock.unlock()
+    queue.withLock { $0 = q }
     let width = info.width
     let height = info.height
     let path = info.path

@@ -1,4 +1,5 @@
 import Foundation
+import LayerKit
 
 #if canImport(Glibc)
   import Glibc
@@ -16,15 +17,10 @@ public enum EmergencyStop {
     var stopping = false
   }
 
-  // An NSLock (a pthread mutex), which ThreadSanitizer sees, unlike Synchronization's Mutex.
-  private static let lock = NSLock()
-  nonisolated(unsafe) private static var registry = Registry()
+  // Locked: an NSLock (a pthread mutex), which ThreadSanitizer sees, unlike Synchronization's Mutex.
+  private static let registry = Locked(Registry())
 
-  private static func withRegistry<T>(_ body: (inout Registry) -> T) -> T {
-    lock.lock()
-    defer { lock.unlock() }
-    return body(&registry)
-  }
+  private static func withRegistry<T>(_ body: (inout Registry) -> T) -> T { registry.withLock(body) }
 
   package static func add(child pid: pid_t) { withRegistry { _ = $0.children.insert(pid) } }
   package static func remove(child pid: pid_t) { withRegistry { _ = $0.children.remove(pid) } }

@@ -250,7 +250,7 @@ final class FrameBuffer: @unchecked Sendable {
   }
 
   static let kept = 8
-  private static let pool = Mutex<[(UnsafeMutableRawPointer, Int)]>([])
+  private static let pool = Locked<[(UnsafeMutableRawPointer, Int)]>([])
 
   /// A buffer of `count` bytes (contents undefined): a free one of that size, or a new one.
   static func make(count: Int) -> FrameBuffer {
