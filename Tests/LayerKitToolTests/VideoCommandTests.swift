@@ -4,6 +4,8 @@ import LayerKitMedia
 import LayerKitSamples
 import XCTest
 
+@testable import layerkit
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -178,6 +180,68 @@ final class VideoCommandTests: XCTestCase {
   }
 
   // MARK: clips and audio
+
+  /// `--cut FROM:TO` plays the stretch of a clip that ffmpeg's own `-ss FROM -to TO` decodes: the
+  /// same number of frames, each closest to ffmpeg's frame at the same place (and not to its
+  /// neighbours), and the whole clip elsewhere.
+  func testACutPlaysTheFramesFFmpegsSeekDecodes() throws {
+    let clip = try h.clip("c.mp4", width: 64, height: 48, fps: 10, seconds: 3, audio: false)
+    let out = h.path("cut.y4m")
+    let r = try h.run(["concat", clip, "--cut", "1.2:2.4", "--renderer", "cpu", "-o", out, "--quiet"])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    func rgb(_ arguments: [String]) throws -> [[UInt8]] {
+      let run = try ToolHarness.run(
+        ToolHarness.which("ffmpeg"), ["-v", "error"] + arguments + ["-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+      XCTAssertEqual(run.status, 0, run.stderr)
+      let size = 64 * 48 * 3
+      return stride(from: 0, to: run.data.count - size + 1, by: size).map { Array(run.data[$0..<$0 + size]) }
+    }
+    let ours = try rgb(["-i", out])
+    let theirs = try rgb(["-ss", "1.2", "-to", "2.4", "-i", clip])
+    XCTAssertEqual(ours.count, 12)
+    XCTAssertEqual(ours.count, theirs.count)
+    func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+      let mse = zip(a, b).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) } / Double(a.count)
+      return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+    }
+    for k in 0..<min(ours.count, theirs.count) {
+      let same = psnr(ours[k], theirs[k])
+      XCTAssertGreaterThan(same, 30, "frame \(k)")
+      for j in [k - 1, k + 1] where theirs.indices.contains(j) {
+        XCTAssertGreaterThan(same, psnr(ours[k], theirs[j]), "frame \(k) is closer to ffmpeg's frame \(j)")
+      }
+    }
+    // A cut that leaves the clip, or ends before it starts, is refused by name.
+    let late = try h.run(["concat", clip, "--cut", "4:", "--renderer", "cpu", "-o", h.path("x.y4m")])
+    XCTAssertEqual(late.status, 64)
+    XCTAssertTrue(late.stderr.contains("c.mp4 is 3 s long; the cut starts at or after its end"), late.stderr)
+    let reversed = try h.run(["concat", clip, "--cut", "2:1", "--renderer", "cpu", "-o", h.path("x.y4m")])
+    XCTAssertEqual(reversed.status, 64)
+    XCTAssertTrue(reversed.stderr.contains("the end must come after the start"), reversed.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("x.y4m")))
+  }
+
+  /// Times as ffmpeg writes them: seconds, mm:ss and hh:mm:ss with a fraction on the last field,
+  /// FROM..TO where the times hold colons, and either end left out.
+  func testCutTimesReadAsFFmpegWritesThem() {
+    XCTAssertEqual(CutRange.seconds("90.5"), 90.5)
+    XCTAssertEqual(CutRange.seconds("1:30.25"), 90.25)
+    XCTAssertEqual(CutRange.seconds("01:00:02"), 3602)
+    XCTAssertNil(CutRange.seconds("1:75"))
+    XCTAssertNil(CutRange.seconds("-3"))
+    XCTAssertNil(CutRange.seconds("1.5:20"))
+    XCTAssertNil(CutRange.seconds("nan"))
+    let a = CutRange(argument: "1:30..2:05.5")
+    XCTAssertEqual(a?.from, 90)
+    XCTAssertEqual(a?.to, 125.5)
+    let b = CutRange(argument: "5:")
+    XCTAssertEqual(b?.from, 5)
+    XCTAssertNil(b?.to ?? nil)
+    let whole = CutRange(argument: ":")
+    XCTAssertNil(whole?.from ?? nil)
+    XCTAssertNil(whole?.to ?? nil)
+    XCTAssertNil(CutRange(argument: "1:30:2:00"), "ambiguous: FROM..TO says where one time ends")
+  }
 
   func testConcatOfTwoClipsOverlapsThemAndCrossFadesTheirAudio() throws {
     // Different rates, sizes and aspects: converted to the first's.

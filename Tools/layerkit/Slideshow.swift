@@ -18,6 +18,7 @@ struct Slideshow: ParsableCommand {
       Example:
         layerkit slideshow a.jpg b.jpg clip.mp4 --transition fade --transition push:fromRight \\
           --hold 2 --transition-duration 0.8 -o show.mp4
+        layerkit slideshow a.jpg clip.mp4 --cut : --cut 1:4.5 -o show.mp4
       """)
 
   @Argument(help: "Images (PNG, JPEG) and clips (anything ffmpeg decodes).") var inputs: [String]
@@ -27,6 +28,7 @@ struct Slideshow: ParsableCommand {
   var hold: Double?
   @Option(parsing: .unconditional, help: "Seconds of each transition.") var transitionDuration: Double = 0.8
   @Option(parsing: .unconditional, help: "Seed for --transition random: a whole number ≥ 0.") var seed: Seed = Seed(1)
+  @OptionGroup var clips: ClipOptions
   @OptionGroup var video: VideoOptions
   @OptionGroup var text: TextOptions
 
@@ -50,16 +52,17 @@ struct Slideshow: ParsableCommand {
       var random = SeededRandom(seed: seed.value)
       let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
       let joins = try specs.map { try job.transition($0, duration: transitionDuration, random: &random) }
+      let cuts = try clips.cuts(for: sources)
       var items: [TimelineItem] = []
       for (i, source) in sources.enumerated() {
         let around = (i > 0 ? transitionDuration : 0) + (i < joins.count ? transitionDuration : 0)
         let duration: Double
-        if let length = source.duration {
+        if let length = cuts[i]?.length ?? source.duration {
           duration = hold.map { min(length, $0 + around) } ?? length
         } else {
           duration = (hold ?? 2) + around
         }
-        items.append(TimelineItem(source: source, duration: duration))
+        items.append(TimelineItem(source: source, inPoint: cuts[i]?.inPoint ?? 0, duration: duration))
       }
       let subtitles = try text.apply(to: &items, seed: seed.value)
       try job.render(items: items, transitions: joins, sources: sources, includesEnd: false, subtitles: subtitles)
@@ -77,6 +80,7 @@ struct Concat: ParsableCommand {
 
       Example:
         layerkit concat a.mp4 b.mov c.webm --transition fade --transition-duration 0.5 -o joined.mp4
+        layerkit concat a.mp4 b.mp4 --cut 2: --cut 0:01..0:03.5 -o joined.mp4
       """)
 
   @Argument(help: "Clips (anything ffmpeg decodes) or images.") var inputs: [String]
@@ -85,6 +89,7 @@ struct Concat: ParsableCommand {
   @Option(parsing: .unconditional, help: "Seconds of each transition.") var transitionDuration: Double = 0.5
   @Option(parsing: .unconditional, help: "Seconds a still is shown.") var hold: Double = 2
   @Option(parsing: .unconditional, help: "Seed for --transition random: a whole number ≥ 0.") var seed: Seed = Seed(1)
+  @OptionGroup var clips: ClipOptions
   @OptionGroup var video: VideoOptions
   @OptionGroup var text: TextOptions
 
@@ -108,7 +113,10 @@ struct Concat: ParsableCommand {
       var random = SeededRandom(seed: seed.value)
       let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
       let joins = try specs.map { try job.transition($0, duration: transitionDuration, random: &random) }
-      var items = sources.map { TimelineItem(source: $0, duration: $0.duration ?? hold) }
+      let cuts = try clips.cuts(for: sources)
+      var items = zip(sources, cuts).map { source, cut in
+        TimelineItem(source: source, inPoint: cut?.inPoint ?? 0, duration: cut?.length ?? source.duration ?? hold)
+      }
       let subtitles = try text.apply(to: &items, seed: seed.value)
       try job.render(items: items, transitions: joins, sources: sources, includesEnd: false, subtitles: subtitles)
     }
