@@ -54,7 +54,9 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       if let chroma = plan.planes {
         input = .yuv(chroma)
       } else {
-        input = .rgbaOpaque
+        // A pixel format with alpha (WebM's yuva420p) gets straight RGBA; the others, RGBA over
+        // the background.
+        input = plan.keepsAlpha ? .rgbaStraight : .rgbaOpaque
         filters.append(FFmpegSink.toBT709)
       }
       if format == .mp4 {
@@ -64,6 +66,8 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       } else {
         output += ["-c:v", options.codec ?? "libvpx-vp9", "-pix_fmt", pix]
         output += ["-crf", String(options.crf ?? 32), "-b:v", "0", "-row-mt", "1"]
+        // libvpx keeps alpha only without alternate reference frames.
+        if plan.keepsAlpha { output += ["-auto-alt-ref", "0"] }
         if let preset = options.preset { output += ["-deadline", preset] }
       }
       output += tags
@@ -79,6 +83,13 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       output += ["-alpha_bits", "16", "-vendor", "apl0"]
       filters.append(FFmpegSink.toBT709)
       output += tags
+    case .webp:
+      // libwebp converts the straight RGBA itself (any size, alpha kept); 0 loops forever.
+      input = .rgbaStraight
+      output += ["-c:v", options.codec ?? "libwebp_anim", "-pix_fmt", "bgra", "-quality", "80", "-loop", "0"]
+    case .apng:
+      input = .rgbaStraight
+      output += ["-c:v", options.codec ?? "apng", "-pix_fmt", "rgba", "-plays", "0"]
     case .mkv:
       input = .rgbaPremultiplied
       output += ["-c:v", options.codec ?? "ffv1", "-level", "3", "-pix_fmt", "bgra"]
@@ -97,7 +108,7 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     }
     args += ["-s", "\(width)x\(height)", "-framerate", rate.description, "-i", "pipe:0"]
     var audioLabel: String?
-    if let audio = options.audio, format != .gif {
+    if let audio = options.audio, format.carriesSound {
       for extra in audio.inputs { args += extra }
       audioLabel = audio.outputLabel
     }
@@ -218,6 +229,27 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
         reason: FFmpeg.outputFailure(String(line)) ?? "ffmpeg exited 0 but said: \(FFmpeg.explainFailure(String(line)))"
       )
     }
+    // Debian's ffmpeg 5.1 writes animated WebP but does not read it back: its frames (ANMF
+    // chunks) are counted in the RIFF container instead.
+    if format == .webp {
+      let frames = FFmpegSink.webPFrameCount(path)
+      guard let frames, frames == written else {
+        throw .unwritableOutput(
+          path: displayPath,
+          reason: "ffmpeg exited 0 but the file holds \(frames.map(String.init) ?? "no") of the \(written) frames written")
+      }
+      return
+    }
+    // An APNG states no duration: its frames are counted packet by packet.
+    if format == .apng {
+      let frames = try? PartsSource.countFrames(path)
+      guard let frames, frames == written else {
+        throw .unwritableOutput(
+          path: displayPath,
+          reason: "ffmpeg exited 0 but the file holds \(frames.map(String.init) ?? "no") of the \(written) frames written")
+      }
+      return
+    }
     let info: ClipInfo
     do {
       info = try ClipInfo.probe(path)
@@ -230,6 +262,26 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
         path: displayPath,
         reason: "ffmpeg exited 0 but the file holds \(info.frameCount) of the \(written) frames written")
     }
+  }
+
+  /// The frames of an animated WebP: its ANMF chunks, walking the RIFF container; nil when the
+  /// file is not a whole one (a chunk runs past the end, or the header is not RIFF/WEBP/VP8X).
+  static func webPFrameCount(_ path: String) -> Int? {
+    guard let data = FileManager.default.contents(atPath: path), data.count >= 12 else { return nil }
+    let bytes = [UInt8](data)
+    func fourCC(_ at: Int) -> String { String(decoding: bytes[at..<at + 4], as: UTF8.self) }
+    func size(_ at: Int) -> Int {
+      Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
+    }
+    guard fourCC(0) == "RIFF", fourCC(8) == "WEBP", size(4) + 8 == bytes.count else { return nil }
+    var offset = 12
+    var frames = 0
+    while offset + 8 <= bytes.count {
+      let length = size(offset + 4)
+      if fourCC(offset) == "ANMF" { frames += 1 }
+      offset += 8 + length + (length & 1)
+    }
+    return offset == bytes.count ? frames : nil
   }
 
   func abort() {

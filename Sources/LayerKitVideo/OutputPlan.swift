@@ -31,7 +31,7 @@ public struct OutputPlan: Sendable {
     switch format {
     case .y4m, .mp4, .webm: pixelFormat = options.pixelFormat ?? "yuv420p"
     case .mov: pixelFormat = options.pixelFormat ?? "yuva444p10le"
-    case .gif, .png, .mkv: pixelFormat = nil
+    case .gif, .png, .mkv, .webp, .apng: pixelFormat = nil
     }
     if format == .y4m {
       planes = try ChromaSubsampling(pixelFormat: pixelFormat!, for: .y4m)
@@ -65,7 +65,13 @@ public struct OutputPlan: Sendable {
   }
 
   /// Whether the output holds sound (MP4, WebM, MOV, MKV).
-  public var carriesSound: Bool { [.mp4, .webm, .mov, .mkv].contains(target.format) }
+  public var carriesSound: Bool { target.format.carriesSound }
+
+  /// Whether the frames' alpha is kept: the formats that store it, and WebM in a pixel format
+  /// with alpha (`yuva420p`: VP9's alpha channel).
+  public var keepsAlpha: Bool {
+    target.format.hasAlpha || (target.format == .webm && (pixelFormat ?? "").hasPrefix("yuva"))
+  }
 
   /// The alignment a pixel format's chroma planes need, from its ffmpeg name: 4:2:0 formats
   /// (yuv420p, nv12, p010le, yuva420p, …) halve both sides, 4:2:2 (yuv422p, yuyv422, …) the

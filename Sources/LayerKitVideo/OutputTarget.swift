@@ -22,6 +22,10 @@ public enum VideoFormat: String, Sendable, CaseIterable {
   /// Lossless FFV1 in Matroska: the frames exactly as rendered (RGBA, premultiplied), for parts
   /// of a sharded render (ffmpeg).
   case mkv
+  /// An animated WebP with alpha, looping (ffmpeg's libwebp_anim).
+  case webp
+  /// An animated PNG with alpha, looping (ffmpeg's apng).
+  case apng
 
   /// The format an extension names.
   public init?(extension ext: String) {
@@ -32,12 +36,18 @@ public enum VideoFormat: String, Sendable, CaseIterable {
     case "gif": self = .gif
     case "mov": self = .mov
     case "mkv": self = .mkv
+    case "webp": self = .webp
+    case "apng": self = .apng
     default: return nil
     }
   }
 
-  /// Whether the format stores alpha (the others get frames composited over the background).
-  public var hasAlpha: Bool { self == .png || self == .mov || self == .mkv }
+  /// Whether the format stores alpha (the others get frames composited over the background;
+  /// WebM keeps it in its yuva420p pixel format: `OutputPlan.keepsAlpha`).
+  public var hasAlpha: Bool { [.png, .mov, .mkv, .webp, .apng].contains(self) }
+
+  /// Whether the format holds sound.
+  public var carriesSound: Bool { [.mp4, .webm, .mov, .mkv].contains(self) }
 
   /// Whether ffmpeg writes it.
   public var needsFFmpeg: Bool { self != .png && self != .y4m }
@@ -50,6 +60,8 @@ public enum VideoFormat: String, Sendable, CaseIterable {
     case .gif: "gif"
     case .mov: "mov"
     case .mkv: "matroska"
+    case .webp: "webp"
+    case .apng: "apng"
     case .y4m: "yuv4mpegpipe"
     case .png: "image2"
     }

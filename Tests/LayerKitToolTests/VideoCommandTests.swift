@@ -4,6 +4,7 @@ import LayerKitMedia
 import LayerKitSamples
 import XCTest
 
+@testable import LayerKitVideo
 @testable import layerkit
 
 #if canImport(Glibc)
@@ -177,6 +178,52 @@ final class VideoCommandTests: XCTestCase {
     XCTAssertEqual(refused.status, 1)
     XCTAssertTrue(refused.stderr.contains("cannot be stored as yuv422p"), refused.stderr)
     XCTAssertTrue(refused.stderr.contains("--size 34x21"), refused.stderr)
+  }
+
+  /// Animated WebP and APNG, and WebM with alpha (VP9 yuva420p): every frame written, alpha kept
+  /// where the picture is transparent, looping forever (WebP, APNG).
+  func testAnimatedWebPAPNGAndWebMWithAlphaKeepTheFramesAndTheirAlpha() throws {
+    let clear = try h.write(try Image(width: 64, height: 36, color: .clear), "clear.png")
+    let (a, _) = try pictures()
+    func run(_ out: String, _ extra: [String] = []) throws {
+      let r = try h.run(
+        ["transition", clear, a, "--duration", "0.5", "--fps", "10", "--renderer", "cpu", "-o", h.path(out)] + extra)
+      XCTAssertEqual(r.status, 0, "\(out): \(r.stderr)")
+    }
+    func firstPixel(_ arguments: [String]) throws -> [UInt8] {
+      let r = try ToolHarness.run(
+        ToolHarness.which("ffmpeg"),
+        ["-v", "error"] + arguments + ["-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+      XCTAssertEqual(r.status, 0, r.stderr)
+      return Array(r.data.prefix(4))
+    }
+    // WebP: RIFF/WEBP with VP8X flags for alpha and animation, an ANIM chunk looping forever, one
+    // ANMF chunk a frame (Debian's ffmpeg 5.1 cannot read animated WebP back).
+    try run("x.webp")
+    let webp = [UInt8](try Data(contentsOf: URL(fileURLWithPath: h.path("x.webp"))))
+    XCTAssertEqual(String(decoding: webp[0..<4], as: UTF8.self), "RIFF")
+    XCTAssertEqual(String(decoding: webp[8..<16], as: UTF8.self), "WEBPVP8X")
+    XCTAssertEqual(webp[20] & 0x12, 0x12, "alpha and animation flags")
+    XCTAssertEqual(FFmpegSink.webPFrameCount(h.path("x.webp")), 6)
+    let anim = try XCTUnwrap(Data(webp).range(of: Data("ANIM".utf8))).lowerBound
+    XCTAssertEqual(webp[anim + 12] | webp[anim + 13], 0, "loop count 0: forever")
+    // APNG: six frames, RGBA, the first transparent.
+    try run("x.apng")
+    let apng = try XCTUnwrap(try h.probe(h.path("x.apng")).first)
+    XCTAssertEqual(apng["codec_name"], "apng")
+    XCTAssertEqual(apng["nb_read_frames"], "6")
+    XCTAssertEqual(try firstPixel(["-i", h.path("x.apng")])[3], 0)
+    // WebM with alpha: VP9 tagged alpha_mode 1; decoded with libvpx, the first frame is transparent.
+    try run("xa.webm", ["--pix-fmt", "yuva420p"])
+    let tags = try ToolHarness.run(
+      ToolHarness.which("ffprobe"),
+      ["-v", "error", "-show_entries", "stream_tags=alpha_mode", "-of", "csv=p=0", h.path("xa.webm")])
+    XCTAssertEqual(tags.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1")
+    XCTAssertEqual(try firstPixel(["-c:v", "libvpx-vp9", "-i", h.path("xa.webm")])[3], 0)
+    // Without it, WebM is opaque: alpha composited over the background.
+    try run("x.webm")
+    XCTAssertEqual(try firstPixel(["-c:v", "libvpx-vp9", "-i", h.path("x.webm")])[3], 255)
+    XCTAssertEqual(h.leftovers(), [])
   }
 
   // MARK: clips and audio

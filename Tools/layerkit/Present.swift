@@ -36,7 +36,7 @@ struct Present: ParsableCommand {
   @Option(parsing: .unconditional, help: "Seconds each transition lasts (default: the transition's own, 0.35 s; sheet 0.45 s).")
   var duration: Double?
   @Option(parsing: .unconditional, help: "Seconds before, between and after the steps.") var hold: Double = 1
-  @Option(name: .shortAndLong, help: "Output: a .mp4/.webm/.gif/.mov/.mkv/.y4m file, a folder/ for PNG frames, or -.")
+  @Option(name: .shortAndLong, help: "Output: a .mp4/.webm/.gif/.webp/.apng/.mov/.mkv/.y4m file, a folder/ for PNG frames, or -.")
   var output: String
   @Option(
     help:

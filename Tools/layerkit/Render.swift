@@ -34,7 +34,7 @@ struct Render: ParsableCommand {
   @Option(
     name: .shortAndLong,
     help:
-      "Output: a .mp4/.webm/.gif/.mov/.mkv/.y4m file, a folder/ for PNG frames, - (Y4M on standard output), or a .png with --time or --sample."
+      "Output: a .mp4/.webm/.gif/.webp/.apng/.mov/.mkv/.y4m file, a folder/ for PNG frames, - (Y4M on standard output), or a .png with --time or --sample."
   )
   var output: String
   @Option(

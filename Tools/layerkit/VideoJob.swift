@@ -37,7 +37,7 @@ struct VideoJob {
     for target: OutputTarget, frames: Range<Int>, of total: Int, time: (Int) -> Double,
     _ mix: (ClosedRange<Double>?) -> AudioMix?
   ) -> AudioMix? {
-    guard target.format.needsFFmpeg && target.format != .gif else { return nil }
+    guard target.format.carriesSound else { return nil }
     let partial = frames != 0..<total
     if target.format == .mkv && partial { return frames.lowerBound == 0 ? mix(nil) : nil }
     return mix(partial ? time(frames.lowerBound)...time(frames.upperBound) : nil)
@@ -51,7 +51,7 @@ struct VideoJob {
     of count: Int, fps: Double
   ) throws -> AudioMix? {
     try checkCarriesSound(music, target)
-    guard target.format.needsFFmpeg, target.format != .gif else { return nil }
+    guard target.format.carriesSound else { return nil }
     if let music { try AudioMix.checkTrack(music) }
     return audio(for: target, frames: frames, of: count, time: { Double($0) / fps }) {
       AudioMix.placed(sounds, music: music, duration: Double(count) / fps, fadeOut: fadeOut, range: $0)
@@ -61,7 +61,7 @@ struct VideoJob {
   /// Refuses `--audio` for an output that carries no sound (Y4M, PNG frames, GIF): the track
   /// would be dropped without a word.
   static func checkCarriesSound(_ music: String?, _ target: OutputTarget) throws {
-    guard music != nil, !target.format.needsFFmpeg || target.format == .gif else { return }
+    guard music != nil, !target.format.carriesSound else { return }
     let what = target.format == .png ? "PNG frames carry" : "a .\(target.format.rawValue) carries"
     throw ValidationError("--audio: \(what) no sound; use .mp4, .webm, .mov or .mkv")
   }

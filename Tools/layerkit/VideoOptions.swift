@@ -8,7 +8,7 @@ import LayerKitVideo
 struct VideoOptions: ParsableArguments {
   @Option(
     name: .shortAndLong,
-    help: "Output: a .mp4/.webm/.gif/.mov/.mkv/.y4m file, a folder/ for PNG frames, or - (Y4M on standard output).")
+    help: "Output: a .mp4/.webm/.gif/.webp/.apng/.mov/.mkv/.y4m file, a folder/ for PNG frames, or - (Y4M on standard output).")
   var output: String
   @Option(parsing: .unconditional, help: "Output size WIDTHxHEIGHT (default: the first input's size).")
   var size: PixelSize?
@@ -37,7 +37,7 @@ struct VideoOptions: ParsableArguments {
 
 /// How the output is encoded: the options `slideshow`, `concat`, `transition` and `join` share.
 struct EncodingArguments: ParsableArguments {
-  @Option(help: "Force the output format: png, y4m, mp4, webm, gif, mov or mkv.") var format: VideoFormat?
+  @Option(help: "Force the output format: png, y4m, mp4, webm, gif, webp, apng, mov or mkv.") var format: VideoFormat?
   @Option(help: "Video codec for ffmpeg (default: libx264, libvpx-vp9, prores_ks, ffv1).") var codec: String?
   @Option(parsing: .unconditional, help: "Constant rate factor for ffmpeg, 0…63 (default 23 for H.264, 32 for VP9).")
   var crf: Int?

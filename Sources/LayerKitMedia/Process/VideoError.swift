@@ -49,7 +49,7 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unreadableAudio(let path, let reason): return "\(path): cannot use as a sound track: \(reason)"
     case .unwritableOutput(let path, let reason): return "\(path): cannot write the output: \(reason)"
     case .unknownFormat(let path):
-      return "\(path): cannot tell the output format from the name; use .mp4, .webm, .gif, .mov, .mkv, .y4m, "
+      return "\(path): cannot tell the output format from the name; use .mp4, .webm, .gif, .webp, .apng, .mov, .mkv, .y4m, "
         + "a folder (ending in /) for PNG frames, or name the format"
     case .folderNotEmpty(let path, let frames):
       return "\(path) already holds \(frames) frame files; allow replacing them, or choose another folder"
