@@ -136,14 +136,24 @@ public struct TimelineTransition: Sendable {
 /// How a picture of another aspect fills the frame.
 public enum Fit: String, Sendable, CaseIterable {
   case cover, contain, stretch
+  /// `contain` over a blurred, darkened `cover` copy of the same picture, which fills the bars
+  /// (editly's `contain-blur`).
+  case containBlur = "contain-blur"
 
   var gravity: ContentsGravity {
     switch self {
     case .cover: .resizeAspectFill
-    case .contain: .resizeAspect
+    case .contain, .containBlur: .resizeAspect
     case .stretch: .resize
     }
   }
+
+  /// The blur of `contain-blur`'s bars, in points, for a picture area `width`×`height`: a
+  /// fortieth of its shorter side, at least 4 (27 at 1080p).
+  static func barBlur(width: Double, height: Double) -> Double { max(4, min(width, height) / 40) }
+
+  /// How much `contain-blur` darkens its bars (RGB multiplied).
+  static let barBrightness = 0.6
 }
 
 /// A video as a sequence of items joined by transitions, sampled at a fixed frame rate: frame k
@@ -278,11 +288,31 @@ public struct Timeline: Sendable {
 
   /// A layer showing `image` over the picture area, fitted as asked.
   func picture(_ image: Image) -> Layer {
-    let layer = Layer(frame: Rect(x: 0, y: 0, width: Double(pictureWidth), height: Double(pictureHeight)))
+    let (w, h) = (Double(pictureWidth), Double(pictureHeight))
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
     layer.contents = image
     layer.masksToBounds = true
     layer.contentsGravity = fit.gravity
-    return layer
+    guard fit == .containBlur, image.width * pictureHeight != image.height * pictureWidth else { return layer }
+    // The bars: the picture covering the area, blurred and darkened, under the picture itself.
+    // A blur's surface ends at the frame's edge (a group lies inside the target), so within a few
+    // σ of the edge the blurred copy thins out: the same copy, darkened but sharp, lies under it
+    // and keeps the bars opaque there.
+    let sigma = Fit.barBlur(width: w, height: h)
+    let k = Fit.barBrightness
+    let darken = Filter.colorMatrix(r: [k, 0, 0, 0], g: [0, k, 0, 0], b: [0, 0, k, 0], a: [0, 0, 0, 1], bias: .zero)
+    let area = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
+    area.masksToBounds = true
+    for blurred in [false, true] {
+      let bars = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
+      bars.contents = image
+      bars.contentsGravity = .resizeAspectFill
+      bars.masksToBounds = true
+      bars.filters = blurred ? [.gaussianBlur(radius: sigma), darken] : [darken]
+      area.addSublayer(bars)
+    }
+    area.addSublayer(layer)
+    return area
   }
 
   /// Item i's picture at `local` seconds into it: the image, moved by the item's Ken Burns, and

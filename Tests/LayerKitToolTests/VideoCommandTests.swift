@@ -226,6 +226,40 @@ final class VideoCommandTests: XCTestCase {
     XCTAssertEqual(h.leftovers(), [])
   }
 
+  /// `--fit contain-blur`: the picture as `contain` places it, over bars that are a blurred,
+  /// darkened copy of it — neither flat nor black — on both backends alike.
+  func testContainBlurFillsTheBarsWithTheBlurredPicture() throws {
+    let wide = try h.write(try SampleScene.testImage(width: 160, height: 90, hue: 0.3), "wide.png")
+    func frame(_ fit: String, _ renderer: String) throws -> Image {
+      let folder = h.path("\(fit)-\(renderer)") + "/"
+      let r = try h.run([
+        "slideshow", wide, "--size", "90x160", "--fit", fit, "--hold", "0.1", "--renderer", renderer, "-o", folder,
+        "--quiet",
+      ])
+      XCTAssertEqual(r.status, 0, r.stderr)
+      return try ImageFile.read(URL(fileURLWithPath: folder + "frame_00000.png"))
+    }
+    let blurred = try frame("contain-blur", "cpu")
+    let plain = try frame("contain", "cpu")
+    // The picture: rows 55…104 (90 × 160, the 16:9 picture 50 rows high, centred) as contain has them.
+    for y in [60, 80, 100] {
+      for x in [5, 45, 85] { XCTAssertEqual(blurred.pixel(x: x, y: y), plain.pixel(x: x, y: y), "(\(x), \(y))") }
+    }
+    // The bars: opaque, not black, not one flat colour, darker than the picture above them.
+    let bar = (0..<50).flatMap { y in (0..<90).map { x in blurred.pixel(x: x, y: y) } }
+    XCTAssertEqual(bar.map { $0[3] }.min(), 255, "opaque: \(bar.filter { $0[3] != 255 }.count) pixels are not")
+    let luma = bar.map { 0.2126 * Double($0[0]) + 0.7152 * Double($0[1]) + 0.0722 * Double($0[2]) }
+    let mean = luma.reduce(0, +) / Double(luma.count)
+    let spread = luma.max()! - luma.min()!
+    XCTAssertGreaterThan(mean, 20, "not black")
+    XCTAssertGreaterThan(spread, 4, "not flat")
+    XCTAssertEqual(plain.pixel(x: 45, y: 10), [0, 0, 0, 0], "contain leaves the bars to the background")
+    // GPU ≡ CPU.
+    let gpu = try frame("contain-blur", "gpu")
+    let comparison = try ImageComparison(expected: blurred, actual: gpu)
+    XCTAssertLessThanOrEqual(comparison.maxChannelDelta, 2)
+  }
+
   // MARK: clips and audio
 
   /// `--cut FROM:TO` plays the stretch of a clip that ffmpeg's own `-ss FROM -to TO` decodes: the

@@ -14,7 +14,11 @@ struct VideoOptions: ParsableArguments {
   var size: PixelSize?
   @Option(parsing: .unconditional, help: "Frames per second (default: the first clip's rate, else 30).") var fps:
     Double?
-  @Option(help: "cover, contain or stretch: how inputs of another aspect fill the frame.") var fit: Fit = .cover
+  @Option(
+    help:
+      "cover, contain, contain-blur (contain over a blurred, darkened copy that fills the bars) or stretch: how inputs of another aspect fill the frame."
+  )
+  var fit: Fit = .cover
   @Option(
     help:
       "gpu (headless EGL), cpu (the reference renderer), or auto: the GPU when an EGL display can be made, except on a software rasterizer (llvmpipe) when every transition is fade, dissolve, moveIn, push or reveal, which the CPU renders faster there."
