@@ -179,6 +179,9 @@ public struct Timeline: Sendable {
   public var includesEnd: Bool
   /// Subtitles burned in over every frame, transitions included.
   public var subtitles: Subtitles?
+  /// Pictures over the whole video, above the items and transitions, in order (a logo, a
+  /// watermark), under the subtitles.
+  public var overlays: [ImageOverlay] = []
 
   public private(set) var starts: [Double] = []
 
@@ -342,6 +345,7 @@ public struct Timeline: Sendable {
   /// Whether frame k shows more than its pictures as they are: a title, a Ken Burns move or a
   /// subtitle (such frames are drawn, never taken at hand).
   public func hasOverlay(frame k: Int) -> Bool {
+    if !overlays.isEmpty { return true }
     if let subtitles, !subtitles.cues(at: time(ofFrame: k)).isEmpty { return true }
     switch content(ofFrame: k) {
     case .item(let i, _): return items[i].title != nil || items[i].motion != nil
@@ -366,6 +370,10 @@ public struct Timeline: Sendable {
         to: picture(image(i + 1, toTime), item: i + 1, local: toTime), width: width, height: height,
         effect: transition.effect, parameters: transition.parameters, progress: progress, background: background,
         builtIn: transition.builtIn)
+    }
+    for overlay in overlays {
+      list = list.appending(
+        try RenderList(layer: overlay.layer(frameWidth: width, frameHeight: height), width: width, height: height))
     }
     let t = time(ofFrame: k)
     if let subtitles, case let cues = subtitles.cues(at: t), !cues.isEmpty {

@@ -260,6 +260,41 @@ final class VideoCommandTests: XCTestCase {
     XCTAssertLessThanOrEqual(comparison.maxChannelDelta, 2)
   }
 
+  /// `--overlay`: a logo stays at the same pixels over a held frame and over a transition frame,
+  /// at its position, size and margin, on both backends, while the pictures change under it.
+  func testAnOverlayStaysPutThroughTheTransitions() throws {
+    let (a, b) = try pictures()
+    let logo = try h.write(try Image(width: 40, height: 20, color: .red), "logo.png")
+    func frames(_ renderer: String) throws -> [Image] {
+      let folder = h.path("overlay-\(renderer)") + "/"
+      let r = try h.run([
+        "slideshow", a, b, "--size", "160x90", "--hold", "0.2", "--transition-duration", "0.4", "--overlay", logo,
+        "--overlay-position", "bottom-left", "--overlay-size", "0.25", "--overlay-margin", "0.1", "--renderer",
+        renderer, "-o", folder, "--quiet",
+      ])
+      XCTAssertEqual(r.status, 0, r.stderr)
+      return try [0, 9, 17].map { try ImageFile.read(URL(fileURLWithPath: folder + PNGFolderSink.frameName($0))) }
+    }
+    // 160 × 90: the logo 40 × 20 at a margin of 9 from the left and the bottom: x 9…48, y 61…80.
+    for renderer in ["cpu", "gpu"] {
+      let shown = try frames(renderer)
+      for frame in shown {
+        for (x, y) in [(10, 62), (29, 70), (47, 79)] {
+          XCTAssertEqual(frame.pixel(x: x, y: y), [255, 0, 0, 255], "\(renderer) (\(x), \(y))")
+        }
+        for (x, y) in [(7, 70), (50, 70), (29, 59), (29, 82)] {
+          XCTAssertNotEqual(frame.pixel(x: x, y: y), [255, 0, 0, 255], "\(renderer) (\(x), \(y)) is not the logo's")
+        }
+      }
+      // Under it, the pictures change: held, mid-transition, the second held.
+      XCTAssertNotEqual(shown[0].pixel(x: 100, y: 30), shown[1].pixel(x: 100, y: 30), renderer)
+      XCTAssertNotEqual(shown[1].pixel(x: 100, y: 30), shown[2].pixel(x: 100, y: 30), renderer)
+    }
+    let missing = try h.run(["slideshow", a, "--overlay-size", "0.2", "-o", h.path("x.y4m")])
+    XCTAssertEqual(missing.status, 64)
+    XCTAssertTrue(missing.stderr.contains("--overlay-size is for --overlay, and none is given"), missing.stderr)
+  }
+
   // MARK: clips and audio
 
   /// `--cut FROM:TO` plays the stretch of a clip that ffmpeg's own `-ss FROM -to TO` decodes: the

@@ -29,6 +29,7 @@ struct Slideshow: ParsableCommand {
   @Option(parsing: .unconditional, help: "Seconds of each transition.") var transitionDuration: Double = 0.8
   @Option(parsing: .unconditional, help: "Seed for --transition random: a whole number ≥ 0.") var seed: Seed = Seed(1)
   @OptionGroup var clips: ClipOptions
+  @OptionGroup var overlays: OverlayOptions
   @OptionGroup var video: VideoOptions
   @OptionGroup var text: TextOptions
 
@@ -65,7 +66,9 @@ struct Slideshow: ParsableCommand {
         items.append(TimelineItem(source: source, inPoint: cuts[i]?.inPoint ?? 0, duration: duration))
       }
       let subtitles = try text.apply(to: &items, seed: seed.value)
-      try job.render(items: items, transitions: joins, sources: sources, includesEnd: false, subtitles: subtitles)
+      try job.render(
+        items: items, transitions: joins, sources: sources, includesEnd: false, subtitles: subtitles,
+        overlays: try overlays.overlays(output: video.output))
     }
   }
 }
@@ -90,6 +93,7 @@ struct Concat: ParsableCommand {
   @Option(parsing: .unconditional, help: "Seconds a still is shown.") var hold: Double = 2
   @Option(parsing: .unconditional, help: "Seed for --transition random: a whole number ≥ 0.") var seed: Seed = Seed(1)
   @OptionGroup var clips: ClipOptions
+  @OptionGroup var overlays: OverlayOptions
   @OptionGroup var video: VideoOptions
   @OptionGroup var text: TextOptions
 
@@ -118,7 +122,9 @@ struct Concat: ParsableCommand {
         TimelineItem(source: source, inPoint: cut?.inPoint ?? 0, duration: cut?.length ?? source.duration ?? hold)
       }
       let subtitles = try text.apply(to: &items, seed: seed.value)
-      try job.render(items: items, transitions: joins, sources: sources, includesEnd: false, subtitles: subtitles)
+      try job.render(
+        items: items, transitions: joins, sources: sources, includesEnd: false, subtitles: subtitles,
+        overlays: try overlays.overlays(output: video.output))
     }
   }
 }

@@ -279,7 +279,7 @@ struct VideoJob {
   /// a summary line.
   func render(
     items: [TimelineItem], transitions: [TimelineTransition], sources: [MediaSource], includesEnd: Bool,
-    subtitles: Subtitles? = nil
+    subtitles: Subtitles? = nil, overlays: [ImageOverlay] = []
   ) throws {
     let first = sources[0].size
     var width = options.size?.width ?? first.width
@@ -297,6 +297,7 @@ struct VideoJob {
       fit: options.fit, background: background, includesEnd: includesEnd, pictureWidth: pictureWidth,
       pictureHeight: pictureHeight)
     timeline.subtitles = subtitles
+    timeline.overlays = overlays
     let total = timeline.frameCount
     let range = try selectedFrames(options.run.frames, options.run.shard, count: total)
     plan.options.part = options.run.partRecord(frames: range, of: total)

@@ -1,0 +1,63 @@
+import LayerKit
+
+/// A picture laid over the whole video, above the items and their transitions (a logo, a
+/// watermark, a corner badge): it stays where it is while everything under it changes, as
+/// editly's image overlay layers do.
+public struct ImageOverlay: Sendable {
+  /// Where the picture sits: editly's nine positions.
+  public enum Position: String, CaseIterable, Sendable {
+    case topLeft = "top-left", top, topRight = "top-right"
+    case centerLeft = "center-left", center, centerRight = "center-right"
+    case bottomLeft = "bottom-left", bottom, bottomRight = "bottom-right"
+
+    /// 0, 0.5 or 1 across and down.
+    var anchor: (x: Double, y: Double) {
+      switch self {
+      case .topLeft: (0, 0)
+      case .top: (0.5, 0)
+      case .topRight: (1, 0)
+      case .centerLeft: (0, 0.5)
+      case .center: (0.5, 0.5)
+      case .centerRight: (1, 0.5)
+      case .bottomLeft: (0, 1)
+      case .bottom: (0.5, 1)
+      case .bottomRight: (1, 1)
+      }
+    }
+  }
+
+  public var image: Image
+  public var position: Position
+  /// The picture's width, a fraction of the frame's width (its height keeps its aspect).
+  public var width: Double
+  /// The gap to the frame's edges it sits at, a fraction of the frame's shorter side.
+  public var margin: Double
+  public var opacity: Double
+
+  public init(image: Image, position: Position = .topRight, width: Double = 0.15, margin: Double = 0.03, opacity: Double = 1) {
+    self.image = image
+    self.position = position
+    self.width = width
+    self.margin = margin
+    self.opacity = opacity
+  }
+
+  /// The overlay's layer over a frame `frameWidth`×`frameHeight` (a layer the size of the frame,
+  /// transparent but for the picture).
+  func layer(frameWidth: Int, frameHeight: Int) -> Layer {
+    let (fw, fh) = (Double(frameWidth), Double(frameHeight))
+    let w = fw * width
+    let h = w * Double(image.height) / Double(image.width)
+    let m = min(fw, fh) * margin
+    let (ax, ay) = position.anchor
+    let x = m + (fw - 2 * m - w) * ax
+    let y = m + (fh - 2 * m - h) * ay
+    let root = Layer(frame: Rect(x: 0, y: 0, width: fw, height: fh))
+    let picture = Layer(frame: Rect(x: x, y: y, width: w, height: h))
+    picture.contents = image
+    picture.contentsGravity = .resize
+    picture.opacity = opacity
+    root.addSublayer(picture)
+    return root
+  }
+}

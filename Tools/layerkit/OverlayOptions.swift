@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import LayerKit
+import LayerKitMedia
+import LayerKitVideo
+
+/// Pictures over the whole video (`slideshow`, `concat`): a logo or a watermark that stays put
+/// while the items and transitions change under it.
+struct OverlayOptions: ParsableArguments {
+  @Option(help: "A picture (PNG, JPEG) over the whole video, above the transitions; repeatable.")
+  var overlay: [String] = []
+  @Option(
+    help: ArgumentHelp(
+      "Where each overlay sits: top-left, top, top-right (default), center-left, center, center-right, bottom-left, bottom or bottom-right; once for all or once per overlay.",
+      valueName: "position"))
+  var overlayPosition: [ImageOverlay.Position] = []
+  @Option(parsing: .unconditionalSingleValue, help: "Each overlay's width, a fraction of the frame's (0.15); once for all or per overlay.")
+  var overlaySize: [Double] = []
+  @Option(parsing: .unconditionalSingleValue, help: "Each overlay's opacity, 0…1 (1); once for all or per overlay.")
+  var overlayOpacity: [Double] = []
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: "The gap to the frame's edges, a fraction of its shorter side (0.03); once for all or per overlay.")
+  var overlayMargin: [Double] = []
+
+  func validate() throws {
+    try checkNamed(overlay, "--overlay")
+    for (name, count) in [
+      ("--overlay-position", overlayPosition.count), ("--overlay-size", overlaySize.count),
+      ("--overlay-opacity", overlayOpacity.count), ("--overlay-margin", overlayMargin.count),
+    ] where count > 0 {
+      guard !overlay.isEmpty else { throw ValidationError("\(name) is for --overlay, and none is given") }
+      guard count == 1 || count == overlay.count else {
+        throw ValidationError("give one \(name) for all overlays, or one per overlay (\(overlay.count)), not \(count)")
+      }
+    }
+    for v in overlaySize { try checkRange(v, "--overlay-size", 0.001...1) }
+    for v in overlayOpacity { try checkRange(v, "--overlay-opacity", 0...1) }
+    for v in overlayMargin { try checkRange(v, "--overlay-margin", 0...0.5) }
+  }
+
+  /// The overlays, their pictures read (PNG or JPEG); `output` may name none of them.
+  func overlays(output: String) throws -> [ImageOverlay] {
+    try OutputIdentity.refuse(output: output, inputs: overlay)
+    func pick<T>(_ list: [T], _ i: Int, _ fallback: T) -> T { list.isEmpty ? fallback : list[list.count == 1 ? 0 : i] }
+    return try overlay.enumerated().map { i, path in
+      ImageOverlay(
+        image: try ImageFile.read(URL(fileURLWithPath: path)), position: pick(overlayPosition, i, .topRight),
+        width: pick(overlaySize, i, 0.15), margin: pick(overlayMargin, i, 0.03), opacity: pick(overlayOpacity, i, 1))
+    }
+  }
+}
+
+extension ImageOverlay.Position: ExpressibleByArgument {}
