@@ -318,6 +318,16 @@ public struct Timeline: Sendable {
     return area
   }
 
+  /// A frame of `image` alone, with the image overlays over it: what a held still shows on
+  /// every one of its frames, drawn once.
+  func pictureWithOverlays(_ image: Image) -> Layer {
+    guard !overlays.isEmpty else { return picture(image) }
+    let root = Layer(frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+    root.addSublayer(picture(image))
+    for overlay in overlays { root.addSublayer(overlay.layer(frameWidth: width, frameHeight: height)) }
+    return root
+  }
+
   /// Item i's picture at `local` seconds into it: the image, moved by the item's Ken Burns, and
   /// the item's title over it.
   func picture(_ image: Image, item i: Int, local: Double) throws -> Layer {
@@ -343,9 +353,9 @@ public struct Timeline: Sendable {
   }
 
   /// Whether frame k shows more than its pictures as they are: a title, a Ken Burns move or a
-  /// subtitle (such frames are drawn, never taken at hand).
+  /// subtitle (such frames are drawn, never taken at hand). Image overlays, the same on every
+  /// frame, are not counted: a still held is drawn once with them (`pictureWithOverlays`).
   public func hasOverlay(frame k: Int) -> Bool {
-    if !overlays.isEmpty { return true }
     if let subtitles, !subtitles.cues(at: time(ofFrame: k)).isEmpty { return true }
     switch content(ofFrame: k) {
     case .item(let i, _): return items[i].title != nil || items[i].motion != nil

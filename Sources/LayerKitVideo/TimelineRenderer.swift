@@ -116,12 +116,18 @@ public final class TimelineRenderer: FrameSource {
   private func isAtHand(_ k: Int) -> Bool {
     // A title, a Ken Burns move or a subtitle is drawn over the pictures.
     guard shortcuts, !timeline.hasOverlay(frame: k) else { return false }
+    // Image overlays are drawn once into a held still (`stillAlone`) and laid over a clip's
+    // frames as decoded (`overlaid`); a crossfade of two pictures that both carry them is the
+    // crossfade of the pictures under them; a slide would move them, and is drawn.
+    let overlaid = !timeline.overlays.isEmpty
     switch timeline.content(ofFrame: k) {
     case .item(let i, _):
       if case .image = timeline.items[i].source { return true }
       return decodesPlanes(i) != nil || clipShownAsIs(i)
     case .transition(let i, let progress, _, _):
-      return planarTransition(i, progress: progress) != nil
+      guard let form = planarTransition(i, progress: progress) else { return false }
+      if overlaid, case .slide = form { return false }
+      return true
     }
   }
 
@@ -223,8 +229,8 @@ public final class TimelineRenderer: FrameSource {
       if case .image = timeline.items[i].source { return try stillFrame(item: i) }
       let decoded = try decoder(i).decoded(at: timeline.items[i].inPoint + local)
       switch decoded {
-      case .planes(let p): return .planes(p)
-      case .image(let image): return .image(image)
+      case .planes(let p): return .planes(try overlaid(p))
+      case .image(let image): return .image(try overlaid(image))
       }
     case .transition(let i, let progress, let fromTime, let toTime):
       switch planarTransition(i, progress: progress) {
@@ -288,21 +294,54 @@ public final class TimelineRenderer: FrameSource {
       throw VideoError.invalidTimeline("item \(i + 1) is not a still")
     }
     let image = try stillImage(item: i, still)
-    if picturesFillFrame, image.width == timeline.width, image.height == timeline.height, image.isOpaque {
+    if timeline.overlays.isEmpty, picturesFillFrame, image.width == timeline.width, image.height == timeline.height,
+      image.isOpaque
+    {
       return image
     }
     let list = try RenderList(
-      layer: timeline.picture(image), width: timeline.width, height: timeline.height, background: timeline.background)
+      layer: timeline.pictureWithOverlays(image), width: timeline.width, height: timeline.height,
+      background: timeline.background)
     return try renderer.render(list)
   }
 
-  /// Item i's picture at a local time as planes: a clip's decoded planes, a still's converted once.
+  /// Item i's picture at a local time as planes: a clip's decoded planes, a still's converted once
+  /// (each with the image overlays, when there are any).
   private func itemPlanes(_ i: Int, local: Double) throws -> YUVPlanes {
     if case .image = timeline.items[i].source { return try stillPlanes(item: i) }
     guard case .planes(let p) = try decoder(i).decoded(at: timeline.items[i].inPoint + local) else {
       throw VideoError.invalidTimeline("\(timeline.items[i].source.path): not decoded as planes")
     }
-    return p
+    return try overlaid(p)
+  }
+
+  /// The image overlays drawn once over a transparent frame (nil without any, or when they cover
+  /// nothing).
+  private var planarOverlay: PlanarOverlay? {
+    get throws {
+      if let made = madeOverlay { return made }
+      guard !timeline.overlays.isEmpty else { return nil }
+      let root = Layer(frame: Rect(x: 0, y: 0, width: Double(timeline.width), height: Double(timeline.height)))
+      for overlay in timeline.overlays {
+        root.addSublayer(overlay.layer(frameWidth: timeline.width, frameHeight: timeline.height))
+      }
+      let made = PlanarOverlay(
+        picture: try renderer.render(try RenderList(layer: root, width: timeline.width, height: timeline.height)))
+      madeOverlay = .some(made)
+      return made
+    }
+  }
+  private var madeOverlay: PlanarOverlay??
+
+  /// A clip's frame as decoded with the image overlays laid over it.
+  private func overlaid(_ planes: YUVPlanes) throws -> YUVPlanes {
+    guard let overlay = try planarOverlay else { return planes }
+    return overlay.over(planes)
+  }
+
+  private func overlaid(_ image: Image) throws -> Image {
+    guard let overlay = try planarOverlay else { return image }
+    return try overlay.over(image)
   }
 
   private func decoder(_ i: Int) throws -> ClipDecoder {

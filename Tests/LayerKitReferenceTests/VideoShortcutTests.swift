@@ -175,6 +175,69 @@ final class VideoShortcutTests: XCTestCase {
     }
   }
 
+  /// An image overlay (a logo, half transparent) over stills: each still is drawn once with it and
+  /// held, and the crossfade between two such stills is mixed in the planes; a slide, which would
+  /// move it, is drawn. Every byte of every frame within one level of the long way, and the
+  /// overlay's pixels the same in every frame where it is over one still.
+  func testImageOverlaysRideOnHeldStillsAndTheirCrossfades() throws {
+    let a = try Self.still(width: 48, height: 32, seed: 7)
+    let b = try Self.still(width: 48, height: 32, seed: 8)
+    let logo = try Image(width: 8, height: 4, color: Color(red: 1, green: 0, blue: 0, alpha: 0.5))
+    for effect in ["fade", "push"] {
+      var timeline = try Timeline(
+        items: [
+          TimelineItem(source: .image(Still(a, name: "a")), duration: 1),
+          TimelineItem(source: .image(Still(b, name: "b")), duration: 1),
+        ],
+        transitions: [
+          TimelineTransition(
+            effect: effect, parameters: effect == "push" ? ["direction": .vec2([1, 0])] : [:], duration: 0.6)
+        ], width: 48, height: 32, rate: FrameRate(numerator: 25, denominator: 1))
+      timeline.overlays = [ImageOverlay(image: logo, position: .topLeft, width: 0.25, margin: 0.1, opacity: 1)]
+      let fast = try y4m(timeline, shortcuts: true)
+      let slow = try y4m(timeline, shortcuts: false)
+      XCTAssertEqual(fast.count, slow.count)
+      for k in fast.indices {
+        let worst = zip(fast[k], slow[k]).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        XCTAssertLessThanOrEqual(worst, 1, "\(effect) frame \(k)")
+      }
+      // The logo, 12 × 6 at (3, 3): red over the picture, in the luma of a held frame.
+      let lumaOfLogo = Int(fast[0][4 * 48 + 6])
+      let lumaWithout = try y4mWithoutOverlays(timeline)[0][4 * 48 + 6]
+      XCTAssertNotEqual(lumaOfLogo, Int(lumaWithout), "\(effect): the logo is in the held frame")
+    }
+  }
+
+  /// The same over clips: their frames as decoded, with the overlay laid over their planes (and
+  /// the crossfade of two such frames), against the long way (decoded to RGBA, drawn with the
+  /// overlay, converted): within the RGB round trip's loss of `testClipShortcutsAreTheLongWay…`
+  /// (PSNR ≥ 35 dB), and the overlay's own box closer still (≥ 40 dB on its luma).
+  func testImageOverlaysAreLaidOverClipPlanes() throws {
+    let a = try clip("a.mp4", source: "testsrc2", size: "64x48", tagged: true)
+    let b = try clip("b.mp4", source: "mandelbrot", size: "64x48", tagged: true)
+    var timeline = try concat(a, b, effect: "fade", width: 64, height: 48)
+    let logo = try Image(width: 8, height: 4, color: Color(red: 1, green: 1, blue: 0, alpha: 0.75))
+    timeline.overlays = [ImageOverlay(image: logo, position: .bottomRight, width: 0.25, margin: 0.05)]
+    let fast = try y4m(timeline, shortcuts: true)
+    let slow = try y4m(timeline, shortcuts: false)
+    let plain = try y4mWithoutOverlays(timeline)
+    XCTAssertEqual(fast.count, slow.count)
+    // The logo: 16 × 8, its bottom-right corner 2 pixels in from the frame's (margin 0.05 · 48).
+    let box = (x: 46..<62, y: 38..<46)
+    func luma(_ frame: [UInt8]) -> [UInt8] { box.y.flatMap { y in box.x.map { frame[y * 64 + $0] } } }
+    for k in fast.indices {
+      XCTAssertGreaterThanOrEqual(psnr(fast[k], slow[k]), 35, "frame \(k)")
+      XCTAssertGreaterThanOrEqual(psnr(luma(fast[k]), luma(slow[k])), 40, "frame \(k): the logo")
+      XCTAssertLessThan(psnr(luma(fast[k]), luma(plain[k])), 30, "frame \(k): the logo is there")
+    }
+  }
+
+  private func y4mWithoutOverlays(_ timeline: Timeline) throws -> [[UInt8]] {
+    var plain = timeline
+    plain.overlays = []
+    return try y4m(plain, shortcuts: true)
+  }
+
   /// Slides between stills, to Y4M: computed in the planes from each still's 4:4:4 planes, with
   /// the RGBA path's picture choice, taps and inside test, and its fraction in steps of 2⁻⁸: every
   /// byte of every frame within one level of the long way (the conversion is affine; only the

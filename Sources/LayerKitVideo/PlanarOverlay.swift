@@ -1,0 +1,99 @@
+import LayerKit
+import LayerKitMedia
+
+/// The image overlays of a timeline, drawn once over a transparent frame, laid over frames that
+/// are at hand without a draw of their own (a clip's frames as decoded, crossfades mixed in the
+/// output's planes): only the box the overlays cover is touched.
+///
+/// Laying a premultiplied picture over a frame is affine in RGB (out = o + (1 − α) · bg), and so
+/// is the BT.709 limited-range conversion; so over Y'CbCr planes it is, per sample, out = keep ·
+/// frame + add, with keep = 1 − α and add the picture's own contribution in the planes' values
+/// (16α + 219 E'Y(o) / 255 for Y'; 128α + 224 (o_B − E'Y(o)) / (1.8556 · 255) for Cb, likewise
+/// Cr). A 4:2:0 chroma sample takes the means over its 2 × 2 block, exact where α is the same
+/// over the block (everywhere but the overlay's soft edges). Results round half up, as the
+/// conversion does: within a level of drawing the overlay and converting.
+struct PlanarOverlay {
+  /// The drawn overlays: premultiplied RGBA over a transparent frame.
+  let picture: Image
+  /// The pixels with any coverage: x0..<x1, y0..<y1, grown to whole chroma blocks.
+  let box: (x0: Int, y0: Int, x1: Int, y1: Int)
+
+  /// nil when the overlays cover no pixel.
+  init?(picture: Image) {
+    var (x0, y0, x1, y1) = (picture.width, picture.height, 0, 0)
+    picture.pixels.withUnsafeBufferPointer { p in
+      for y in 0..<picture.height {
+        for x in 0..<picture.width where p[(y * picture.width + x) * 4 + 3] != 0 {
+          (x0, y0, x1, y1) = (min(x0, x), min(y0, y), max(x1, x + 1), max(y1, y + 1))
+        }
+      }
+    }
+    guard x1 > x0, y1 > y0 else { return nil }
+    self.picture = picture
+    box = (x0 & ~1, y0 & ~1, min(picture.width, (x1 + 1) & ~1), min(picture.height, (y1 + 1) & ~1))
+  }
+
+  /// `frame` with the overlays over it (premultiplied RGBA): out = o + (1 − α) · frame, rounded.
+  func over(_ frame: Image) throws -> Image {
+    var pixels = frame.pixels
+    let o = picture.pixels
+    for y in box.y0..<box.y1 {
+      for x in box.x0..<box.x1 {
+        let i = (y * frame.width + x) * 4
+        let keep = 255 - Int(o[i + 3])
+        for c in 0..<4 { pixels[i + c] = UInt8(min(255, Int(o[i + c]) + (Int(pixels[i + c]) * keep + 127) / 255)) }
+      }
+    }
+    return try Image(width: frame.width, height: frame.height, pixels: pixels)
+  }
+
+  /// `planes` (of the frame's size) with the overlays over them.
+  func over(_ planes: YUVPlanes) -> YUVPlanes {
+    let layout = planes.layout
+    let o = picture.pixels
+    let w = layout.width
+    // Per pixel: what stays of the frame, and what the picture adds to Y', Cb and Cr.
+    func terms(_ x: Int, _ y: Int) -> (keep: Double, y: Double, cb: Double, cr: Double) {
+      let i = (y * w + x) * 4
+      let (r, g, b, a) = (Double(o[i]), Double(o[i + 1]), Double(o[i + 2]), Double(o[i + 3]) / 255)
+      let luma = 0.2126 * r + 0.7152 * g + 0.0722 * b
+      return (
+        1 - a, 16 * a + 219 * luma / 255, 128 * a + 224 * (b - luma) / (1.8556 * 255),
+        128 * a + 224 * (r - luma) / (1.5748 * 255)
+      )
+    }
+    func blend(_ v: UInt8, _ keep: Double, _ add: Double) -> UInt8 {
+      UInt8(min(max((Double(v) * keep + add + 0.5).rounded(.down), 0), 255))
+    }
+    return YUVPlanes(layout: layout) { out in
+      planes.withUnsafeBytes { out.copyMemory(from: $0) }
+      let bytes = out.bindMemory(to: UInt8.self)
+      let offsets = layout.planeOffsets
+      for y in box.y0..<box.y1 {
+        for x in box.x0..<box.x1 {
+          let t = terms(x, y)
+          bytes[y * w + x] = blend(bytes[y * w + x], t.keep, t.y)
+        }
+      }
+      // Chroma: one sample a pixel (4:4:4), or a 2 × 2 block's means (4:2:0).
+      let step = layout.chroma == .yuv444 ? 1 : 2
+      let cw = layout.chromaWidth
+      for cy in stride(from: box.y0, to: box.y1, by: step) {
+        for cx in stride(from: box.x0, to: box.x1, by: step) {
+          var sum = (keep: 0.0, cb: 0.0, cr: 0.0)
+          var n = 0.0
+          for y in cy..<min(cy + step, layout.height) {
+            for x in cx..<min(cx + step, w) {
+              let t = terms(x, y)
+              sum = (sum.keep + t.keep, sum.cb + t.cb, sum.cr + t.cr)
+              n += 1
+            }
+          }
+          let j = (cy / step) * cw + cx / step
+          bytes[offsets.cb + j] = blend(bytes[offsets.cb + j], sum.keep / n, sum.cb / n)
+          bytes[offsets.cr + j] = blend(bytes[offsets.cr + j], sum.keep / n, sum.cr / n)
+        }
+      }
+    }
+  }
+}
