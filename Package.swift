@@ -127,8 +127,9 @@ let package = Package(
         "LayerKitMedia", "LayerKitVideo", "LayerKit", "LayerKitSamples", "LayerKitTesting", "LayerKitScene", "LayerKitGL",
         "LayerKitReference", "layerkit",
       ],
-      // Shaders and media the tests hand to the layerkit binary by path.
-      exclude: ["Fixtures"],
+      // Shaders and media the tests hand to the layerkit binary by path; the player check's page
+      // and server (Player/), run from where they lie.
+      exclude: ["Fixtures", "Player"],
       resources: [.copy("Corpus")]),
   ],
   swiftLanguageModes: [.v6]
