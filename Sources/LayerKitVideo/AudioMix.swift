@@ -1,4 +1,6 @@
+import Foundation
 import LayerKitMedia
+
 /// The audio of a video, as ffmpeg inputs and a filter graph that the encoder runs: each clip's
 /// sound placed at its item's start and cross-faded over the transitions at its ends, an optional
 /// music track under everything, and silence wherever nothing plays. LayerKit mixes nothing by
@@ -63,15 +65,35 @@ public struct AudioMix: Sendable, Equatable {
     AudioMix(inputs: [["-i", path]], filterGraph: "[1:a:0]anull[aout]", outputLabel: "aout")
   }
 
+  /// How loud the parts of a timeline's mix are: the clips' own sound and the music, as gains
+  /// (1: as they are), and how far the music drops, in dB, while a clip with sound plays
+  /// (ducking: editly's and Remotion's users ask for it), easing down and up over `duckRamp`
+  /// seconds around each such clip.
+  public struct Levels: Sendable, Equatable {
+    public var clipVolume: Double
+    public var musicVolume: Double
+    /// dB below its level the music is under the clips' sound (0: not ducked).
+    public var duck: Double
+    public var duckRamp: Double
+
+    public init(clipVolume: Double = 1, musicVolume: Double = 1, duck: Double = 0, duckRamp: Double = 0.3) {
+      self.clipVolume = clipVolume
+      self.musicVolume = musicVolume
+      self.duck = duck
+      self.duckRamp = duckRamp
+    }
+  }
+
   /// The mix for a timeline, or nil when there is nothing to hear.
   /// - Parameters:
   ///   - music: a track laid under the whole video, trimmed to its length.
   ///   - musicFadeOut: seconds of fade-out at the end of the music.
+  ///   - levels: the clips' and the music's volume, and the music's ducking under the clips.
   ///   - range: the stretch of the video (seconds) that is being rendered; the whole video
   ///     by default.
   public static func make(
     for timeline: Timeline, music: String? = nil, musicFadeOut: Double = 0, clipAudio: Bool = true,
-    range: ClosedRange<Double>? = nil
+    levels: Levels = Levels(), range: ClosedRange<Double>? = nil
   ) -> AudioMix? {
     let total = timeline.duration
     var inputs: [[String]] = []
@@ -89,14 +111,42 @@ public struct AudioMix: Sendable, Equatable {
         if fadeOut > 0 {
           chain.append("afade=t=out:st=\(FFmpeg.seconds(item.duration - fadeOut)):d=\(FFmpeg.seconds(fadeOut))")
         }
+        if levels.clipVolume != 1 { chain.append("volume=\(levels.clipVolume)") }
         let delay = Int((timeline.starts[i] * 48000).rounded())
         if delay > 0 { chain.append("adelay=delays=\(delay)S:all=1") }
         graph.append(chain.joined(separator: ",") + "[c\(i)]")
         labels.append("[c\(i)]")
       }
     }
-    if let music { addMusic(music, total: total, fadeOut: musicFadeOut, &inputs, &graph, &labels) }
+    if let music {
+      // Where clips with sound play: the music ducks there (whatever their volume).
+      let under = timeline.items.indices.compactMap { i -> ClosedRange<Double>? in
+        guard case .clip(let info) = timeline.items[i].source, info.hasAudio else { return nil }
+        return timeline.starts[i]...(timeline.starts[i] + timeline.items[i].duration)
+      }
+      var extra: [String] = []
+      if levels.musicVolume != 1 { extra.append("volume=\(levels.musicVolume)") }
+      if levels.duck > 0, !under.isEmpty { extra.append(duckFilter(under, db: levels.duck, ramp: levels.duckRamp)) }
+      addMusic(music, total: total, fadeOut: musicFadeOut, extra: extra, &inputs, &graph, &labels)
+    }
     return mix(inputs, graph, labels, total: total, range: range)
+  }
+
+  /// ffmpeg's `volume` filter with a gain that is `db` dB down inside each of `ranges` (seconds
+  /// of the video) and 1 outside, easing linearly over `ramp` seconds before each and after it:
+  /// gain(t) = 1 − (1 − g) · max_i(min(clip((t − a_i + r) / r), clip((b_i + r − t) / r))).
+  static func duckFilter(_ ranges: [ClosedRange<Double>], db: Double, ramp: Double) -> String {
+    let g = pow(10, -db / 20)
+    let r = max(ramp, 0.001)
+    // Times may be negative here (a ramp before the video starts): not FFmpeg.seconds's clamp.
+    func s(_ v: Double) -> String { String(format: "%.6f", v) }
+    let terms = ranges.map { range in
+      let up = "clip((t-\(s(range.lowerBound - r)))/\(s(r)),0,1)"
+      let down = "clip((\(s(range.upperBound + r))-t)/\(s(r)),0,1)"
+      return "min(\(up),\(down))"
+    }
+    let inside = terms.dropFirst().reduce(terms[0]) { "max(\($0),\($1))" }
+    return "volume=eval=frame:volume='1-\(1 - g)*\(inside)'"
   }
 
   /// A clip's sound in a video that is not a timeline (a scene file's): from `start` seconds into
@@ -147,10 +197,11 @@ public struct AudioMix: Sendable, Equatable {
 
   private static let format = "aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo"
 
-  /// The music's input and chain, trimmed to `total`, faded out over its last `fadeOut` seconds.
+  /// The music's input and chain, trimmed to `total`, faded out over its last `fadeOut` seconds,
+  /// then `extra` (its volume and ducking).
   private static func addMusic(
-    _ music: String, total: Double, fadeOut: Double, _ inputs: inout [[String]], _ graph: inout [String],
-    _ labels: inout [String]
+    _ music: String, total: Double, fadeOut: Double, extra: [String] = [], _ inputs: inout [[String]],
+    _ graph: inout [String], _ labels: inout [String]
   ) {
     let index = inputs.count + 1
     inputs.append(["-i", music])
@@ -159,6 +210,7 @@ public struct AudioMix: Sendable, Equatable {
       let fade = min(fadeOut, total)
       chain.append("afade=t=out:st=\(FFmpeg.seconds(total - fade)):d=\(FFmpeg.seconds(fade))")
     }
+    chain += extra
     graph.append(chain.joined(separator: ",") + "[music]")
     labels.append("[music]")
   }

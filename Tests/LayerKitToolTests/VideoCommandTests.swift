@@ -297,6 +297,43 @@ final class VideoCommandTests: XCTestCase {
 
   // MARK: clips and audio
 
+  /// `--duck DB`: the music is DB lower while a clip with sound plays, by ffmpeg's own `astats`
+  /// (RMS of the mix with the clip muted by `--clip-volume 0`, so only the music is heard);
+  /// `--audio-volume` scales it everywhere; both refused without `--audio`.
+  func testDuckingLowersTheMusicUnderClipsBytheAskedDecibels() throws {
+    let (a, b) = try pictures()
+    let clip = try h.clip("snd.mp4", width: 64, height: 36, fps: 25, seconds: 2, frequency: 880)
+    let music = h.path("music.m4a")
+    let made = try ToolHarness.run(
+      ToolHarness.which("ffmpeg"), ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=10", "-c:a", "aac", music])
+    XCTAssertEqual(made.status, 0, made.stderr)
+    func rms(_ file: String, _ from: Double, _ to: Double) throws -> Double {
+      let r = try ToolHarness.run(
+        ToolHarness.which("ffmpeg"),
+        ["-v", "info", "-i", file, "-af", "atrim=start=\(from):end=\(to),astats", "-f", "null", "-"])
+      let overall = try XCTUnwrap(r.stderr.range(of: "Overall"), r.stderr)
+      let line = try XCTUnwrap(r.stderr[overall.upperBound...].split(separator: "\n").first { $0.contains("RMS level dB") })
+      return try XCTUnwrap(Double(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
+    }
+    // a.png 0…1.7 s, the clip 1.5…3.5 s, b.png 3.3…5 s (holds of 1.5 s, transitions of 0.2 s).
+    let common = [
+      "slideshow", a, clip, b, "--hold", "1.5", "--transition-duration", "0.2", "--audio", music, "--clip-volume", "0",
+      "--renderer", "cpu", "--quiet",
+    ]
+    let ducked = h.path("duck.mp4")
+    XCTAssertEqual(try h.run(common + ["--duck", "12", "-o", ducked]).status, 0)
+    let before = try rms(ducked, 0.3, 1.0)
+    let under = try rms(ducked, 2.2, 3.0)
+    XCTAssertEqual(before - under, 12, accuracy: 0.5, "the music under the clip, by astats")
+    let quiet = h.path("quiet.mp4")
+    XCTAssertEqual(try h.run(common + ["--audio-volume", "0.5", "-o", quiet]).status, 0)
+    XCTAssertEqual(before - (try rms(quiet, 0.3, 1.0)), 20 * log10(2), accuracy: 0.3, "--audio-volume 0.5")
+    XCTAssertEqual(try rms(quiet, 0.3, 1.0), try rms(quiet, 2.2, 3.0), accuracy: 0.3, "not ducked without --duck")
+    let refused = try h.run(["slideshow", a, clip, "--duck", "6", "-o", h.path("x.mp4")])
+    XCTAssertEqual(refused.status, 64)
+    XCTAssertTrue(refused.stderr.contains("--duck lowers the --audio track, and none is given"), refused.stderr)
+  }
+
   /// `--cut FROM:TO` plays the stretch of a clip that ffmpeg's own `-ss FROM -to TO` decodes: the
   /// same number of frames, each closest to ffmpeg's frame at the same place (and not to its
   /// neighbours), and the whole clip elsewhere.

@@ -97,3 +97,31 @@ struct CutRange: ExpressibleByArgument {
 
   var defaultValueDescription: String { text }
 }
+
+/// How loud the clips' sound and the music are in `slideshow` and `concat`, and how far the music
+/// drops under the clips' sound.
+struct MixOptions: ParsableArguments {
+  @Option(parsing: .unconditional, help: "The clips' own sound, as a gain (1: as it is; 0: silent).")
+  var clipVolume: Double = 1
+  @Option(parsing: .unconditional, help: "The --audio track's volume, as a gain (1: as it is).")
+  var audioVolume: Double = 1
+  @Option(
+    parsing: .unconditional,
+    help: "Ducking: dB the --audio track drops while a clip with sound plays (eased over 0.3 s either side); 0: none.")
+  var duck: Double = 0
+
+  func validate() throws {
+    try checkRange(clipVolume, "--clip-volume", 0...16)
+    try checkRange(audioVolume, "--audio-volume", 0...16)
+    try checkRange(duck, "--duck", 0...60, unit: "dB")
+  }
+
+  /// Refuses a level for a music track that is not given (it would be ignored without a word).
+  func check(music: String?) throws {
+    guard music == nil else { return }
+    if audioVolume != 1 { throw ValidationError("--audio-volume is for --audio, and none is given") }
+    if duck > 0 { throw ValidationError("--duck lowers the --audio track, and none is given") }
+  }
+
+  var levels: AudioMix.Levels { AudioMix.Levels(clipVolume: clipVolume, musicVolume: audioVolume, duck: duck) }
+}

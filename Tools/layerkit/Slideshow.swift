@@ -30,12 +30,14 @@ struct Slideshow: ParsableCommand {
   @Option(parsing: .unconditional, help: "Seed for --transition random: a whole number ≥ 0.") var seed: Seed = Seed(1)
   @OptionGroup var clips: ClipOptions
   @OptionGroup var overlays: OverlayOptions
+  @OptionGroup var mix: MixOptions
   @OptionGroup var video: VideoOptions
   @OptionGroup var text: TextOptions
 
   func validate() throws {
     guard !inputs.isEmpty else { throw ValidationError("give at least one image or clip") }
     try checkNamed(inputs, "an input")
+    try mix.check(music: video.run.audio)
     try seed.check()
     try checkRange(hold, "--hold", 0...Limits.maxSeconds, unit: "seconds")
     try checkRange(transitionDuration, "--transition-duration", 0.001...Limits.maxSeconds, unit: "seconds")
@@ -68,7 +70,7 @@ struct Slideshow: ParsableCommand {
       let subtitles = try text.apply(to: &items, seed: seed.value)
       try job.render(
         items: items, transitions: joins, sources: sources, includesEnd: false, subtitles: subtitles,
-        overlays: try overlays.overlays(output: video.output))
+        overlays: try overlays.overlays(output: video.output), levels: mix.levels)
     }
   }
 }
@@ -94,12 +96,14 @@ struct Concat: ParsableCommand {
   @Option(parsing: .unconditional, help: "Seed for --transition random: a whole number ≥ 0.") var seed: Seed = Seed(1)
   @OptionGroup var clips: ClipOptions
   @OptionGroup var overlays: OverlayOptions
+  @OptionGroup var mix: MixOptions
   @OptionGroup var video: VideoOptions
   @OptionGroup var text: TextOptions
 
   func validate() throws {
     guard inputs.count >= 1 else { throw ValidationError("give at least one clip") }
     try checkNamed(inputs, "an input")
+    try mix.check(music: video.run.audio)
     try seed.check()
     try checkRange(transitionDuration, "--transition-duration", 0.001...Limits.maxSeconds, unit: "seconds")
     try checkRange(hold, "--hold", 0.001...Limits.maxSeconds, unit: "seconds")
@@ -124,7 +128,7 @@ struct Concat: ParsableCommand {
       let subtitles = try text.apply(to: &items, seed: seed.value)
       try job.render(
         items: items, transitions: joins, sources: sources, includesEnd: false, subtitles: subtitles,
-        overlays: try overlays.overlays(output: video.output))
+        overlays: try overlays.overlays(output: video.output), levels: mix.levels)
     }
   }
 }

@@ -279,7 +279,7 @@ struct VideoJob {
   /// a summary line.
   func render(
     items: [TimelineItem], transitions: [TimelineTransition], sources: [MediaSource], includesEnd: Bool,
-    subtitles: Subtitles? = nil, overlays: [ImageOverlay] = []
+    subtitles: Subtitles? = nil, overlays: [ImageOverlay] = [], levels: AudioMix.Levels = AudioMix.Levels()
   ) throws {
     let first = sources[0].size
     var width = options.size?.width ?? first.width
@@ -306,7 +306,8 @@ struct VideoJob {
     }
     if !options.noAudio {
       plan.options.audio = Self.audio(for: target, frames: range, of: total, time: timeline.time(ofFrame:)) {
-        AudioMix.make(for: timeline, music: options.run.audio, musicFadeOut: options.run.audioFade, range: $0)
+        AudioMix.make(
+          for: timeline, music: options.run.audio, musicFadeOut: options.run.audioFade, levels: levels, range: $0)
       }
     }
     // Secondary outputs are checked before anything is rendered, not found unwritable after.
