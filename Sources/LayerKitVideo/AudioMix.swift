@@ -75,12 +75,20 @@ public struct AudioMix: Sendable, Equatable {
     /// dB below its level the music is under the clips' sound (0: not ducked).
     public var duck: Double
     public var duckRamp: Double
+    /// The whole mix's integrated loudness, LUFS (EBU R128), or nil to leave it as it is:
+    /// measured over the whole video, then applied as one gain (ffmpeg's two-pass `loudnorm`),
+    /// so every shard of a render gets the same.
+    public var loudness: Double?
 
-    public init(clipVolume: Double = 1, musicVolume: Double = 1, duck: Double = 0, duckRamp: Double = 0.3) {
+    public init(
+      clipVolume: Double = 1, musicVolume: Double = 1, duck: Double = 0, duckRamp: Double = 0.3,
+      loudness: Double? = nil
+    ) {
       self.clipVolume = clipVolume
       self.musicVolume = musicVolume
       self.duck = duck
       self.duckRamp = duckRamp
+      self.loudness = loudness
     }
   }
 
@@ -91,10 +99,11 @@ public struct AudioMix: Sendable, Equatable {
   ///   - levels: the clips' and the music's volume, and the music's ducking under the clips.
   ///   - range: the stretch of the video (seconds) that is being rendered; the whole video
   ///     by default.
+  /// - Throws: `VideoError` when the loudness measurement (an ffmpeg run over the mix) fails.
   public static func make(
     for timeline: Timeline, music: String? = nil, musicFadeOut: Double = 0, clipAudio: Bool = true,
     levels: Levels = Levels(), range: ClosedRange<Double>? = nil
-  ) -> AudioMix? {
+  ) throws -> AudioMix? {
     let total = timeline.duration
     var inputs: [[String]] = []
     var graph: [String] = []
@@ -129,7 +138,47 @@ public struct AudioMix: Sendable, Equatable {
       if levels.duck > 0, !under.isEmpty { extra.append(duckFilter(under, db: levels.duck, ramp: levels.duckRamp)) }
       addMusic(music, total: total, fadeOut: musicFadeOut, extra: extra, &inputs, &graph, &labels)
     }
-    return mix(inputs, graph, labels, total: total, range: range)
+    guard let target = levels.loudness else { return mix(inputs, graph, labels, total: total, range: range) }
+    // Two passes, as ffmpeg's loudnorm is meant to be run: the whole mix measured, then one
+    // linear gain that brings it to the target (within its true-peak limit). Its output (at
+    // 192 kHz) goes back to 48 kHz stereo by aformat: an aresample there cannot pick a channel
+    // layout when the measured loudness range is 0 (ffmpeg 5.1).
+    guard let whole = mix(inputs, graph, labels, total: total, range: nil) else { return nil }
+    let measured = try whole.measureLoudness(target: target)
+    let normalize =
+      "loudnorm=I=\(target):TP=-1.5:LRA=11:measured_I=\(measured.i):measured_TP=\(measured.tp)"
+      + ":measured_LRA=\(measured.lra):measured_thresh=\(measured.thresh):offset=\(measured.offset)"
+      + ":linear=true:print_format=none,\(format)"
+    return mix(inputs, graph, labels, total: total, range: range, finish: normalize)
+  }
+
+  /// What loudnorm's first pass measures of this mix (its JSON, at `-v info`).
+  struct Loudness {
+    var i, tp, lra, thresh, offset: String
+  }
+
+  func measureLoudness(target: Double) throws(VideoError) -> Loudness {
+    let graph = filterGraph + ";[\(outputLabel)]loudnorm=I=\(target):TP=-1.5:LRA=11:print_format=json[measured]"
+    let process = try FFmpeg.start(
+      try FFmpeg.ffmpeg(),
+      // Input 0 stands in for the encoder's video pipe: the graph numbers its inputs from 1.
+      ["-nostdin", "-hide_banner", "-v", "info", "-f", "lavfi", "-t", "0.1", "-i", "anullsrc"] + inputs.flatMap { $0 }
+        + ["-filter_complex", graph, "-map", "[measured]", "-f", "null", "-"], stdin: false, stdout: .discard)
+    let status = process.wait()
+    let text = process.errorTail(lines: 40)
+    func value(_ key: String) -> String? {
+      guard let r = text.range(of: "\"\(key)\" : \"") else { return nil }
+      let rest = text[r.upperBound...]
+      return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+    guard status == 0, let i = value("input_i"), let tp = value("input_tp"), let lra = value("input_lra"),
+      let thresh = value("input_thresh"), let offset = value("target_offset"),
+      [i, tp, lra, thresh, offset].allSatisfy({ Double($0)?.isFinite == true })
+    else {
+      // Silence measures as -inf: there is nothing to bring to a loudness.
+      throw .programFailed(program: "ffmpeg", status: status, detail: "the mix's loudness could not be measured (is it silent?)")
+    }
+    return Loudness(i: i, tp: tp, lra: lra, thresh: thresh, offset: offset)
   }
 
   /// ffmpeg's `volume` filter with a gain that is `db` dB down inside each of `ranges` (seconds
@@ -218,7 +267,8 @@ public struct AudioMix: Sendable, Equatable {
   /// The labelled streams mixed over silence the length of the video (or nil when there are
   /// none), cut to `range`.
   private static func mix(
-    _ inputs: [[String]], _ graph: [String], _ labels: [String], total: Double, range: ClosedRange<Double>?
+    _ inputs: [[String]], _ graph: [String], _ labels: [String], total: Double, range: ClosedRange<Double>?,
+    finish: String? = nil
   ) -> AudioMix? {
     var graph = graph
     guard !labels.isEmpty else { return nil }
@@ -226,6 +276,8 @@ public struct AudioMix: Sendable, Equatable {
     graph.append("anullsrc=r=48000:cl=stereo,atrim=duration=\(FFmpeg.seconds(total))[silence]")
     var tail =
       "[silence]\(labels.joined())amix=inputs=\(labels.count + 1):duration=first:dropout_transition=0:normalize=0"
+    // Over the whole mix, before a shard's stretch is cut from it.
+    if let finish { tail += "," + finish }
     if let range {
       tail +=
         ",atrim=start=\(FFmpeg.seconds(range.lowerBound)):end=\(FFmpeg.seconds(range.upperBound)),asetpts=PTS-STARTPTS"

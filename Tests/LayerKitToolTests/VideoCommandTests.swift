@@ -297,6 +297,32 @@ final class VideoCommandTests: XCTestCase {
 
   // MARK: clips and audio
 
+  /// Ken Burns on a clip: a `--zoom` given once per input moves the clip it names (a zoom in:
+  /// its last frame magnified, its first as it is); given once for all, it moves the stills alone.
+  func testKenBurnsMovesAClipNamedPerInput() throws {
+    let (a, _) = try pictures()
+    let clip = try h.clip("kb.mp4", width: 64, height: 36, fps: 10, seconds: 1, audio: false)
+    func frames(_ extra: [String], _ name: String) throws -> (first: Image, last: Image) {
+      let folder = h.path(name) + "/"
+      let r = try h.run(
+        ["concat", a, clip, "--hold", "0.5", "--transition-duration", "0.1", "--renderer", "cpu", "-o", folder, "--quiet"]
+          + extra)
+      XCTAssertEqual(r.status, 0, r.stderr)
+      let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }.sorted()
+      // The clip's first frame alone (after the transition) and its last.
+      let read = { (n: String) in try ImageFile.read(URL(fileURLWithPath: folder + n)) }
+      return (try read(names[names.count - 9]), try read(names[names.count - 1]))
+    }
+    let plain = try frames([], "plain")
+    let moved = try frames(["--zoom", "none", "--zoom", "in"], "moved")
+    let stillsOnly = try frames(["--zoom", "in"], "stills")
+    XCTAssertEqual(stillsOnly.last.pixels, plain.last.pixels, "one --zoom for all leaves the clip as it is")
+    XCTAssertNotEqual(moved.last.pixels, plain.last.pixels, "the clip is zoomed into by its end")
+    let early = try ImageComparison(expected: plain.first, actual: moved.first)
+    let late = try ImageComparison(expected: plain.last, actual: moved.last)
+    XCTAssertGreaterThan(early.psnr, late.psnr, "the zoom grows over the clip's time")
+  }
+
   /// `--duck DB`: the music is DB lower while a clip with sound plays, by ffmpeg's own `astats`
   /// (RMS of the mix with the clip muted by `--clip-volume 0`, so only the music is heard);
   /// `--audio-volume` scales it everywhere; both refused without `--audio`.
@@ -329,6 +355,16 @@ final class VideoCommandTests: XCTestCase {
     XCTAssertEqual(try h.run(common + ["--audio-volume", "0.5", "-o", quiet]).status, 0)
     XCTAssertEqual(before - (try rms(quiet, 0.3, 1.0)), 20 * log10(2), accuracy: 0.3, "--audio-volume 0.5")
     XCTAssertEqual(try rms(quiet, 0.3, 1.0), try rms(quiet, 2.2, 3.0), accuracy: 0.3, "not ducked without --duck")
+    // --loudness: measured over the whole mix, applied as one gain; ffmpeg's ebur128 reads the
+    // result within 0.5 LU of the target.
+    let loud = h.path("loud.mp4")
+    XCTAssertEqual(try h.run(common.filter { $0 != "--clip-volume" && $0 != "0" } + ["--loudness", "-20", "-o", loud]).status, 0)
+    let r128 = try ToolHarness.run(
+      ToolHarness.which("ffmpeg"), ["-v", "info", "-nostats", "-i", loud, "-af", "ebur128", "-f", "null", "-"])
+    let summary = try XCTUnwrap(r128.stderr.range(of: "Integrated loudness:"), r128.stderr)
+    let iLine = try XCTUnwrap(r128.stderr[summary.upperBound...].split(separator: "\n").first { $0.contains("I:") })
+    let integrated = try XCTUnwrap(Double(iLine.split(separator: " ").dropFirst().first ?? ""), String(iLine))
+    XCTAssertEqual(integrated, -20, accuracy: 0.5, "integrated loudness by ebur128")
     let refused = try h.run(["slideshow", a, clip, "--duck", "6", "-o", h.path("x.mp4")])
     XCTAssertEqual(refused.status, 64)
     XCTAssertTrue(refused.stderr.contains("--duck lowers the --audio track, and none is given"), refused.stderr)

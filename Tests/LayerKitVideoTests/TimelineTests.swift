@@ -101,14 +101,14 @@ final class TimelineTests: XCTestCase {
         TimelineTransition(effect: "fade", duration: 0.5), TimelineTransition(effect: "fade", duration: 0.5),
       ],
       width: 4, height: 4, rate: try FrameRate(30))
-    let mix = try XCTUnwrap(AudioMix.make(for: t, music: "m.wav", musicFadeOut: 1))
+    let mix = try XCTUnwrap(try AudioMix.make(for: t, music: "m.wav", musicFadeOut: 1))
     XCTAssertEqual(mix.inputs, [["-ss", "0.500000", "-t", "1.500000", "-i", "c.mp4"], ["-i", "m.wav"]])
     XCTAssertTrue(mix.filterGraph.contains("afade=t=out:st=1.000000:d=0.500000[c0]"), mix.filterGraph)
     XCTAssertFalse(mix.filterGraph.contains("[c2]"), "a clip without audio contributes silence")
     XCTAssertTrue(mix.filterGraph.contains("afade=t=out:st=4.500000:d=1.000000[music]"), mix.filterGraph)
     XCTAssertTrue(mix.filterGraph.contains("atrim=duration=5.500000[silence]"), mix.filterGraph)
     XCTAssertTrue(mix.filterGraph.hasSuffix("amix=inputs=3:duration=first:dropout_transition=0:normalize=0[aout]"))
-    XCTAssertNil(AudioMix.make(for: t, clipAudio: false))
+    XCTAssertNil(try AudioMix.make(for: t, clipAudio: false))
   }
 
   func testPlacedSoundsStartWhereTheSceneSaysAndLoopToTheEnd() throws {

@@ -109,8 +109,13 @@ struct MixOptions: ParsableArguments {
     parsing: .unconditional,
     help: "Ducking: dB the --audio track drops while a clip with sound plays (eased over 0.3 s either side); 0: none.")
   var duck: Double = 0
+  @Option(
+    parsing: .unconditional,
+    help: "Normalize the whole mix to this integrated loudness, LUFS (EBU R128; -14 for streaming, -23 for broadcast), measured first then applied as one gain.")
+  var loudness: Double?
 
   func validate() throws {
+    try checkRange(loudness, "--loudness", -70 ... -5, unit: "LUFS")
     try checkRange(clipVolume, "--clip-volume", 0...16)
     try checkRange(audioVolume, "--audio-volume", 0...16)
     try checkRange(duck, "--duck", 0...60, unit: "dB")
@@ -123,5 +128,7 @@ struct MixOptions: ParsableArguments {
     if duck > 0 { throw ValidationError("--duck lowers the --audio track, and none is given") }
   }
 
-  var levels: AudioMix.Levels { AudioMix.Levels(clipVolume: clipVolume, musicVolume: audioVolume, duck: duck) }
+  var levels: AudioMix.Levels {
+    AudioMix.Levels(clipVolume: clipVolume, musicVolume: audioVolume, duck: duck, loudness: loudness)
+  }
 }

@@ -26,10 +26,10 @@ struct TextOptions: ParsableArguments {
   @Option(help: "The box behind subtitles: a colour, or none.") var subtitleBox: String = "#0000008C"
   @Option(
     help:
-      "Ken Burns on stills: in, out, random or none (a slow zoom over each still's whole time); once for all inputs or once per input.")
+      "Ken Burns: in, out, random or none (a slow zoom over an input's whole time); once for all stills, or once per input (clips too).")
   var zoom: [ZoomChoice] = []
   @Option(help: "How much the zoom adds (0.1: 10 %).") var zoomAmount: Double = 0.1
-  @Option(help: "Pan on stills as they zoom: left, right, up, down, random or none; once for all or once per input.")
+  @Option(help: "Pan as they zoom: left, right, up, down, random or none; once for all stills, or once per input (clips too).")
   var pan: [PanChoice] = []
 
   enum ZoomChoice: String, ExpressibleByArgument, CaseIterable { case none, `in`, out, random }
@@ -78,7 +78,9 @@ struct TextOptions: ParsableArguments {
     for i in items.indices {
       let zoom = self.zoom.isEmpty ? .none : self.zoom[self.zoom.count == 1 ? 0 : i]
       let pan = self.pan.isEmpty ? .none : self.pan[self.pan.count == 1 ? 0 : i]
-      guard case .image = items[i].source, zoom != .none || pan != .none else { continue }
+      // One --zoom/--pan for all moves the stills; one per input moves what it names, clips too.
+      let isStill = { if case .image = items[i].source { return true } else { return false } }()
+      guard isStill || (self.zoom.count > 1 || self.pan.count > 1), zoom != .none || pan != .none else { continue }
       let z: KenBurns.Zoom
       switch zoom {
       case .none: z = .none

@@ -35,12 +35,12 @@ struct VideoJob {
   /// joined video.
   static func audio(
     for target: OutputTarget, frames: Range<Int>, of total: Int, time: (Int) -> Double,
-    _ mix: (ClosedRange<Double>?) -> AudioMix?
-  ) -> AudioMix? {
+    _ mix: (ClosedRange<Double>?) throws -> AudioMix?
+  ) rethrows -> AudioMix? {
     guard target.format.carriesSound else { return nil }
     let partial = frames != 0..<total
-    if target.format == .mkv && partial { return frames.lowerBound == 0 ? mix(nil) : nil }
-    return mix(partial ? time(frames.lowerBound)...time(frames.upperBound) : nil)
+    if target.format == .mkv && partial { return frames.lowerBound == 0 ? try mix(nil) : nil }
+    return try mix(partial ? time(frames.lowerBound)...time(frames.upperBound) : nil)
   }
 
   /// The sound of a scene video of `count` frames at `fps` (render, present): clips' sounds where
@@ -305,8 +305,8 @@ struct VideoJob {
       try AudioMix.checkTrack(music)
     }
     if !options.noAudio {
-      plan.options.audio = Self.audio(for: target, frames: range, of: total, time: timeline.time(ofFrame:)) {
-        AudioMix.make(
+      plan.options.audio = try Self.audio(for: target, frames: range, of: total, time: timeline.time(ofFrame:)) {
+        try AudioMix.make(
           for: timeline, music: options.run.audio, musicFadeOut: options.run.audioFade, levels: levels, range: $0)
       }
     }
