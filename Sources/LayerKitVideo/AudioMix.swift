@@ -112,8 +112,21 @@ public struct AudioMix: Sendable, Equatable {
       for (i, item) in timeline.items.enumerated() {
         guard case .clip(let info) = item.source, info.hasAudio else { continue }
         let index = inputs.count + 1
-        inputs.append(["-ss", FFmpeg.seconds(item.inPoint), "-t", FFmpeg.seconds(item.duration), "-i", info.path])
-        var chain = ["[\(index):a:0]\(format)", "apad", "atrim=duration=\(FFmpeg.seconds(item.duration))"]
+        var chain: [String]
+        if let loop = item.loopLength, loop > 0, loop < item.duration {
+          // The stretch from the in-point, over and over (aloop repeats a block of samples).
+          inputs.append(["-i", info.path])
+          let samples = Int((loop * 48000).rounded())
+          chain = [
+            "[\(index):a:0]\(format)",
+            "atrim=start=\(FFmpeg.seconds(item.inPoint)):end=\(FFmpeg.seconds(item.inPoint + loop))",
+            "asetpts=PTS-STARTPTS", "apad=whole_len=\(samples)", "aloop=loop=-1:size=\(samples)",
+            "atrim=duration=\(FFmpeg.seconds(item.duration))",
+          ]
+        } else {
+          inputs.append(["-ss", FFmpeg.seconds(item.inPoint), "-t", FFmpeg.seconds(item.duration), "-i", info.path])
+          chain = ["[\(index):a:0]\(format)", "apad", "atrim=duration=\(FFmpeg.seconds(item.duration))"]
+        }
         let fadeIn = i > 0 ? timeline.transitions[i - 1].duration : 0
         let fadeOut = i < timeline.transitions.count ? timeline.transitions[i].duration : 0
         if fadeIn > 0 { chain.append("afade=t=in:st=0:d=\(FFmpeg.seconds(fadeIn))") }

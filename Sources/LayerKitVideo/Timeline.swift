@@ -91,15 +91,29 @@ public struct TimelineItem: Sendable {
   public var title: TimelineTitle?
   /// A slow zoom and pan over the item (Ken Burns).
   public var motion: KenBurns?
+  /// A clip that plays `loopLength` seconds from `inPoint` over and over for its `duration`
+  /// (nil: once, holding its last frame past its end).
+  public var loopLength: Double?
 
   public init(
-    source: MediaSource, inPoint: Double = 0, duration: Double, title: TimelineTitle? = nil, motion: KenBurns? = nil
+    source: MediaSource, inPoint: Double = 0, duration: Double, title: TimelineTitle? = nil, motion: KenBurns? = nil,
+    loopLength: Double? = nil
   ) {
     self.source = source
     self.inPoint = inPoint
     self.duration = duration
     self.title = title
     self.motion = motion
+    self.loopLength = loopLength
+  }
+
+  /// The clip's own time at `local` seconds into the item: from the in-point, wrapped when the
+  /// item loops.
+  public func clipTime(_ local: Double) -> Double {
+    guard let loop = loopLength, loop > 0 else { return inPoint + local }
+    // A hair of slack, as ClipDecoder's frame index has: t = k · loop lands on the loop's start.
+    let wrapped = local - (local / loop + 1e-9).rounded(.down) * loop
+    return inPoint + max(0, wrapped)
   }
 }
 
@@ -286,7 +300,8 @@ public struct Timeline: Sendable {
   /// (for decoders, so they stop decoding there).
   func lastClipFrame(item i: Int) -> Int {
     guard case .clip(let info) = items[i].source else { return 0 }
-    return min(info.frameCount - 1, Int(((items[i].inPoint + items[i].duration) * info.frameRate).rounded(.up)))
+    let end = items[i].inPoint + min(items[i].duration, items[i].loopLength ?? .infinity)
+    return min(info.frameCount - 1, Int((end * info.frameRate).rounded(.up)))
   }
 
   /// A layer showing `image` over the picture area, fitted as asked.

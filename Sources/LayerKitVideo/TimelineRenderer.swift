@@ -210,7 +210,7 @@ public final class TimelineRenderer: FrameSource {
       let start = timeline.starts[i]
       guard start > now, start <= now + TimelineRenderer.decoderLead else { continue }
       let first = max(k + 1, Int((start * rate - 1e-6).rounded(.up)))
-      decoder.start(at: timeline.items[i].inPoint + max(0, timeline.time(ofFrame: first) - start))
+      decoder.start(at: timeline.items[i].clipTime(max(0, timeline.time(ofFrame: first) - start)))
     }
   }
 
@@ -227,7 +227,7 @@ public final class TimelineRenderer: FrameSource {
     switch timeline.content(ofFrame: k) {
     case .item(let i, let local):
       if case .image = timeline.items[i].source { return try stillFrame(item: i) }
-      let decoded = try decoder(i).decoded(at: timeline.items[i].inPoint + local)
+      let decoded = try decoder(i).decoded(at: timeline.items[i].clipTime(local))
       switch decoded {
       case .planes(let p): return .planes(try overlaid(p))
       case .image(let image): return .image(try overlaid(image))
@@ -309,7 +309,7 @@ public final class TimelineRenderer: FrameSource {
   /// (each with the image overlays, when there are any).
   private func itemPlanes(_ i: Int, local: Double) throws -> YUVPlanes {
     if case .image = timeline.items[i].source { return try stillPlanes(item: i) }
-    guard case .planes(let p) = try decoder(i).decoded(at: timeline.items[i].inPoint + local) else {
+    guard case .planes(let p) = try decoder(i).decoded(at: timeline.items[i].clipTime(local)) else {
       throw VideoError.invalidTimeline("\(timeline.items[i].source.path): not decoded as planes")
     }
     return try overlaid(p)
@@ -357,7 +357,7 @@ public final class TimelineRenderer: FrameSource {
     try timeline.renderList(frame: k) { i, local in
       switch timeline.items[i].source {
       case .image(let still): return try stillImage(item: i, still)
-      case .clip: return try decoder(i).frame(at: timeline.items[i].inPoint + local)
+      case .clip: return try decoder(i).frame(at: timeline.items[i].clipTime(local))
       }
     }
   }

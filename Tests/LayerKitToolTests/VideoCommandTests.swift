@@ -297,6 +297,38 @@ final class VideoCommandTests: XCTestCase {
 
   // MARK: clips and audio
 
+  /// `--loop`: a clip shorter than its slot plays again and again to fill it — the same frame a
+  /// loop later, its sound on through the second loop (astats), and the video as long as the slots.
+  func testLoopFillsAClipsSlotWithItsPicturesAndSound() throws {
+    let (a, b) = try pictures()
+    let clip = try h.clip("loop.mp4", width: 64, height: 36, fps: 25, seconds: 2, frequency: 880)
+    let folder = h.path("loop") + "/"
+    let common = ["slideshow", a, clip, b, "--hold", "4", "--transition-duration", "0.2", "--loop", "--fps", "25"]
+    XCTAssertEqual(try h.run(common + ["--renderer", "cpu", "-o", folder, "--quiet"]).status, 0)
+    // The clip's slot starts at 4.0 s: frames 112 (0.5 s into it) and 162 (a loop later) are one.
+    let read = { (k: Int) in try ImageFile.read(URL(fileURLWithPath: folder + PNGFolderSink.frameName(k))) }
+    XCTAssertEqual(try read(112).pixels, try read(162).pixels)
+    XCTAssertNotEqual(try read(112).pixels, try read(120).pixels)
+    let out = h.path("looped.mp4")
+    XCTAssertEqual(try h.run(common + ["--renderer", "cpu", "-o", out, "--quiet"]).status, 0)
+    let seconds = try ToolHarness.run(
+      ToolHarness.which("ffprobe"), ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", out])
+    XCTAssertEqual(Double(seconds.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 12.4, accuracy: 0.05)
+    func rms(_ from: Double, _ to: Double) throws -> String {
+      let r = try ToolHarness.run(
+        ToolHarness.which("ffmpeg"), ["-v", "info", "-i", out, "-af", "atrim=start=\(from):end=\(to),astats", "-f", "null", "-"])
+      let overall = try XCTUnwrap(r.stderr.range(of: "Overall"), r.stderr)
+      let line = try XCTUnwrap(r.stderr[overall.upperBound...].split(separator: "\n").first { $0.contains("RMS level dB") })
+      return line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)
+    }
+    let first = try XCTUnwrap(Double(try rms(4.5, 5.5)))
+    let second = try XCTUnwrap(Double(try rms(6.5, 7.5)), "the sound goes on in the second loop")
+    XCTAssertEqual(first, second, accuracy: 0.5)
+    let refused = try h.run(["slideshow", a, clip, "--loop", "-o", h.path("x.mp4")])
+    XCTAssertEqual(refused.status, 64)
+    XCTAssertTrue(refused.stderr.contains("--loop fills each clip's --hold: give --hold"), refused.stderr)
+  }
+
   /// Ken Burns on a clip: a `--zoom` given once per input moves the clip it names (a zoom in:
   /// its last frame magnified, its first as it is); given once for all, it moves the stills alone.
   func testKenBurnsMovesAClipNamedPerInput() throws {

@@ -26,6 +26,8 @@ struct Slideshow: ParsableCommand {
   var transitions: [String] = ["fade"]
   @Option(parsing: .unconditional, help: "Seconds each still is shown alone (and the most a clip plays, when given).")
   var hold: Double?
+  @Flag(help: "Loop a clip shorter than its slot (--hold plus its transitions) to fill it, its sound too.")
+  var loop = false
   @Option(parsing: .unconditional, help: "Seconds of each transition.") var transitionDuration: Double = 0.8
   @Option(parsing: .unconditional, help: "Seed for --transition random: a whole number ≥ 0.") var seed: Seed = Seed(1)
   @OptionGroup var clips: ClipOptions
@@ -38,6 +40,7 @@ struct Slideshow: ParsableCommand {
     guard !inputs.isEmpty else { throw ValidationError("give at least one image or clip") }
     try checkNamed(inputs, "an input")
     try mix.check(music: video.run.audio)
+    if loop && hold == nil { throw ValidationError("--loop fills each clip's --hold: give --hold") }
     try seed.check()
     try checkRange(hold, "--hold", 0...Limits.maxSeconds, unit: "seconds")
     try checkRange(transitionDuration, "--transition-duration", 0.001...Limits.maxSeconds, unit: "seconds")
@@ -59,13 +62,20 @@ struct Slideshow: ParsableCommand {
       var items: [TimelineItem] = []
       for (i, source) in sources.enumerated() {
         let around = (i > 0 ? transitionDuration : 0) + (i < joins.count ? transitionDuration : 0)
-        let duration: Double
+        var duration: Double
+        var loopLength: Double?
         if let length = cuts[i]?.length ?? source.duration {
           duration = hold.map { min(length, $0 + around) } ?? length
+          // --loop: a clip shorter than its slot plays again and again to fill it.
+          if loop, let hold, length < hold + around {
+            duration = hold + around
+            loopLength = length
+          }
         } else {
           duration = (hold ?? 2) + around
         }
-        items.append(TimelineItem(source: source, inPoint: cuts[i]?.inPoint ?? 0, duration: duration))
+        items.append(
+          TimelineItem(source: source, inPoint: cuts[i]?.inPoint ?? 0, duration: duration, loopLength: loopLength))
       }
       let subtitles = try text.apply(to: &items, seed: seed.value)
       try job.render(
