@@ -113,7 +113,15 @@ public struct AudioMix: Sendable, Equatable {
         guard case .clip(let info) = item.source, info.hasAudio else { continue }
         let index = inputs.count + 1
         var chain: [String]
-        if let loop = item.loopLength, loop > 0, loop < item.duration {
+        // The clip's own seconds the item plays, and atempo's steps for its speed (each 0.5…2,
+        // as ffmpeg 5.1's atempo takes; pitch kept).
+        let played = item.duration * item.speed
+        var tempo: [String] = []
+        var left = item.speed
+        while left > 2 + 1e-9 { tempo.append("atempo=2"); left /= 2 }
+        while left < 0.5 - 1e-9 { tempo.append("atempo=0.5"); left /= 0.5 }
+        if abs(left - 1) > 1e-9 { tempo.append("atempo=\(left)") }
+        if let loop = item.loopLength, loop > 0, loop < played {
           // The stretch from the in-point, over and over (aloop repeats a block of samples).
           inputs.append(["-i", info.path])
           let samples = Int((loop * 48000).rounded())
@@ -121,11 +129,11 @@ public struct AudioMix: Sendable, Equatable {
             "[\(index):a:0]\(format)",
             "atrim=start=\(FFmpeg.seconds(item.inPoint)):end=\(FFmpeg.seconds(item.inPoint + loop))",
             "asetpts=PTS-STARTPTS", "apad=whole_len=\(samples)", "aloop=loop=-1:size=\(samples)",
-            "atrim=duration=\(FFmpeg.seconds(item.duration))",
-          ]
+            "atrim=duration=\(FFmpeg.seconds(played))",
+          ] + tempo + ["atrim=duration=\(FFmpeg.seconds(item.duration))"]
         } else {
-          inputs.append(["-ss", FFmpeg.seconds(item.inPoint), "-t", FFmpeg.seconds(item.duration), "-i", info.path])
-          chain = ["[\(index):a:0]\(format)", "apad", "atrim=duration=\(FFmpeg.seconds(item.duration))"]
+          inputs.append(["-ss", FFmpeg.seconds(item.inPoint), "-t", FFmpeg.seconds(played), "-i", info.path])
+          chain = ["[\(index):a:0]\(format)"] + tempo + ["apad", "atrim=duration=\(FFmpeg.seconds(item.duration))"]
         }
         let fadeIn = i > 0 ? timeline.transitions[i - 1].duration : 0
         let fadeOut = i < timeline.transitions.count ? timeline.transitions[i].duration : 0

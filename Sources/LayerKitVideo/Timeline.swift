@@ -91,13 +91,16 @@ public struct TimelineItem: Sendable {
   public var title: TimelineTitle?
   /// A slow zoom and pan over the item (Ken Burns).
   public var motion: KenBurns?
-  /// A clip that plays `loopLength` seconds from `inPoint` over and over for its `duration`
-  /// (nil: once, holding its last frame past its end).
+  /// A clip that plays `loopLength` seconds (of its own time) from `inPoint` over and over for
+  /// its `duration` (nil: once, holding its last frame past its end).
   public var loopLength: Double?
+  /// How fast a clip plays: its own seconds per second of the video (2: twice as fast, its sound
+  /// kept in pitch).
+  public var speed: Double
 
   public init(
     source: MediaSource, inPoint: Double = 0, duration: Double, title: TimelineTitle? = nil, motion: KenBurns? = nil,
-    loopLength: Double? = nil
+    loopLength: Double? = nil, speed: Double = 1
   ) {
     self.source = source
     self.inPoint = inPoint
@@ -105,14 +108,16 @@ public struct TimelineItem: Sendable {
     self.title = title
     self.motion = motion
     self.loopLength = loopLength
+    self.speed = speed
   }
 
-  /// The clip's own time at `local` seconds into the item: from the in-point, wrapped when the
-  /// item loops.
+  /// The clip's own time at `local` seconds into the item: from the in-point, at its speed,
+  /// wrapped when the item loops.
   public func clipTime(_ local: Double) -> Double {
-    guard let loop = loopLength, loop > 0 else { return inPoint + local }
+    let played = local * speed
+    guard let loop = loopLength, loop > 0 else { return inPoint + played }
     // A hair of slack, as ClipDecoder's frame index has: t = k · loop lands on the loop's start.
-    let wrapped = local - (local / loop + 1e-9).rounded(.down) * loop
+    let wrapped = played - (played / loop + 1e-9).rounded(.down) * loop
     return inPoint + max(0, wrapped)
   }
 }
@@ -220,6 +225,9 @@ public struct Timeline: Sendable {
       }
     }
     for (i, item) in items.enumerated() {
+      guard item.speed.isFinite, item.speed >= 0.25, item.speed <= 4 else {
+        throw .invalidTimeline("\(item.source.path): the speed must be from 0.25 to 4, not \(item.speed)")
+      }
       guard item.duration.isFinite, item.duration > 0, item.duration <= Limits.maxSeconds, item.inPoint.isFinite,
         item.inPoint >= 0, item.inPoint <= Limits.maxSeconds
       else {
@@ -300,7 +308,7 @@ public struct Timeline: Sendable {
   /// (for decoders, so they stop decoding there).
   func lastClipFrame(item i: Int) -> Int {
     guard case .clip(let info) = items[i].source else { return 0 }
-    let end = items[i].inPoint + min(items[i].duration, items[i].loopLength ?? .infinity)
+    let end = items[i].inPoint + min(items[i].duration * items[i].speed, items[i].loopLength ?? .infinity)
     return min(info.frameCount - 1, Int((end * info.frameRate).rounded(.up)))
   }
 

@@ -442,6 +442,58 @@ final class VideoCommandTests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("x.y4m")))
   }
 
+  /// `--speed 2` plays a clip twice as fast: its frames, one by one, closest to ffmpeg's own
+  /// `setpts=0.5*PTS,fps=25` of the same clip (and not to their neighbours), its sound as long as
+  /// the pictures (atempo, pitch kept).
+  func testSpeedTwoIsFFmpegsSetptsFrameForFrame() throws {
+    // mandelbrot changes every frame (testsrc2 holds some for two or three).
+    let clip = h.path("s.mp4")
+    let made = try ToolHarness.run(
+      ToolHarness.which("ffmpeg"),
+      [
+        "-v", "error", "-y", "-f", "lavfi", "-i", "mandelbrot=s=64x48:r=25", "-f", "lavfi", "-i", "sine=f=440:r=48000",
+        "-t", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "10", "-colorspace", "bt709", "-color_primaries",
+        "bt709", "-color_trc", "bt709", "-color_range", "tv", "-c:a", "aac", "-shortest", clip,
+      ])
+    XCTAssertEqual(made.status, 0, made.stderr)
+    let out = h.path("fast.y4m")
+    XCTAssertEqual(try h.run(["concat", clip, "--speed", "2", "--renderer", "cpu", "-o", out, "--quiet"]).status, 0)
+    // Luma alone, of a clip tagged BT.709 (ffmpeg reads an untagged one as BT.601 when it makes
+    // RGB, which says nothing of timing).
+    func rgb(_ arguments: [String]) throws -> [[UInt8]] {
+      let run = try ToolHarness.run(
+        ToolHarness.which("ffmpeg"), ["-v", "error"] + arguments + ["-f", "rawvideo", "-pix_fmt", "gray", "-"])
+      XCTAssertEqual(run.status, 0, run.stderr)
+      let size = 64 * 48
+      return stride(from: 0, to: run.data.count - size + 1, by: size).map { Array(run.data[$0..<$0 + size]) }
+    }
+    let ours = try rgb(["-i", out])
+    let theirs = try rgb(["-i", clip, "-vf", "setpts=0.5*PTS,fps=25"])
+    XCTAssertEqual(ours.count, 25)
+    XCTAssertEqual(ours.count, theirs.count)
+    func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+      let mse = zip(a, b).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) } / Double(a.count)
+      return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+    }
+    // ffmpeg's fps filter repeats the first frame once after setpts (it gives source frames 0, 0,
+    // 4, 6, 8, …); from frame 2 on, frame k is source frame 2k on both sides.
+    for k in 2..<min(ours.count, theirs.count) {
+      let same = psnr(ours[k], theirs[k])
+      XCTAssertGreaterThan(same, 35, "frame \(k)")
+      for j in [k - 1, k + 1] where theirs.indices.contains(j) {
+        XCTAssertGreaterThan(same, psnr(ours[k], theirs[j]), "frame \(k) is closer to ffmpeg's frame \(j)")
+      }
+    }
+    let mp4 = h.path("fast.mp4")
+    XCTAssertEqual(try h.run(["concat", clip, "--speed", "2", "--renderer", "cpu", "-o", mp4, "--quiet"]).status, 0)
+    let streams = try h.probe(mp4)
+    let audio = try XCTUnwrap(streams.first { $0["codec_type"] == "audio" })
+    XCTAssertEqual(Double(audio["duration"] ?? "") ?? 0, 1, accuracy: 0.06, "the sound as long as the pictures")
+    let slow = try h.run(["concat", clip, "--speed", "8", "-o", h.path("x.y4m")])
+    XCTAssertEqual(slow.status, 64)
+    XCTAssertTrue(slow.stderr.contains("--speed must be a number from 0.25 to 4"), slow.stderr)
+  }
+
   /// Times as ffmpeg writes them: seconds, mm:ss and hh:mm:ss with a fraction on the last field,
   /// FROM..TO where the times hold colons, and either end left out.
   func testCutTimesReadAsFFmpegWritesThem() {

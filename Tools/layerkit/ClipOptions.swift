@@ -12,10 +12,27 @@ struct ClipOptions: ParsableArguments {
         + "either end may be left out (5: or :10); once for all clips or once per input (: for a whole clip or a still).",
       valueName: "from:to"))
   var cut: [CutRange] = []
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: "How fast clips play, 0.25 to 4 (2: twice as fast, sound kept in pitch); once for all clips or once per input.")
+  var speed: [Double] = []
 
   func validate() throws {
+    for s in speed { try checkRange(s, "--speed", 0.25...4) }
     for c in cut where c.from != nil && c.to != nil && !(c.to! > c.from!) {
       throw ValidationError("--cut \(c.text): the end must come after the start")
+    }
+  }
+
+  /// The speed of each input: 1 for a still, else the one given for all or the input's own.
+  func speeds(for sources: [MediaSource]) throws -> [Double] {
+    guard !speed.isEmpty else { return sources.map { _ in 1 } }
+    guard speed.count == 1 || speed.count == sources.count else {
+      throw ValidationError("give one --speed for all inputs, or one per input (\(sources.count)), not \(speed.count)")
+    }
+    return sources.enumerated().map { i, source in
+      guard case .clip = source else { return 1 }
+      return speed.count == 1 ? speed[0] : speed[i]
     }
   }
 

@@ -59,23 +59,27 @@ struct Slideshow: ParsableCommand {
       let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
       let joins = try specs.map { try job.transition($0, duration: transitionDuration, random: &random) }
       let cuts = try clips.cuts(for: sources)
+      let speeds = try clips.speeds(for: sources)
       var items: [TimelineItem] = []
       for (i, source) in sources.enumerated() {
         let around = (i > 0 ? transitionDuration : 0) + (i < joins.count ? transitionDuration : 0)
         var duration: Double
         var loopLength: Double?
-        if let length = cuts[i]?.length ?? source.duration {
+        if let clipLength = cuts[i]?.length ?? source.duration {
+          // Seconds of the video the clip (or its cut) plays at its speed.
+          let length = clipLength / speeds[i]
           duration = hold.map { min(length, $0 + around) } ?? length
           // --loop: a clip shorter than its slot plays again and again to fill it.
           if loop, let hold, length < hold + around {
             duration = hold + around
-            loopLength = length
+            loopLength = clipLength
           }
         } else {
           duration = (hold ?? 2) + around
         }
         items.append(
-          TimelineItem(source: source, inPoint: cuts[i]?.inPoint ?? 0, duration: duration, loopLength: loopLength))
+          TimelineItem(
+            source: source, inPoint: cuts[i]?.inPoint ?? 0, duration: duration, loopLength: loopLength, speed: speeds[i]))
       }
       let subtitles = try text.apply(to: &items, seed: seed.value)
       try job.render(
@@ -132,8 +136,11 @@ struct Concat: ParsableCommand {
       let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
       let joins = try specs.map { try job.transition($0, duration: transitionDuration, random: &random) }
       let cuts = try clips.cuts(for: sources)
-      var items = zip(sources, cuts).map { source, cut in
-        TimelineItem(source: source, inPoint: cut?.inPoint ?? 0, duration: cut?.length ?? source.duration ?? hold)
+      let speeds = try clips.speeds(for: sources)
+      var items = sources.indices.map { i in
+        TimelineItem(
+          source: sources[i], inPoint: cuts[i]?.inPoint ?? 0,
+          duration: (cuts[i]?.length ?? sources[i].duration).map { $0 / speeds[i] } ?? hold, speed: speeds[i])
       }
       let subtitles = try text.apply(to: &items, seed: seed.value)
       try job.render(
