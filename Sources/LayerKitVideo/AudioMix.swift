@@ -125,12 +125,13 @@ public struct AudioMix: Sendable, Equatable {
           // The stretch from the in-point, over and over (aloop repeats a block of samples).
           inputs.append(["-i", info.path])
           let samples = Int((loop * 48000).rounded())
-          chain = [
-            "[\(index):a:0]\(format)",
-            "atrim=start=\(FFmpeg.seconds(item.inPoint)):end=\(FFmpeg.seconds(item.inPoint + loop))",
-            "asetpts=PTS-STARTPTS", "apad=whole_len=\(samples)", "aloop=loop=-1:size=\(samples)",
-            "atrim=duration=\(FFmpeg.seconds(played))",
-          ] + tempo + ["atrim=duration=\(FFmpeg.seconds(item.duration))"]
+          chain =
+            [
+              "[\(index):a:0]\(format)",
+              "atrim=start=\(FFmpeg.seconds(item.inPoint)):end=\(FFmpeg.seconds(item.inPoint + loop))",
+              "asetpts=PTS-STARTPTS", "apad=whole_len=\(samples)", "aloop=loop=-1:size=\(samples)",
+              "atrim=duration=\(FFmpeg.seconds(played))",
+            ] + tempo + ["atrim=duration=\(FFmpeg.seconds(item.duration))"]
         } else {
           inputs.append(["-ss", FFmpeg.seconds(item.inPoint), "-t", FFmpeg.seconds(played), "-i", info.path])
           chain = ["[\(index):a:0]\(format)"] + tempo + ["apad", "atrim=duration=\(FFmpeg.seconds(item.duration))"]
@@ -197,7 +198,8 @@ public struct AudioMix: Sendable, Equatable {
       [i, tp, lra, thresh, offset].allSatisfy({ Double($0)?.isFinite == true })
     else {
       // Silence measures as -inf: there is nothing to bring to a loudness.
-      throw .programFailed(program: "ffmpeg", status: status, detail: "the mix's loudness could not be measured (is it silent?)")
+      throw .programFailed(
+        program: "ffmpeg", status: status, detail: "the mix's loudness could not be measured (is it silent?)")
     }
     return Loudness(i: i, tp: tp, lra: lra, thresh: thresh, offset: offset)
   }

@@ -34,7 +34,9 @@ public struct ImageOverlay: Sendable {
   public var margin: Double
   public var opacity: Double
 
-  public init(image: Image, position: Position = .topRight, width: Double = 0.15, margin: Double = 0.03, opacity: Double = 1) {
+  public init(
+    image: Image, position: Position = .topRight, width: Double = 0.15, margin: Double = 0.03, opacity: Double = 1
+  ) {
     self.image = image
     self.position = position
     self.width = width

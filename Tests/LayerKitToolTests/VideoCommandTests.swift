@@ -316,9 +316,11 @@ final class VideoCommandTests: XCTestCase {
     XCTAssertEqual(Double(seconds.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 12.4, accuracy: 0.05)
     func rms(_ from: Double, _ to: Double) throws -> String {
       let r = try ToolHarness.run(
-        ToolHarness.which("ffmpeg"), ["-v", "info", "-i", out, "-af", "atrim=start=\(from):end=\(to),astats", "-f", "null", "-"])
+        ToolHarness.which("ffmpeg"),
+        ["-v", "info", "-i", out, "-af", "atrim=start=\(from):end=\(to),astats", "-f", "null", "-"])
       let overall = try XCTUnwrap(r.stderr.range(of: "Overall"), r.stderr)
-      let line = try XCTUnwrap(r.stderr[overall.upperBound...].split(separator: "\n").first { $0.contains("RMS level dB") })
+      let line = try XCTUnwrap(
+        r.stderr[overall.upperBound...].split(separator: "\n").first { $0.contains("RMS level dB") })
       return line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)
     }
     let first = try XCTUnwrap(Double(try rms(4.5, 5.5)))
@@ -337,7 +339,10 @@ final class VideoCommandTests: XCTestCase {
     func frames(_ extra: [String], _ name: String) throws -> (first: Image, last: Image) {
       let folder = h.path(name) + "/"
       let r = try h.run(
-        ["concat", a, clip, "--hold", "0.5", "--transition-duration", "0.1", "--renderer", "cpu", "-o", folder, "--quiet"]
+        [
+          "concat", a, clip, "--hold", "0.5", "--transition-duration", "0.1", "--renderer", "cpu", "-o", folder,
+          "--quiet",
+        ]
           + extra)
       XCTAssertEqual(r.status, 0, r.stderr)
       let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }.sorted()
@@ -370,7 +375,8 @@ final class VideoCommandTests: XCTestCase {
         ToolHarness.which("ffmpeg"),
         ["-v", "info", "-i", file, "-af", "atrim=start=\(from):end=\(to),astats", "-f", "null", "-"])
       let overall = try XCTUnwrap(r.stderr.range(of: "Overall"), r.stderr)
-      let line = try XCTUnwrap(r.stderr[overall.upperBound...].split(separator: "\n").first { $0.contains("RMS level dB") })
+      let line = try XCTUnwrap(
+        r.stderr[overall.upperBound...].split(separator: "\n").first { $0.contains("RMS level dB") })
       return try XCTUnwrap(Double(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
     }
     // a.png 0…1.7 s, the clip 1.5…3.5 s, b.png 3.3…5 s (holds of 1.5 s, transitions of 0.2 s).
@@ -390,7 +396,8 @@ final class VideoCommandTests: XCTestCase {
     // --loudness: measured over the whole mix, applied as one gain; ffmpeg's ebur128 reads the
     // result within 0.5 LU of the target.
     let loud = h.path("loud.mp4")
-    XCTAssertEqual(try h.run(common.filter { $0 != "--clip-volume" && $0 != "0" } + ["--loudness", "-20", "-o", loud]).status, 0)
+    XCTAssertEqual(
+      try h.run(common.filter { $0 != "--clip-volume" && $0 != "0" } + ["--loudness", "-20", "-o", loud]).status, 0)
     let r128 = try ToolHarness.run(
       ToolHarness.which("ffmpeg"), ["-v", "info", "-nostats", "-i", loud, "-af", "ebur128", "-f", "null", "-"])
     let summary = try XCTUnwrap(r128.stderr.range(of: "Integrated loudness:"), r128.stderr)
@@ -410,28 +417,10 @@ final class VideoCommandTests: XCTestCase {
     let out = h.path("cut.y4m")
     let r = try h.run(["concat", clip, "--cut", "1.2:2.4", "--renderer", "cpu", "-o", out, "--quiet"])
     XCTAssertEqual(r.status, 0, r.stderr)
-    func rgb(_ arguments: [String]) throws -> [[UInt8]] {
-      let run = try ToolHarness.run(
-        ToolHarness.which("ffmpeg"), ["-v", "error"] + arguments + ["-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
-      XCTAssertEqual(run.status, 0, run.stderr)
-      let size = 64 * 48 * 3
-      return stride(from: 0, to: run.data.count - size + 1, by: size).map { Array(run.data[$0..<$0 + size]) }
-    }
-    let ours = try rgb(["-i", out])
-    let theirs = try rgb(["-ss", "1.2", "-to", "2.4", "-i", clip])
+    let ours = try ffmpegFrames(["-i", out], pixelFormat: "rgb24", bytes: 64 * 48 * 3)
+    let theirs = try ffmpegFrames(["-ss", "1.2", "-to", "2.4", "-i", clip], pixelFormat: "rgb24", bytes: 64 * 48 * 3)
     XCTAssertEqual(ours.count, 12)
-    XCTAssertEqual(ours.count, theirs.count)
-    func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
-      let mse = zip(a, b).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) } / Double(a.count)
-      return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
-    }
-    for k in 0..<min(ours.count, theirs.count) {
-      let same = psnr(ours[k], theirs[k])
-      XCTAssertGreaterThan(same, 30, "frame \(k)")
-      for j in [k - 1, k + 1] where theirs.indices.contains(j) {
-        XCTAssertGreaterThan(same, psnr(ours[k], theirs[j]), "frame \(k) is closer to ffmpeg's frame \(j)")
-      }
-    }
+    assertFramesMatch(ours, theirs, from: 0, psnr: 30)
     // A cut that leaves the clip, or ends before it starts, is refused by name.
     let late = try h.run(["concat", clip, "--cut", "4:", "--renderer", "cpu", "-o", h.path("x.y4m")])
     XCTAssertEqual(late.status, 64)
@@ -440,6 +429,33 @@ final class VideoCommandTests: XCTestCase {
     XCTAssertEqual(reversed.status, 64)
     XCTAssertTrue(reversed.stderr.contains("the end must come after the start"), reversed.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("x.y4m")))
+  }
+
+  /// Every frame ffmpeg decodes with `arguments`, as raw `pixelFormat` frames of `bytes` bytes.
+  private func ffmpegFrames(_ arguments: [String], pixelFormat: String, bytes: Int) throws -> [[UInt8]] {
+    let run = try ToolHarness.run(
+      ToolHarness.which("ffmpeg"), ["-v", "error"] + arguments + ["-f", "rawvideo", "-pix_fmt", pixelFormat, "-"])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    return stride(from: 0, to: run.data.count - bytes + 1, by: bytes).map { Array(run.data[$0..<$0 + bytes]) }
+  }
+
+  /// As many frames, and from `first` on each frame within `psnr` dB of ffmpeg's at the same
+  /// place and closer to it than to its neighbours: the same frames, in the same order.
+  private func assertFramesMatch(
+    _ ours: [[UInt8]], _ theirs: [[UInt8]], from first: Int, psnr minimum: Double, line: UInt = #line
+  ) {
+    XCTAssertEqual(ours.count, theirs.count, line: line)
+    func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+      let mse = zip(a, b).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) } / Double(a.count)
+      return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+    }
+    for k in first..<min(ours.count, theirs.count) {
+      let same = psnr(ours[k], theirs[k])
+      XCTAssertGreaterThan(same, minimum, "frame \(k)", line: line)
+      for j in [k - 1, k + 1] where theirs.indices.contains(j) {
+        XCTAssertGreaterThan(same, psnr(ours[k], theirs[j]), "frame \(k) is closer to ffmpeg's frame \(j)", line: line)
+      }
+    }
   }
 
   /// `--speed 2` plays a clip twice as fast: its frames, one by one, closest to ffmpeg's own
@@ -459,31 +475,13 @@ final class VideoCommandTests: XCTestCase {
     let out = h.path("fast.y4m")
     XCTAssertEqual(try h.run(["concat", clip, "--speed", "2", "--renderer", "cpu", "-o", out, "--quiet"]).status, 0)
     // Luma alone, of a clip tagged BT.709 (ffmpeg reads an untagged one as BT.601 when it makes
-    // RGB, which says nothing of timing).
-    func rgb(_ arguments: [String]) throws -> [[UInt8]] {
-      let run = try ToolHarness.run(
-        ToolHarness.which("ffmpeg"), ["-v", "error"] + arguments + ["-f", "rawvideo", "-pix_fmt", "gray", "-"])
-      XCTAssertEqual(run.status, 0, run.stderr)
-      let size = 64 * 48
-      return stride(from: 0, to: run.data.count - size + 1, by: size).map { Array(run.data[$0..<$0 + size]) }
-    }
-    let ours = try rgb(["-i", out])
-    let theirs = try rgb(["-i", clip, "-vf", "setpts=0.5*PTS,fps=25"])
+    // RGB, which says nothing of timing). ffmpeg's fps filter repeats the first frame once after
+    // setpts (it gives source frames 0, 0, 4, 6, 8, …); from frame 2 on, frame k is source frame
+    // 2k on both sides.
+    let ours = try ffmpegFrames(["-i", out], pixelFormat: "gray", bytes: 64 * 48)
+    let theirs = try ffmpegFrames(["-i", clip, "-vf", "setpts=0.5*PTS,fps=25"], pixelFormat: "gray", bytes: 64 * 48)
     XCTAssertEqual(ours.count, 25)
-    XCTAssertEqual(ours.count, theirs.count)
-    func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
-      let mse = zip(a, b).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) } / Double(a.count)
-      return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
-    }
-    // ffmpeg's fps filter repeats the first frame once after setpts (it gives source frames 0, 0,
-    // 4, 6, 8, …); from frame 2 on, frame k is source frame 2k on both sides.
-    for k in 2..<min(ours.count, theirs.count) {
-      let same = psnr(ours[k], theirs[k])
-      XCTAssertGreaterThan(same, 35, "frame \(k)")
-      for j in [k - 1, k + 1] where theirs.indices.contains(j) {
-        XCTAssertGreaterThan(same, psnr(ours[k], theirs[j]), "frame \(k) is closer to ffmpeg's frame \(j)")
-      }
-    }
+    assertFramesMatch(ours, theirs, from: 2, psnr: 35)
     let mp4 = h.path("fast.mp4")
     XCTAssertEqual(try h.run(["concat", clip, "--speed", "2", "--renderer", "cpu", "-o", mp4, "--quiet"]).status, 0)
     let streams = try h.probe(mp4)

@@ -14,7 +14,8 @@ struct ClipOptions: ParsableArguments {
   var cut: [CutRange] = []
   @Option(
     parsing: .unconditionalSingleValue,
-    help: "How fast clips play, 0.25 to 4 (2: twice as fast, sound kept in pitch); once for all clips or once per input.")
+    help:
+      "How fast clips play, 0.25 to 4 (2: twice as fast, sound kept in pitch); once for all clips or once per input.")
   var speed: [Double] = []
 
   func validate() throws {
@@ -55,7 +56,8 @@ struct ClipOptions: ParsableArguments {
       let to = c.to ?? info.duration
       guard from < info.duration else {
         throw ValidationError(
-          "--cut \(c.text): \(source.path) is \(Limits.format(info.duration)) s long; the cut starts at or after its end")
+          "--cut \(c.text): \(source.path) is \(Limits.format(info.duration)) s long; the cut starts at or after its end"
+        )
       }
       guard to <= info.duration + 0.5 / info.frameRate else {
         throw ValidationError(
@@ -128,7 +130,9 @@ struct MixOptions: ParsableArguments {
   var duck: Double = 0
   @Option(
     parsing: .unconditional,
-    help: "Normalize the whole mix to this integrated loudness, LUFS (EBU R128; -14 for streaming, -23 for broadcast), measured first then applied as one gain.")
+    help:
+      "Normalize the whole mix to this integrated loudness, LUFS (EBU R128; -14 for streaming, -23 for broadcast), measured first then applied as one gain."
+  )
   var loudness: Double?
 
   func validate() throws {

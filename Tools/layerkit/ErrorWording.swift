@@ -22,7 +22,13 @@ private let flagWording: [(String, String)] = [
   ("raise the limit, or set none,", "raise --frame-time-limit, or 0 for none,"),
   ("the pixel format ", "--pix-fmt "),
   ("a LayerKit render of a frame range (a shard)", "a LayerKit render made with --shard or --frames"),
-  ("(parts made elsewhere join unchecked, in the order given)", "(join parts made elsewhere, in the order given, with --unchecked)"),
+  (
+    "(parts made elsewhere join unchecked, in the order given)",
+    "(join parts made elsewhere, in the order given, with --unchecked)"
+  ),
   ("the CPU backend (ReferenceRenderer)", "the CPU backend (--renderer cpu)"),
-  ("render at that size, or pad the frame to it with the background", "give that --size, or --pad to add the background"),
+  (
+    "render at that size, or pad the frame to it with the background",
+    "give that --size, or --pad to add the background"
+  ),
 ]

@@ -14,7 +14,9 @@ struct OverlayOptions: ParsableArguments {
       "Where each overlay sits: top-left, top, top-right (default), center-left, center, center-right, bottom-left, bottom or bottom-right; once for all or once per overlay.",
       valueName: "position"))
   var overlayPosition: [ImageOverlay.Position] = []
-  @Option(parsing: .unconditionalSingleValue, help: "Each overlay's width, a fraction of the frame's (0.15); once for all or per overlay.")
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: "Each overlay's width, a fraction of the frame's (0.15); once for all or per overlay.")
   var overlaySize: [Double] = []
   @Option(parsing: .unconditionalSingleValue, help: "Each overlay's opacity, 0…1 (1); once for all or per overlay.")
   var overlayOpacity: [Double] = []
