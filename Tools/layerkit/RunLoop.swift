@@ -1,0 +1,148 @@
+import ArgumentParser
+import CMalloc
+import Dispatch
+import Foundation
+import LayerKit
+import LayerKitGL
+import LayerKitMedia
+import LayerKitReference
+import LayerKitScene
+import LayerKitVideo
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What the video commands (transition, slideshow, concat) share: choosing the backend, reading
+
+/// Running a pipeline: signals, the progress line, the summary, `--stats`, and errors reported
+/// in the command line's words.
+extension VideoJob {
+  /// Runs a pipeline with SIGINT/SIGTERM handling and a progress line.
+  func run(_ pipeline: VideoPipeline, frames: Int, describe: String) throws {
+    try VideoJob.run(pipeline, frames: frames, describe: describe, output: options.output, run: options.run)
+  }
+
+  /// Runs a pipeline with SIGINT/SIGTERM handling, a progress line on a terminal and, unless
+  /// `quiet`, a summary line naming `output`; `--stats` writes the run's figures.
+  static func run(_ pipeline: VideoPipeline, frames: Int, describe: String, output: String, run: VideoRunOptions)
+    throws
+  {
+    let quiet = run.quiet
+    // Weak: the watcher's handler is released by libdispatch on a worker thread, later; holding
+    // the pipeline there would tear the GL renderer down on that thread while the main thread
+    // exits (NVIDIA's driver crashes on it; found on an H100).
+    let signals = SignalWatcher { [weak pipeline] signal in pipeline?.cancel(signal: signal) }
+    defer { signals.stop() }
+    let watchdog = FrameWatchdog(limit: run.frameTimeLimit) { [weak pipeline] error in
+      pipeline?.cancel(error)
+    }
+    defer { watchdog.stop() }
+    let progress = ProgressLine(total: frames, enabled: !quiet && isatty(2) != 0)
+    let summary = try pipeline.run { done, total in
+      watchdog.progressed(done)
+      progress.update(done)
+    }
+    progress.clear()
+    if !quiet {
+      let size = summary.outputBytes.map { ", \(formatBytes($0))" } ?? ""
+      let fps = String(format: "%.1f", summary.framesPerSecond)
+      let seconds = String(format: "%.2f", summary.seconds)
+      printError(
+        "wrote \(summary.frames) frames (\(describe)) in \(seconds) s, \(fps) fps, to \(output)\(size)")
+    }
+    if let path = run.stats { try RunStats(summary).write(to: path) }
+  }
+}
+
+/// frames done / total, fps and ETA, rewritten in place on a terminal; nothing otherwise.
+final class ProgressLine: @unchecked Sendable {
+  let total: Int
+  let enabled: Bool
+  private let start = Date()
+  private let last = Locked(Date.distantPast)
+
+  init(total: Int, enabled: Bool) {
+    self.total = total
+    self.enabled = enabled
+  }
+
+  func update(_ done: Int) {
+    guard enabled else { return }
+    let now = Date()
+    let due = last.withLock { last in
+      guard now.timeIntervalSince(last) > 0.2 || done == total else { return false }
+      last = now
+      return true
+    }
+    guard due else { return }
+    let elapsed = now.timeIntervalSince(start)
+    let fps = elapsed > 0 ? Double(done) / elapsed : 0
+    let eta = fps > 0 ? Double(total - done) / fps : 0
+    let line = String(format: "\rframe %d/%d  %.1f fps  ETA %.0f s ", done, total, fps, eta)
+    FileHandle.standardError.write(Data(line.utf8))
+  }
+
+  func clear() {
+    guard enabled else { return }
+    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+  }
+}
+
+func formatBytes(_ n: Int64) -> String {
+  if n >= 1 << 20 { return String(format: "%.1f MiB", Double(n) / Double(1 << 20)) }
+  if n >= 1 << 10 { return String(format: "%.1f KiB", Double(n) / 1024) }
+  return "\(n) bytes"
+}
+
+/// Runs a command body: one line on standard error for any failure, exit 1, or 128 + the signal
+/// for an interrupted render.
+func reportingErrors(_ command: String, _ body: () throws -> Void) throws {
+  do {
+    try body()
+  } catch let error as ValidationError {
+    throw error
+  } catch let error as ExitCode {
+    throw error
+  } catch let error as VideoError {
+    printError("layerkit \(command): \(commandLineMessage(error))")
+    guard case .interrupted(let signal, _, _) = error else { throw ExitCode(1) }
+    throw ExitCode(128 + signal)
+  } catch {
+    // A Foundation file error is told in plain words, never as its domain, code and user info.
+    printError("layerkit \(command): \(commandLineMessage(error))")
+    throw ExitCode(1)
+  }
+}
+
+/// `--stats FILE`: a render's figures as JSON, for the benchmark and for people asking where the
+/// time went.
+struct RunStats: Codable {
+  var frames: Int
+  var seconds: Double
+  var framesPerSecond: Double
+  var stages: VideoPipeline.Stages
+  /// CPU seconds over (wall seconds × processors).
+  var occupancy: Double
+
+  init(_ summary: VideoPipeline.Summary) {
+    frames = summary.frames
+    seconds = summary.seconds
+    framesPerSecond = summary.framesPerSecond
+    stages = summary.stages
+    occupancy = summary.stages.occupancy(over: summary.seconds)
+  }
+
+  func write(to path: String) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    do {
+      try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+      // Foundation's error text names its own domain and codes; the reason is its POSIX one.
+      let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code
+      throw VideoError.unwritableOutput(
+        path: path, reason: code.map { String(cString: strerror(Int32($0))) } ?? "the stats file could not be written")
+    }
+  }
+}
