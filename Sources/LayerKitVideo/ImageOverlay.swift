@@ -33,16 +33,29 @@ public struct ImageOverlay: Sendable {
   /// The gap to the frame's edges it sits at, a fraction of the frame's shorter side.
   public var margin: Double
   public var opacity: Double
+  /// When it shows, in seconds of the video: from `start` (included) to `end` (excluded; nil:
+  /// to the end).
+  public var start: Double
+  public var end: Double?
 
   public init(
-    image: Image, position: Position = .topRight, width: Double = 0.15, margin: Double = 0.03, opacity: Double = 1
+    image: Image, position: Position = .topRight, width: Double = 0.15, margin: Double = 0.03, opacity: Double = 1,
+    start: Double = 0, end: Double? = nil
   ) {
     self.image = image
     self.position = position
     self.width = width
     self.margin = margin
     self.opacity = opacity
+    self.start = start
+    self.end = end
   }
+
+  /// Whether it shows over the whole video (then frames at hand carry it: `PlanarOverlay`).
+  public var isWhole: Bool { start <= 0 && end == nil }
+
+  /// Whether it shows at `t` seconds of the video.
+  public func shows(at t: Double) -> Bool { t >= start && (end.map { t < $0 } ?? true) }
 
   /// The overlay's layer over a frame `frameWidth`×`frameHeight` (a layer the size of the frame,
   /// transparent but for the picture).

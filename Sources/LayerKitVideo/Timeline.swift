@@ -344,10 +344,11 @@ public struct Timeline: Sendable {
   /// A frame of `image` alone, with the image overlays over it: what a held still shows on
   /// every one of its frames, drawn once.
   func pictureWithOverlays(_ image: Image) -> Layer {
-    guard !overlays.isEmpty else { return picture(image) }
+    let whole = overlays.filter(\.isWhole)
+    guard !whole.isEmpty else { return picture(image) }
     let root = Layer(frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
     root.addSublayer(picture(image))
-    for overlay in overlays { root.addSublayer(overlay.layer(frameWidth: width, frameHeight: height)) }
+    for overlay in whole { root.addSublayer(overlay.layer(frameWidth: width, frameHeight: height)) }
     return root
   }
 
@@ -376,9 +377,11 @@ public struct Timeline: Sendable {
   }
 
   /// Whether frame k shows more than its pictures as they are: a title, a Ken Burns move or a
-  /// subtitle (such frames are drawn, never taken at hand). Image overlays, the same on every
-  /// frame, are not counted: a still held is drawn once with them (`pictureWithOverlays`).
+  /// subtitle, or an image overlay shown for part of the video (such frames are drawn, never
+  /// taken at hand). Image overlays over the whole video are not counted: a still held is drawn
+  /// once with them (`pictureWithOverlays`).
   public func hasOverlay(frame k: Int) -> Bool {
+    if overlays.contains(where: { !$0.isWhole && $0.shows(at: time(ofFrame: k)) }) { return true }
     if let subtitles, !subtitles.cues(at: time(ofFrame: k)).isEmpty { return true }
     switch content(ofFrame: k) {
     case .item(let i, _): return items[i].title != nil || items[i].motion != nil
@@ -404,7 +407,7 @@ public struct Timeline: Sendable {
         effect: transition.effect, parameters: transition.parameters, progress: progress, background: background,
         builtIn: transition.builtIn)
     }
-    for overlay in overlays {
+    for overlay in overlays where overlay.shows(at: time(ofFrame: k)) {
       list = list.appending(
         try RenderList(layer: overlay.layer(frameWidth: width, frameHeight: height), width: width, height: height))
     }

@@ -119,7 +119,7 @@ public final class TimelineRenderer: FrameSource {
     // Image overlays are drawn once into a held still (`stillAlone`) and laid over a clip's
     // frames as decoded (`overlaid`); a crossfade of two pictures that both carry them is the
     // crossfade of the pictures under them; a slide would move them, and is drawn.
-    let overlaid = !timeline.overlays.isEmpty
+    let overlaid = timeline.overlays.contains(where: \.isWhole)
     switch timeline.content(ofFrame: k) {
     case .item(let i, _):
       if case .image = timeline.items[i].source { return true }
@@ -294,7 +294,7 @@ public final class TimelineRenderer: FrameSource {
       throw VideoError.invalidTimeline("item \(i + 1) is not a still")
     }
     let image = try stillImage(item: i, still)
-    if timeline.overlays.isEmpty, picturesFillFrame, image.width == timeline.width, image.height == timeline.height,
+    if !timeline.overlays.contains(where: \.isWhole), picturesFillFrame, image.width == timeline.width, image.height == timeline.height,
       image.isOpaque
     {
       return image
@@ -320,9 +320,9 @@ public final class TimelineRenderer: FrameSource {
   private var planarOverlay: PlanarOverlay? {
     get throws {
       if let made = madeOverlay { return made }
-      guard !timeline.overlays.isEmpty else { return nil }
+      guard timeline.overlays.contains(where: \.isWhole) else { return nil }
       let root = Layer(frame: Rect(x: 0, y: 0, width: Double(timeline.width), height: Double(timeline.height)))
-      for overlay in timeline.overlays {
+      for overlay in timeline.overlays where overlay.isWhole {
         root.addSublayer(overlay.layer(frameWidth: timeline.width, frameHeight: timeline.height))
       }
       let made = PlanarOverlay(

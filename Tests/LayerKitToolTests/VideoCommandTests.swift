@@ -290,6 +290,19 @@ final class VideoCommandTests: XCTestCase {
       XCTAssertNotEqual(shown[0].pixel(x: 100, y: 30), shown[1].pixel(x: 100, y: 30), renderer)
       XCTAssertNotEqual(shown[1].pixel(x: 100, y: 30), shown[2].pixel(x: 100, y: 30), renderer)
     }
+    // For part of the video only (a lower third): on from 0.3 s to 0.6 s, drawn there, absent
+    // from the held frames around it.
+    let timed = h.path("timed") + "/"
+    let r = try h.run([
+      "slideshow", a, b, "--size", "160x90", "--hold", "0.2", "--transition-duration", "0.4", "--overlay", logo,
+      "--overlay-position", "bottom-left", "--overlay-size", "0.25", "--overlay-margin", "0.1", "--overlay-from",
+      "0.3", "--overlay-to", "0.6", "--renderer", "cpu", "-o", timed, "--quiet",
+    ])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    for (k, shown) in [(0, false), (8, false), (9, true), (17, true), (18, false), (23, false)] {
+      let frame = try ImageFile.read(URL(fileURLWithPath: timed + PNGFolderSink.frameName(k)))
+      XCTAssertEqual(frame.pixel(x: 29, y: 70) == [255, 0, 0, 255], shown, "frame \(k) at \(Double(k) / 30) s")
+    }
     let missing = try h.run(["slideshow", a, "--overlay-size", "0.2", "-o", h.path("x.y4m")])
     XCTAssertEqual(missing.status, 64)
     XCTAssertTrue(missing.stderr.contains("--overlay-size is for --overlay, and none is given"), missing.stderr)

@@ -24,12 +24,21 @@ struct OverlayOptions: ParsableArguments {
     parsing: .unconditionalSingleValue,
     help: "The gap to the frame's edges, a fraction of its shorter side (0.03); once for all or per overlay.")
   var overlayMargin: [Double] = []
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: "Seconds into the video each overlay comes on (0); once for all or per overlay.")
+  var overlayFrom: [Double] = []
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: "Seconds into the video each overlay goes off (the end); once for all or per overlay.")
+  var overlayTo: [Double] = []
 
   func validate() throws {
     try checkNamed(overlay, "--overlay")
     for (name, count) in [
       ("--overlay-position", overlayPosition.count), ("--overlay-size", overlaySize.count),
       ("--overlay-opacity", overlayOpacity.count), ("--overlay-margin", overlayMargin.count),
+      ("--overlay-from", overlayFrom.count), ("--overlay-to", overlayTo.count),
     ] where count > 0 {
       guard !overlay.isEmpty else { throw ValidationError("\(name) is for --overlay, and none is given") }
       guard count == 1 || count == overlay.count else {
@@ -39,6 +48,9 @@ struct OverlayOptions: ParsableArguments {
     for v in overlaySize { try checkRange(v, "--overlay-size", 0.001...1) }
     for v in overlayOpacity { try checkRange(v, "--overlay-opacity", 0...1) }
     for v in overlayMargin { try checkRange(v, "--overlay-margin", 0...0.5) }
+    for v in overlayFrom + overlayTo {
+      try checkRange(v, "--overlay-from/--overlay-to", 0...Limits.maxSeconds, unit: "seconds")
+    }
   }
 
   /// The overlays, their pictures read (PNG or JPEG); `output` may name none of them.
@@ -46,9 +58,13 @@ struct OverlayOptions: ParsableArguments {
     try OutputIdentity.refuse(output: output, inputs: overlay)
     func pick<T>(_ list: [T], _ i: Int, _ fallback: T) -> T { list.isEmpty ? fallback : list[list.count == 1 ? 0 : i] }
     return try overlay.enumerated().map { i, path in
-      ImageOverlay(
+      if !overlayTo.isEmpty, pick(overlayTo, i, 0) <= pick(overlayFrom, i, 0) {
+        throw ValidationError("--overlay-to must come after --overlay-from (overlay \(i + 1))")
+      }
+      return ImageOverlay(
         image: try ImageFile.read(URL(fileURLWithPath: path)), position: pick(overlayPosition, i, .topRight),
-        width: pick(overlaySize, i, 0.15), margin: pick(overlayMargin, i, 0.03), opacity: pick(overlayOpacity, i, 1))
+        width: pick(overlaySize, i, 0.15), margin: pick(overlayMargin, i, 0.03), opacity: pick(overlayOpacity, i, 1),
+        start: pick(overlayFrom, i, 0), end: overlayTo.isEmpty ? nil : pick(overlayTo, i, 0))
     }
   }
 }
