@@ -47,53 +47,88 @@ struct PlanarOverlay {
     return try Image(width: frame.width, height: frame.height, pixels: pixels)
   }
 
-  /// `planes` (of the frame's size) with the overlays over them.
-  func over(_ planes: YUVPlanes) -> YUVPlanes {
-    let layout = planes.layout
+  /// Per pixel of the box, row by row: what stays of the frame (1 − α), and what the picture
+  /// adds to Y', Cb and Cr. Worked out once; every frame only reads them.
+  private var pixelTerms: [(keep: Double, y: Double, cb: Double, cr: Double)] {
     let o = picture.pixels
-    let w = layout.width
-    // Per pixel: what stays of the frame, and what the picture adds to Y', Cb and Cr.
-    func terms(_ x: Int, _ y: Int) -> (keep: Double, y: Double, cb: Double, cr: Double) {
-      let i = (y * w + x) * 4
-      let (r, g, b, a) = (Double(o[i]), Double(o[i + 1]), Double(o[i + 2]), Double(o[i + 3]) / 255)
-      let luma = 0.2126 * r + 0.7152 * g + 0.0722 * b
-      return (
-        1 - a, 16 * a + 219 * luma / 255, 128 * a + 224 * (b - luma) / (1.8556 * 255),
-        128 * a + 224 * (r - luma) / (1.5748 * 255)
-      )
-    }
-    func blend(_ v: UInt8, _ keep: Double, _ add: Double) -> UInt8 {
-      UInt8(min(max((Double(v) * keep + add + 0.5).rounded(.down), 0), 255))
-    }
-    return YUVPlanes(layout: layout) { out in
-      planes.withUnsafeBytes { out.copyMemory(from: $0) }
-      let bytes = out.bindMemory(to: UInt8.self)
-      let offsets = layout.planeOffsets
-      for y in box.y0..<box.y1 {
-        for x in box.x0..<box.x1 {
-          let t = terms(x, y)
-          bytes[y * w + x] = blend(bytes[y * w + x], t.keep, t.y)
-        }
+    let w = picture.width
+    var terms: [(keep: Double, y: Double, cb: Double, cr: Double)] = []
+    terms.reserveCapacity((box.x1 - box.x0) * (box.y1 - box.y0))
+    for y in box.y0..<box.y1 {
+      for x in box.x0..<box.x1 {
+        let i = (y * w + x) * 4
+        let (r, g, b, a) = (Double(o[i]), Double(o[i + 1]), Double(o[i + 2]), Double(o[i + 3]) / 255)
+        let luma = 0.2126 * r + 0.7152 * g + 0.0722 * b
+        terms.append(
+          (
+            1 - a, 16 * a + 219 * luma / 255, 128 * a + 224 * (b - luma) / (1.8556 * 255),
+            128 * a + 224 * (r - luma) / (1.5748 * 255)
+          ))
       }
-      // Chroma: one sample a pixel (4:4:4), or a 2 × 2 block's means (4:2:0).
-      let step = layout.chroma == .yuv444 ? 1 : 2
-      let cw = layout.chromaWidth
-      for cy in stride(from: box.y0, to: box.y1, by: step) {
-        for cx in stride(from: box.x0, to: box.x1, by: step) {
-          var sum = (keep: 0.0, cb: 0.0, cr: 0.0)
-          var n = 0.0
-          for y in cy..<min(cy + step, layout.height) {
-            for x in cx..<min(cx + step, w) {
-              let t = terms(x, y)
-              sum = (sum.keep + t.keep, sum.cb + t.cb, sum.cr + t.cr)
-              n += 1
-            }
+    }
+    return terms
+  }
+
+  /// The overlays laid over frames of one layout, their terms worked out once.
+  struct Laid {
+    let box: (x0: Int, y0: Int, x1: Int, y1: Int)
+    let layout: YUVFrameLayout
+    /// Per pixel of the box: keep and Y' add.
+    let luma: [(keep: Double, add: Double)]
+    /// Per chroma sample of the box: keep, Cb add and Cr add (a 2 × 2 block's means for 4:2:0).
+    let chroma: [(keep: Double, cb: Double, cr: Double)]
+
+    /// `planes` with the overlays over them.
+    func over(_ planes: YUVPlanes) -> YUVPlanes {
+      func blend(_ v: UInt8, _ keep: Double, _ add: Double) -> UInt8 {
+        UInt8(min(max((Double(v) * keep + add + 0.5).rounded(.down), 0), 255))
+      }
+      return YUVPlanes(layout: layout) { out in
+        planes.withUnsafeBytes { out.copyMemory(from: $0) }
+        let bytes = out.bindMemory(to: UInt8.self)
+        let (w, offsets, cw) = (layout.width, layout.planeOffsets, layout.chromaWidth)
+        let boxWidth = box.x1 - box.x0
+        for y in box.y0..<box.y1 {
+          for x in box.x0..<box.x1 {
+            let t = luma[(y - box.y0) * boxWidth + (x - box.x0)]
+            bytes[y * w + x] = blend(bytes[y * w + x], t.keep, t.add)
           }
-          let j = (cy / step) * cw + cx / step
-          bytes[offsets.cb + j] = blend(bytes[offsets.cb + j], sum.keep / n, sum.cb / n)
-          bytes[offsets.cr + j] = blend(bytes[offsets.cr + j], sum.keep / n, sum.cr / n)
+        }
+        let step = layout.chroma == .yuv444 ? 1 : 2
+        var n = 0
+        for cy in stride(from: box.y0, to: box.y1, by: step) {
+          for cx in stride(from: box.x0, to: box.x1, by: step) {
+            let t = chroma[n]
+            n += 1
+            let j = (cy / step) * cw + cx / step
+            bytes[offsets.cb + j] = blend(bytes[offsets.cb + j], t.keep, t.cb)
+            bytes[offsets.cr + j] = blend(bytes[offsets.cr + j], t.keep, t.cr)
+          }
         }
       }
     }
+  }
+
+  /// The overlays ready to lay over frames of `layout` (of the picture's size).
+  func laid(in layout: YUVFrameLayout) -> Laid {
+    let terms = pixelTerms
+    let boxWidth = box.x1 - box.x0
+    let step = layout.chroma == .yuv444 ? 1 : 2
+    var chroma: [(keep: Double, cb: Double, cr: Double)] = []
+    for cy in stride(from: box.y0, to: box.y1, by: step) {
+      for cx in stride(from: box.x0, to: box.x1, by: step) {
+        var sum = (keep: 0.0, cb: 0.0, cr: 0.0)
+        var n = 0.0
+        for y in cy..<min(cy + step, box.y1) {
+          for x in cx..<min(cx + step, box.x1) {
+            let t = terms[(y - box.y0) * boxWidth + (x - box.x0)]
+            sum = (sum.keep + t.keep, sum.cb + t.cb, sum.cr + t.cr)
+            n += 1
+          }
+        }
+        chroma.append((sum.keep / n, sum.cb / n, sum.cr / n))
+      }
+    }
+    return Laid(box: box, layout: layout, luma: terms.map { ($0.keep, $0.y) }, chroma: chroma)
   }
 }

@@ -333,10 +333,14 @@ public final class TimelineRenderer: FrameSource {
   }
   private var madeOverlay: PlanarOverlay??
 
+  /// The overlays laid over frames of the output's planes, worked out once per layout.
+  private var laidOverlay: PlanarOverlay.Laid?
+
   /// A clip's frame as decoded with the image overlays laid over it.
   private func overlaid(_ planes: YUVPlanes) throws -> YUVPlanes {
     guard let overlay = try planarOverlay else { return planes }
-    return overlay.over(planes)
+    if laidOverlay?.layout != planes.layout { laidOverlay = overlay.laid(in: planes.layout) }
+    return laidOverlay!.over(planes)
   }
 
   private func overlaid(_ image: Image) throws -> Image {

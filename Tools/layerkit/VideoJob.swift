@@ -109,18 +109,13 @@ struct VideoJob {
   /// Reads every input, several at once (stills decoded, clips probed); the first failure in
   /// the inputs' order is the one reported.
   func open(_ paths: [String]) throws -> [MediaSource] {
-    // Each input writes its own slot; concurrentPerform returns once every one has (a lock
-    // here was Synchronization's Mutex, which ThreadSanitizer cannot see into).
-    let results = UnsafeMutableBufferPointer<Result<MediaSource, Error>>.allocate(capacity: paths.count)
-    defer {
-      _ = results.deinitialize()
-      results.deallocate()
-    }
-    nonisolated(unsafe) let slots = results
+    // Opened outside the lock, each result stored under it (Locked: a lock ThreadSanitizer sees).
+    let results = Locked([Result<MediaSource, Error>?](repeating: nil, count: paths.count))
     DispatchQueue.concurrentPerform(iterations: paths.count) { i in
-      (slots.baseAddress! + i).initialize(to: Result { try MediaSource.open(paths[i]) })
+      let opened = Result { try MediaSource.open(paths[i]) }
+      results.withLock { $0[i] = opened }
     }
-    return try results.map { try $0.get() }
+    return try results.current.map { try $0!.get() }
   }
 
   /// The frame rate: --fps, else the first clip's, else 30.
