@@ -42,10 +42,10 @@ final class GLBackend: RenderBackend {
   /// packed into one atlas uploaded by `begin`, so drawing never waits on an upload. Empty when
   /// they do not fit one texture; each is then uploaded at (0, 0) just before its draw.
   private var coverageAtlas: [UnsafeRawPointer: SIMD2<Int32>] = [:]
-  private(set) var images = ImageTextureCache()
-  private(set) var targets = RenderTargetPool()
+  var images = ImageTextureCache()
+  var targets = RenderTargetPool()
   var retained = RetainedGroups<Surface>()
-  private var renderCount = 0
+  var renderCount = 0
   /// Between a begin that made the context current and its end.
   private var rendering = false
   /// The textures of the current render's images, by id.
@@ -203,9 +203,10 @@ final class GLBackend: RenderBackend {
 
   /// How long the last readBack took (glReadPixels waits for the drawing before it), or the last
   /// finishReadBack's wait and copy, for the benchmark's stage breakdown.
-  private(set) var lastReadbackNanoseconds: UInt64 = 0
+  var lastReadbackNanoseconds: UInt64 = 0
 
   // MARK: - Overlapped readback (OverlappingRenderer)
+  // The ring's state (stored properties); its methods are in GLBackend+Readback.swift.
 
   /// Frames that may be drawn and not yet read back.
   static let framesInFlight = 2
@@ -213,128 +214,12 @@ final class GLBackend: RenderBackend {
   /// n mod framesInFlight), each with the fence of the copy it holds, whether that copy is of
   /// Y'CbCr planes (startPlanesReadBack) and how many of its bytes are the frame's; made on first
   /// use, remade larger when a frame needs more.
-  private var ring: [(buffer: BufferHandle, sync: GLsync?, planes: Bool, count: Int)?] =
+  var ring: [(buffer: BufferHandle, sync: GLsync?, planes: Bool, count: Int)?] =
     Array(repeating: nil, count: framesInFlight)
   /// Frames whose readback started, and frames finished (in order: the next to finish is
   /// `finishedFrames`).
-  private(set) var startedFrames: UInt64 = 0
-  private(set) var finishedFrames: UInt64 = 0
-
-  /// Starts copying `surface` (the finished target) into the next buffer of the ring; the
-  /// drawing and the copy are flushed and run while the caller goes on.
-  /// - Returns: the frame's serial.
-  func startReadBack(_ surface: Surface) throws -> UInt64 {
-    try startCopy(surface.target, planes: false, count: surface.target.width * surface.target.height * 4)
-  }
-
-  /// Converts `surface` (the finished target, both sides even) to Y'CbCr 4:2:0 planes packed
-  /// into a pooled RGBA8 target (effects/yuv420_pack.frag), and starts copying that target into
-  /// the next buffer of the ring, as `startReadBack`.
-  /// - Returns: the frame's serial.
-  func startPlanesReadBack(_ surface: Surface, background: SIMD3<UInt8>) throws -> UInt64 {
-    try checkRing()
-    let (width, height) = (surface.target.width, surface.target.height)
-    let packed = PlanarPackProgram.packedSize(width: width, height: height)
-    let output = try targets.take(width: packed.width, height: packed.height, context: context)
-    // Back in the pool for later takes: GL orders the copy below before any later drawing into it.
-    defer { targets.release(output) }
-    try context.bindTarget(output)
-    try context.setBlending(false)
-    try context.bindTexture(surface.target.texture, unit: .paint)
-    // The Y' rows, then the Cb / Cr rows, each with its own program.
-    let rows = [
-      (planarProgram.luma, 0..<packed.lumaRows), (planarProgram.chroma, packed.lumaRows..<packed.height),
-    ]
-    defer { try? context.setScissor(nil) }
-    for (pass, range) in rows {
-      try context.setScissor(PixelRect(x: 0, y: range.lowerBound, width: packed.width, height: range.count))
-      try context.useProgram(pass.program)
-      try planarProgram.set(pass, width: width, height: height, background: background, context: context)
-      glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
-      try context.check("glDrawArrays (Y'CbCr pack)")
-    }
-    return try startCopy(
-      output, planes: true, count: RenderMath.YCbCr420.byteCount(width: width, height: height))
-  }
-
-  private func checkRing() throws {
-    guard startedFrames - finishedFrames < UInt64(Self.framesInFlight) else {
-      throw RenderError.framesOutOfOrder("\(Self.framesInFlight) frames are already waiting to be finished")
-    }
-  }
-
-  /// Starts copying the whole of `target` into the next buffer of the ring, of which the first
-  /// `count` bytes will be the frame's.
-  private func startCopy(_ target: RenderTarget, planes: Bool, count: Int) throws -> UInt64 {
-    try checkRing()
-    let slot = Int(startedFrames % UInt64(Self.framesInFlight))
-    let bytes = target.width * target.height * 4
-    if let old = ring[slot], old.buffer.bytes < bytes {
-      if let sync = old.sync { context.delete(sync) }
-      context.delete(old.buffer)
-      ring[slot] = nil
-    }
-    let buffer = try ring[slot]?.buffer ?? context.makePackBuffer(bytes: bytes)
-    ring[slot] = (buffer, nil, planes, count)
-    ring[slot]!.sync = try context.startReadPixels(target, into: buffer)
-    startedFrames += 1
-    return startedFrames - 1
-  }
-
-  /// Waits for a started frame's copy and returns its pixels (rows top-down). A frame whose wait
-  /// fails counts as finished, so the next one can still be.
-  func finishReadBack(_ frame: PendingFrame) throws -> [UInt8] {
-    let (buffer, sync, count) = try waiting(frame, planes: false)
-    try context.makeCurrent()
-    let start = DispatchTime.now().uptimeNanoseconds
-    defer { finished(frame, since: start) }
-    return try context.finishReadPixels(buffer, sync: sync, count: count)
-  }
-
-  /// Waits for a frame started with `startPlanesReadBack` and copies its planes into `buffer`
-  /// (exactly their size). A frame whose wait fails counts as finished.
-  func finishPlanesReadBack(_ frame: PendingFrame, into destination: UnsafeMutableRawBufferPointer) throws {
-    let (buffer, sync, count) = try waiting(frame, planes: true)
-    guard destination.count == count else {
-      throw RenderError.planeBufferSize(expected: count, actual: destination.count)
-    }
-    try context.makeCurrent()
-    let start = DispatchTime.now().uptimeNanoseconds
-    defer { finished(frame, since: start) }
-    try context.finishReadPixels(buffer, sync: sync, into: destination)
-  }
-
-  /// The copy under way for `frame`, when it is the oldest frame waiting and was started the
-  /// way it is being finished (`planes`).
-  private func waiting(_ frame: PendingFrame, planes: Bool) throws -> (BufferHandle, GLsync, Int) {
-    guard frame.serial == finishedFrames, finishedFrames < startedFrames else {
-      throw RenderError.framesOutOfOrder(
-        frame.serial < finishedFrames
-          ? "frame \(frame.serial) was finished already"
-          : "frame \(frame.serial) finished before frame \(finishedFrames), which started first")
-    }
-    let slot = Int(frame.serial % UInt64(Self.framesInFlight))
-    guard let entry = ring[slot], let sync = entry.sync else {
-      throw RenderError.framesOutOfOrder("frame \(frame.serial) has no readback under way")
-    }
-    guard entry.planes == planes else {
-      throw RenderError.framesOutOfOrder(
-        entry.planes
-          ? "frame \(frame.serial) was started as Y'CbCr planes (startPlanes): finish it with finishPlanes"
-          : "frame \(frame.serial) was started as RGBA (start): finish it with finish")
-    }
-    return (entry.buffer, sync, entry.count)
-  }
-
-  /// Ends a frame's wait, whether its copy succeeded or not.
-  private func finished(_ frame: PendingFrame, since start: UInt64) {
-    let slot = Int(frame.serial % UInt64(Self.framesInFlight))
-    if let sync = ring[slot]?.sync { context.delete(sync) }
-    ring[slot]?.sync = nil
-    finishedFrames += 1
-    lastReadbackNanoseconds = DispatchTime.now().uptimeNanoseconds - start
-    context.releaseCurrent()
-  }
+  var startedFrames: UInt64 = 0
+  var finishedFrames: UInt64 = 0
 
   func filter(_ pass: FilterPass, input: Surface, into output: Surface) throws {
     try runFilter(pass, input: input, output: output)
@@ -423,101 +308,6 @@ final class GLBackend: RenderBackend {
     try context.setBlending(!variant.blend)
     glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
     try context.check("glDrawArrays")
-  }
-
-  /// Draws transition `effect` with `parameters` at progress 0, 0.1, …, 1 between two 16×16 test
-  /// pictures (opaque gradients, one mirrored) into a float target, and throws for the first
-  /// colour that is not a finite number, or the first pixel that read an image at a coordinate
-  /// that is not one: in a frame, where colours are 8-bit, such a pixel would silently come out
-  /// black. Skipped where float colour buffers are not renderable.
-  /// - Throws: `.nonFiniteCoordinate` or `.nonFiniteColor` naming `file`, the progress and the pixel.
-  func checkFinite(effect: String, parameters: [String: TransitionValue], file: String) throws(GLError) {
-    guard transitions[effect] != nil else { return }
-    let n = 16
-    guard let output = try context.makeFloatRenderTarget(width: n, height: n) else { return }
-    defer { context.delete(output) }
-    func picture(mirrored: Bool) -> [UInt8] {
-      var bytes = [UInt8](repeating: 255, count: n * n * 4)
-      for y in 0..<n {
-        for x in 0..<n {
-          let i = (y * n + x) * 4
-          let u = mirrored ? n - 1 - x : x
-          bytes[i] = UInt8(u * 255 / (n - 1))
-          bytes[i + 1] = UInt8(y * 255 / (n - 1))
-          bytes[i + 2] = UInt8((u + y) * 255 / (2 * n - 2))
-        }
-      }
-      return bytes
-    }
-    let from = try context.makeTexture(width: n, height: n, pixels: picture(mirrored: false))
-    defer { context.delete(from) }
-    let to = try context.makeTexture(width: n, height: n, pixels: picture(mirrored: true))
-    defer { context.delete(to) }
-    for step in 0...10 {
-      let progress = Float(step) / 10
-      let pass = TransitionPass(
-        from: 0, to: 1, output: 2, bounds: PixelRect(x: 0, y: 0, width: n, height: n), progress: progress,
-        effect: effect, parameters: parameters)
-      try drawTransition(pass, from: from, to: to, into: output, checkingCoordinates: true)
-      let pixels = try context.readFloatPixels(output)
-      if let i = pixels.firstIndex(of: TransitionProgram.nonFiniteCoordinateMark) {
-        throw .nonFiniteCoordinate(file: file, progress: progress, x: (i / 4) % n, y: (i / 4) / n)
-      }
-      if let i = pixels.firstIndex(where: { !$0.isFinite }) {
-        // GL row j is target row j: no flip.
-        throw .nonFiniteColor(
-          file: file, progress: progress, x: (i / 4) % n, y: (i / 4) / n, value: pixels[i].isNaN ? "NaN" : "infinite")
-      }
-    }
-  }
-
-  /// Writes `output` (every pixel, blending off) from the two surfaces with the pass's effect.
-  private func runTransition(_ pass: TransitionPass, from: Surface, to: Surface, output: Surface)
-    throws(GLError)
-  {
-    try drawTransition(pass, from: from.target.texture, to: to.target.texture, into: output.target)
-  }
-
-  /// Draws `pass`'s effect from the two textures into `output` (every pixel, blending off): the
-  /// frames' transitions and `checkFinite`'s test draws alike.
-  private func drawTransition(
-    _ pass: TransitionPass, from: TextureHandle, to: TextureHandle, into output: RenderTarget,
-    checkingCoordinates: Bool = false
-  ) throws(GLError) {
-    // render() checked the effect and its parameters (TransitionProgram.check).
-    guard let program = transitions[pass.effect] else { throw .unsupported("no program for transition \(pass.effect)") }
-    let values: [TransitionValue?]
-    do {
-      values = try program.source.resolve(pass.parameters, effect: pass.effect)
-    } catch {
-      throw .transitionParameters(error)
-    }
-    try context.bindTarget(output)
-    try context.setBlending(false)
-    try context.useProgram(program.program)
-    try program.setPass(pass, values: values, checkingCoordinates: checkingCoordinates, context: context)
-    // The effect's own sampler2D parameters, on units extra0… in declaration order; one without
-    // an image reads an unbound unit. Their textures come first: uploading one binds it (on the
-    // paint unit), which would replace the from-surface bound before it.
-    var extras: [(TextureHandle?, TextureUnit)] = []
-    var unit = TransitionProgram.firstExtraUnit
-    for (i, u) in program.source.uniforms.enumerated() where u.type == .sampler2D {
-      guard let textureUnit = TextureUnit(rawValue: unit) else {
-        throw .unsupported(
-          "transition \(pass.effect): at most \(TransitionProgram.maxExtraTextures) sampler2D parameters")
-      }
-      var texture: TextureHandle?
-      if case .image(let image)? = values[i] {
-        texture = try images.texture(for: image, render: renderCount, context: context)
-      }
-      extras.append((texture, textureUnit))
-      unit += 1
-    }
-    try context.bindTexture(from, unit: .paint)
-    try context.bindTexture(to, unit: .mask)
-    for (texture, textureUnit) in extras { try context.bindTexture(texture, unit: textureUnit) }
-    glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
-    try context.check("glDrawArrays (transition \(pass.effect))")
   }
 
   /// Packs every coverage mask of `list` into rows of one atlas (shelves, left to right) and
