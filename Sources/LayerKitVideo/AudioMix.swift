@@ -2,8 +2,8 @@ import Foundation
 import LayerKitMedia
 
 /// The audio of a video, as ffmpeg inputs and a filter graph that the encoder runs: each clip's
-/// sound placed at its item's start and cross-faded over the transitions at its ends, an optional
-/// music track under everything, and silence wherever nothing plays. LayerKit mixes nothing by
+/// sound placed at its item's start and cross-faded over the transitions at its ends, tracks
+/// (music, voice) placed, cut, looped and ducked, and silence wherever nothing plays. LayerKit mixes nothing by
 /// hand; ffmpeg's filters do.
 public struct AudioMix: Sendable, Equatable {
   /// Argument lists, each ending in `-i FILE`, in order; they become ffmpeg inputs 1, 2, …
@@ -22,7 +22,9 @@ public struct AudioMix: Sendable, Equatable {
   /// (a file cut after its header would play short without a word), before anything is rendered.
   /// - Throws: `MediaError.fileNotFound`, or `VideoError.unreadableAudio` naming what it is: not
   ///   a regular file, text, not media, damaged or cut short, or without an audio stream.
-  public static func checkTrack(_ path: String) throws {
+  /// - Returns: the file's length in seconds (nil when its container does not say).
+  @discardableResult
+  public static func checkTrack(_ path: String) throws -> Double? {
     // A device or a FIFO would be read forever (/dev/zero never ends).
     if let kind = FileIO.irregularKind(path) {
       throw VideoError.unreadableAudio(path: path, reason: "\(kind), not a regular file")
@@ -33,9 +35,11 @@ public struct AudioMix: Sendable, Equatable {
     }
     let probe = try FFmpeg.start(
       try FFmpeg.ffprobe(),
-      ["-v", "error", "-select_streams", "a", "-show_entries", "stream=index", "-of", "csv=p=0", path],
+      ["-v", "error", "-select_streams", "a", "-show_entries", "stream=index:format=duration", "-of", "csv=p=0", path],
       stdin: false, stdout: .pipe)
-    let found = !probe.readAll().isEmpty
+    // One line per audio stream (its index), then the container's duration.
+    let lines = String(decoding: probe.readAll(), as: UTF8.self).split(whereSeparator: \.isNewline)
+    let found = lines.count > 1
     let status = probe.wait()
     if status != 0 {
       let detail = probe.errorTail(lines: 4)
@@ -58,6 +62,7 @@ public struct AudioMix: Sendable, Equatable {
           ? "truncated or damaged: its data ends before its index says it does"
           : "damaged: ffmpeg could not read its packets")
     }
+    return lines.last.flatMap { Double($0) }.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
   }
 
   /// The audio of one file, as it is.
@@ -65,52 +70,86 @@ public struct AudioMix: Sendable, Equatable {
     AudioMix(inputs: [["-i", path]], filterGraph: "[1:a:0]anull[aout]", outputLabel: "aout")
   }
 
-  /// How loud the parts of a timeline's mix are: the clips' own sound and the music, as gains
-  /// (1: as they are), and how far the music drops, in dB, while a clip with sound plays
-  /// (ducking: editly's and Remotion's users ask for it), easing down and up over `duckRamp`
-  /// seconds around each such clip.
+  /// A sound laid under a timeline: a music bed, a voice-over, an effect.
+  public struct Track: Sendable, Equatable {
+    public var path: String
+    /// Seconds into the video it starts.
+    public var start: Double = 0
+    /// The part of the file played: from `cutFrom` to `cutTo` (nil: its end).
+    public var cutFrom: Double = 0
+    public var cutTo: Double?
+    /// The file's length in seconds, when known (`checkTrack`): where a fade-out of a track
+    /// that ends before the video goes, and the loop of a cut to its end.
+    public var length: Double?
+    /// The cut played over and over to the end of the video.
+    public var loop = false
+    /// A gain (1: as it is).
+    public var volume: Double = 1
+    public var fadeIn: Double = 0
+    public var fadeOut: Double = 0
+    /// A voice-over: the other tracks duck under it (with `Levels.duck`), never it.
+    public var voice = false
+
+    public init(path: String) { self.path = path }
+
+    /// Seconds of the file the cut holds, when known.
+    var cutLength: Double? { (cutTo ?? length).map { $0 - cutFrom } }
+  }
+
+  /// How loud the parts of a timeline's mix are: the clips' own sound as a gain (1: as it is),
+  /// how far the tracks that are not voices drop, in dB, while a clip with sound or a voice
+  /// plays (ducking: editly's and Remotion's users ask for it), easing down over `duckAttack`
+  /// seconds before and back over `duckRelease` after; the loudness the whole is brought to, and
+  /// a last gain.
   public struct Levels: Sendable, Equatable {
     public var clipVolume: Double
-    public var musicVolume: Double
-    /// dB below its level the music is under the clips' sound (0: not ducked).
+    /// dB below their level the ducked tracks are (0: not ducked).
     public var duck: Double
-    public var duckRamp: Double
+    public var duckAttack: Double
+    public var duckRelease: Double
     /// The whole mix's integrated loudness, LUFS (EBU R128), or nil to leave it as it is:
     /// measured over the whole video, then applied as one gain (ffmpeg's two-pass `loudnorm`),
     /// so every shard of a render gets the same.
     public var loudness: Double?
+    /// A gain over the whole mix, after the loudness.
+    public var outputVolume: Double
 
     public init(
-      clipVolume: Double = 1, musicVolume: Double = 1, duck: Double = 0, duckRamp: Double = 0.3,
-      loudness: Double? = nil
+      clipVolume: Double = 1, duck: Double = 0, duckAttack: Double = 0.3, duckRelease: Double = 0.3,
+      loudness: Double? = nil, outputVolume: Double = 1
     ) {
       self.clipVolume = clipVolume
-      self.musicVolume = musicVolume
       self.duck = duck
-      self.duckRamp = duckRamp
+      self.duckAttack = duckAttack
+      self.duckRelease = duckRelease
       self.loudness = loudness
+      self.outputVolume = outputVolume
     }
   }
 
   /// The mix for a timeline, or nil when there is nothing to hear.
   /// - Parameters:
-  ///   - music: a track laid under the whole video, trimmed to its length.
-  ///   - musicFadeOut: seconds of fade-out at the end of the music.
-  ///   - levels: the clips' and the music's volume, and the music's ducking under the clips.
+  ///   - tracks: sounds laid under the video, each trimmed to it.
+  ///   - clipAudio: whether the clips' own sound is heard.
+  ///   - levels: the clips' volume, the ducking, the loudness and the last gain.
   ///   - range: the stretch of the video (seconds) that is being rendered; the whole video
   ///     by default.
-  /// - Throws: `VideoError` when the loudness measurement (an ffmpeg run over the mix) fails.
+  /// - Throws: `VideoError` when a measurement (a voice's pauses, the loudness: ffmpeg runs over
+  ///   the sound) fails.
   public static func make(
-    for timeline: Timeline, music: String? = nil, musicFadeOut: Double = 0, clipAudio: Bool = true,
-    levels: Levels = Levels(), range: ClosedRange<Double>? = nil
+    for timeline: Timeline, tracks: [Track] = [], clipAudio: Bool = true, levels: Levels = Levels(),
+    range: ClosedRange<Double>? = nil
   ) throws -> AudioMix? {
     let total = timeline.duration
     var inputs: [[String]] = []
     var graph: [String] = []
     var labels: [String] = []
+    // Where clips with sound play (whatever their volume): the tracks duck there.
+    var under: [ClosedRange<Double>] = []
     if clipAudio {
       for (i, item) in timeline.items.enumerated() {
         guard case .clip(let info) = item.source, info.hasAudio else { continue }
+        under.append(timeline.starts[i]...(timeline.starts[i] + item.duration))
         let index = inputs.count + 1
         var chain: [String]
         // The clip's own seconds the item plays, and atempo's steps for its speed (each 0.5…2,
@@ -142,25 +181,32 @@ public struct AudioMix: Sendable, Equatable {
         if fadeOut > 0 {
           chain.append("afade=t=out:st=\(FFmpeg.seconds(item.duration - fadeOut)):d=\(FFmpeg.seconds(fadeOut))")
         }
-        if levels.clipVolume != 1 { chain.append("volume=\(levels.clipVolume)") }
+        let volume = levels.clipVolume * item.volume
+        if volume != 1 { chain.append("volume=\(volume)") }
         let delay = Int((timeline.starts[i] * 48000).rounded())
         if delay > 0 { chain.append("adelay=delays=\(delay)S:all=1") }
         graph.append(chain.joined(separator: ",") + "[c\(i)]")
         labels.append("[c\(i)]")
       }
     }
-    if let music {
-      // Where clips with sound play: the music ducks there (whatever their volume).
-      let under = timeline.items.indices.compactMap { i -> ClosedRange<Double>? in
-        guard case .clip(let info) = timeline.items[i].source, info.hasAudio else { return nil }
-        return timeline.starts[i]...(timeline.starts[i] + timeline.items[i].duration)
-      }
-      var extra: [String] = []
-      if levels.musicVolume != 1 { extra.append("volume=\(levels.musicVolume)") }
-      if levels.duck > 0, !under.isEmpty { extra.append(duckFilter(under, db: levels.duck, ramp: levels.duckRamp)) }
-      addMusic(music, total: total, fadeOut: musicFadeOut, extra: extra, &inputs, &graph, &labels)
+    if levels.duck > 0 {
+      for track in tracks where track.voice { under += try voiceActivity(track, total: total) }
     }
-    guard let target = levels.loudness else { return mix(inputs, graph, labels, total: total, range: range) }
+    for (n, track) in tracks.enumerated() {
+      let index = inputs.count + 1
+      guard let (input, chain) = trackChain(track, index: index, total: total) else { continue }
+      var full = chain
+      if levels.duck > 0, !track.voice, !under.isEmpty {
+        full.append(duckFilter(under, db: levels.duck, attack: levels.duckAttack, release: levels.duckRelease))
+      }
+      inputs.append(input)
+      graph.append(full.joined(separator: ",") + "[t\(n)]")
+      labels.append("[t\(n)]")
+    }
+    let last = levels.outputVolume != 1 ? "volume=\(levels.outputVolume)" : nil
+    guard let target = levels.loudness else {
+      return mix(inputs, graph, labels, total: total, range: range, finish: last)
+    }
     // Two passes, as ffmpeg's loudnorm is meant to be run: the whole mix measured, then one
     // linear gain that brings it to the target (within its true-peak limit). Its output (at
     // 192 kHz) goes back to 48 kHz stereo by aformat: an aresample there cannot pick a channel
@@ -170,8 +216,87 @@ public struct AudioMix: Sendable, Equatable {
     let normalize =
       "loudnorm=I=\(target):TP=-1.5:LRA=11:measured_I=\(measured.i):measured_TP=\(measured.tp)"
       + ":measured_LRA=\(measured.lra):measured_thresh=\(measured.thresh):offset=\(measured.offset)"
-      + ":linear=true:print_format=none,\(format)"
+      + ":linear=true:print_format=none,\(format)" + (last.map { "," + $0 } ?? "")
     return mix(inputs, graph, labels, total: total, range: range, finish: normalize)
+  }
+
+  /// A track's input arguments and filter chain, placed in the video's time (nil when it
+  /// starts after the video ends): cut, looped, trimmed to the video, faded, at its volume.
+  static func trackChain(_ track: Track, index: Int, total: Double) -> (input: [String], chain: [String])? {
+    guard track.start < total else { return nil }
+    let room = total - track.start
+    var input = ["-i", track.path]
+    var chain = ["[\(index):a:0]\(format)"]
+    let wholeFile = track.cutFrom == 0 && track.cutTo == nil
+    if track.loop && wholeFile {
+      input = ["-stream_loop", "-1", "-i", track.path]
+    } else if track.cutFrom > 0 || track.cutTo != nil {
+      chain.append(
+        "atrim=start=\(FFmpeg.seconds(track.cutFrom))" + (track.cutTo.map { ":end=\(FFmpeg.seconds($0))" } ?? ""))
+      chain.append("asetpts=PTS-STARTPTS")
+    }
+    var plays = min(track.cutLength ?? room, room)
+    if track.loop {
+      if !wholeFile, let cut = track.cutLength, cut < room {
+        let samples = Int((cut * 48000).rounded())
+        chain += ["apad=whole_len=\(samples)", "aloop=loop=-1:size=\(samples)"]
+      }
+      plays = room
+    }
+    chain.append("atrim=duration=\(FFmpeg.seconds(plays))")
+    if track.fadeIn > 0 { chain.append("afade=t=in:st=0:d=\(FFmpeg.seconds(min(track.fadeIn, plays)))") }
+    if track.fadeOut > 0 {
+      let fade = min(track.fadeOut, plays)
+      chain.append("afade=t=out:st=\(FFmpeg.seconds(plays - fade)):d=\(FFmpeg.seconds(fade))")
+    }
+    if track.volume != 1 { chain.append("volume=\(track.volume)") }
+    let delay = Int((track.start * 48000).rounded())
+    if delay > 0 { chain.append("adelay=delays=\(delay)S:all=1") }
+    return (input, chain)
+  }
+
+  /// Where a voice track speaks, in seconds of the video: its chain run through ffmpeg's
+  /// `silencedetect` (below −35 dBFS for 0.25 s is a pause), the pauses' complement; stretches
+  /// less than a ramp apart are one.
+  static func voiceActivity(_ track: Track, total: Double) throws(VideoError) -> [ClosedRange<Double>] {
+    guard var (input, chain) = trackChain(track, index: 0, total: total) else { return [] }
+    // The placement's delay is added below; silencedetect reads the track's own time.
+    chain.removeAll { $0.hasPrefix("adelay") }
+    let plays = total - track.start
+    let process = try FFmpeg.start(
+      try FFmpeg.ffmpeg(),
+      ["-nostdin", "-hide_banner", "-v", "info"] + input
+        + ["-filter_complex", (chain + ["silencedetect=n=-35dB:d=0.25"]).joined(separator: ",") + "[out]"]
+        + ["-map", "[out]", "-f", "null", "-"], stdin: false, stdout: .discard)
+    let status = process.wait()
+    let text = process.errorTail(lines: 100_000)
+    guard status == 0 else {
+      throw .unreadableAudio(path: track.path, reason: "its pauses could not be found: " + FFmpeg.explainFailure(text))
+    }
+    var speech: [ClosedRange<Double>] = []
+    var from: Double? = 0
+    for line in text.split(whereSeparator: \.isNewline) {
+      func value(after key: String) -> Double? {
+        guard let r = line.range(of: key) else { return nil }
+        return Double(line[r.upperBound...].prefix { !$0.isWhitespace && $0 != "|" })
+      }
+      if let start = value(after: "silence_start: ") {
+        if let f = from, start > f { speech.append(f...start) }
+        from = nil
+      } else if let end = value(after: "silence_end: ") {
+        from = end
+      }
+    }
+    if let f = from, f < plays { speech.append(f...plays) }
+    var merged: [ClosedRange<Double>] = []
+    for r in speech {
+      if let last = merged.last, r.lowerBound - last.upperBound < 0.6 {
+        merged[merged.count - 1] = last.lowerBound...r.upperBound
+      } else {
+        merged.append(r)
+      }
+    }
+    return merged.map { (track.start + $0.lowerBound)...(track.start + $0.upperBound) }
   }
 
   /// What loudnorm's first pass measures of this mix (its JSON, at `-v info`).
@@ -205,17 +330,18 @@ public struct AudioMix: Sendable, Equatable {
   }
 
   /// ffmpeg's `volume` filter with a gain that is `db` dB down inside each of `ranges` (seconds
-  /// of the video) and 1 outside, easing linearly over `ramp` seconds before each and after it:
-  /// gain(t) = 1 − (1 − g) · max_i(min(clip((t − a_i + r) / r), clip((b_i + r − t) / r))).
-  static func duckFilter(_ ranges: [ClosedRange<Double>], db: Double, ramp: Double) -> String {
+  /// of the video) and 1 outside, easing linearly down over `attack` seconds before each and back
+  /// up over `release` after:
+  /// gain(t) = 1 − (1 − g) · max_i(min(clip((t − a_i + A) / A), clip((b_i + R − t) / R))).
+  static func duckFilter(_ ranges: [ClosedRange<Double>], db: Double, attack: Double, release: Double) -> String {
     let g = pow(10, -db / 20)
-    let r = max(ramp, 0.001)
+    let (a, r) = (max(attack, 0.001), max(release, 0.001))
     // Times may be negative here (a ramp before the video starts): not FFmpeg.seconds's clamp.
     func s(_ v: Double) -> String { String(format: "%.6f", v) }
     let terms = ranges.map { range in
-      let up = "clip((t-\(s(range.lowerBound - r)))/\(s(r)),0,1)"
-      let down = "clip((\(s(range.upperBound + r))-t)/\(s(r)),0,1)"
-      return "min(\(up),\(down))"
+      let down = "clip((t-\(s(range.lowerBound - a)))/\(s(a)),0,1)"
+      let up = "clip((\(s(range.upperBound + r))-t)/\(s(r)),0,1)"
+      return "min(\(down),\(up))"
     }
     let inside = terms.dropFirst().reduce(terms[0]) { "max(\($0),\($1))" }
     return "volume=eval=frame:volume='1-\(1 - g)*\(inside)'"
@@ -239,15 +365,12 @@ public struct AudioMix: Sendable, Equatable {
   }
 
   /// The sound of a video of `duration` seconds (a scene file's): clips' sounds placed at their
-  /// times and a music track under everything, trimmed to the video, silence elsewhere; nil when
-  /// there is nothing to hear.
-  /// - Parameters:
-  ///   - fadeOut: seconds of fade-out at the end of the music.
-  ///   - range: the stretch of the video (seconds) that is being rendered; the whole video by
-  ///     default.
+  /// times and tracks under everything, trimmed to the video, silence elsewhere; nil when there
+  /// is nothing to hear.
+  /// - Parameter range: the stretch of the video (seconds) that is being rendered; the whole
+  ///   video by default.
   public static func placed(
-    _ sounds: [PlacedSound], music: String? = nil, duration: Double, fadeOut: Double = 0,
-    range: ClosedRange<Double>? = nil
+    _ sounds: [PlacedSound], tracks: [Track] = [], duration: Double, range: ClosedRange<Double>? = nil
   ) -> AudioMix? {
     var (inputs, graph, labels): ([[String]], [String], [String]) = ([], [], [])
     for (i, sound) in sounds.enumerated() where sound.start < duration {
@@ -263,29 +386,16 @@ public struct AudioMix: Sendable, Equatable {
       graph.append(chain.joined(separator: ",") + "[p\(i)]")
       labels.append("[p\(i)]")
     }
-    if let music { addMusic(music, total: duration, fadeOut: fadeOut, &inputs, &graph, &labels) }
+    for (n, track) in tracks.enumerated() {
+      guard let (input, chain) = trackChain(track, index: inputs.count + 1, total: duration) else { continue }
+      inputs.append(input)
+      graph.append(chain.joined(separator: ",") + "[t\(n)]")
+      labels.append("[t\(n)]")
+    }
     return mix(inputs, graph, labels, total: duration, range: range)
   }
 
   private static let format = "aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo"
-
-  /// The music's input and chain, trimmed to `total`, faded out over its last `fadeOut` seconds,
-  /// then `extra` (its volume and ducking).
-  private static func addMusic(
-    _ music: String, total: Double, fadeOut: Double, extra: [String] = [], _ inputs: inout [[String]],
-    _ graph: inout [String], _ labels: inout [String]
-  ) {
-    let index = inputs.count + 1
-    inputs.append(["-i", music])
-    var chain = ["[\(index):a:0]\(format)", "atrim=duration=\(FFmpeg.seconds(total))"]
-    if fadeOut > 0 {
-      let fade = min(fadeOut, total)
-      chain.append("afade=t=out:st=\(FFmpeg.seconds(total - fade)):d=\(FFmpeg.seconds(fade))")
-    }
-    chain += extra
-    graph.append(chain.joined(separator: ",") + "[music]")
-    labels.append("[music]")
-  }
 
   /// The labelled streams mixed over silence the length of the video (or nil when there are
   /// none), cut to `range`.

@@ -1,4 +1,5 @@
 import LayerKit
+import LayerKitMedia
 
 /// A picture laid over the whole video, above the items and their transitions (a logo, a
 /// watermark, a corner badge): it stays where it is while everything under it changes, as
@@ -37,6 +38,10 @@ public struct ImageOverlay: Sendable {
   /// to the end).
   public var start: Double
   public var end: Double?
+  /// A clip shown instead of `image` (picture-in-picture): its frame at `clipStart` plus the
+  /// seconds since the overlay came on, holding its last frame past its end; silent.
+  public var clip: ClipInfo?
+  public var clipStart: Double = 0
 
   public init(
     image: Image, position: Position = .topRight, width: Double = 0.15, margin: Double = 0.03, opacity: Double = 1,
@@ -52,17 +57,38 @@ public struct ImageOverlay: Sendable {
   }
 
   /// Whether it shows over the whole video (then frames at hand carry it: `PlanarOverlay`).
-  public var isWhole: Bool { start <= 0 && end == nil }
+  /// A clip's never is: its frames change, so every frame it is on is drawn.
+  public var isWhole: Bool { start <= 0 && end == nil && clip == nil }
+
+  /// A clip overlay: `clip` from `clipStart` (`image` is a one-pixel stand-in; the clip's
+  /// size gives the aspect).
+  public static func clip(
+    _ info: ClipInfo, clipStart: Double = 0, position: Position = .bottomRight, width: Double = 0.3,
+    margin: Double = 0.03, opacity: Double = 1, start: Double = 0, end: Double? = nil
+  ) throws -> ImageOverlay {
+    var overlay = ImageOverlay(
+      image: try Image(width: 1, height: 1, color: .clear), position: position,
+      width: width, margin: margin, opacity: opacity, start: start, end: end)
+    overlay.clip = info
+    overlay.clipStart = clipStart
+    return overlay
+  }
+
+  /// The clip's own time at `t` seconds of the video.
+  func clipTime(at t: Double) -> Double { clipStart + max(0, t - start) }
 
   /// Whether it shows at `t` seconds of the video.
   public func shows(at t: Double) -> Bool { t >= start && (end.map { t < $0 } ?? true) }
 
   /// The overlay's layer over a frame `frameWidth`×`frameHeight` (a layer the size of the frame,
   /// transparent but for the picture).
-  func layer(frameWidth: Int, frameHeight: Int) -> Layer {
+  /// - Parameter shown: the picture shown (a clip overlay's frame), else `image`.
+  func layer(frameWidth: Int, frameHeight: Int, showing shown: Image? = nil) -> Layer {
+    let image = shown ?? image
     let (fw, fh) = (Double(frameWidth), Double(frameHeight))
     let w = fw * width
-    let h = w * Double(image.height) / Double(image.width)
+    let aspect = clip.map { Double($0.height) / Double(max(1, $0.width)) } ?? Double(image.height) / Double(image.width)
+    let h = w * aspect
     let m = min(fw, fh) * margin
     let (ax, ay) = position.anchor
     let x = m + (fw - 2 * m - w) * ax

@@ -97,11 +97,17 @@ public struct TimelineItem: Sendable {
   /// How fast a clip plays: its own seconds per second of the video (2: twice as fast, its sound
   /// kept in pitch).
   public var speed: Double
+  /// The clip's own sound, as a gain (1: as it is; 0: silent).
+  public var volume: Double
+  /// How the item's picture fills the frame, when not as the timeline's `fit` says.
+  public var fit: Fit?
 
   public init(
     source: MediaSource, inPoint: Double = 0, duration: Double, title: TimelineTitle? = nil, motion: KenBurns? = nil,
-    loopLength: Double? = nil, speed: Double = 1
+    loopLength: Double? = nil, speed: Double = 1, volume: Double = 1, fit: Fit? = nil
   ) {
+    self.volume = volume
+    self.fit = fit
     self.source = source
     self.inPoint = inPoint
     self.duration = duration
@@ -220,8 +226,11 @@ public struct Timeline: Sendable {
       throw .invalidTimeline("the frame size and rate must be positive")
     }
     for (i, t) in transitions.enumerated() {
-      guard t.duration.isFinite, t.duration > 0, t.duration <= Limits.maxSeconds else {
-        throw .invalidTimeline("transition \(i + 1) (\(t.label)): the duration must be a positive number of seconds, at most \(Int(Limits.maxSeconds))")
+      // 0: a cut (an edit's `transition: null`).
+      guard t.duration.isFinite, t.duration >= 0, t.duration <= Limits.maxSeconds else {
+        throw .invalidTimeline(
+          "transition \(i + 1) (\(t.label)): the duration must be a number of seconds from 0 to \(Int(Limits.maxSeconds))"
+        )
       }
     }
     for (i, item) in items.enumerated() {
@@ -231,7 +240,8 @@ public struct Timeline: Sendable {
       guard item.duration.isFinite, item.duration > 0, item.duration <= Limits.maxSeconds, item.inPoint.isFinite,
         item.inPoint >= 0, item.inPoint <= Limits.maxSeconds
       else {
-        throw .invalidTimeline("\(item.source.path): the duration must be a positive number of seconds, at most \(Int(Limits.maxSeconds))")
+        throw .invalidTimeline(
+          "\(item.source.path): the duration must be a positive number of seconds, at most \(Int(Limits.maxSeconds))")
       }
       let needed = (i > 0 ? transitions[i - 1].duration : 0) + (i < transitions.count ? transitions[i].duration : 0)
       if item.duration + 1e-9 < needed {
@@ -256,7 +266,8 @@ public struct Timeline: Sendable {
     let frames = (starts[starts.count - 1] + items[items.count - 1].duration) * rate.framesPerSecond
     guard frames <= Double(Limits.maxFrames) else {
       throw .invalidTimeline(
-        "the video would have \(Int(frames)) frames; at most \(Limits.maxFrames) (\(Int(Limits.maxSeconds)) s at most an item)")
+        "the video would have \(Int(frames)) frames; at most \(Limits.maxFrames) (\(Int(Limits.maxSeconds)) s at most an item)"
+      )
     }
   }
 
@@ -312,8 +323,18 @@ public struct Timeline: Sendable {
     return min(info.frameCount - 1, Int((end * info.frameRate).rounded(.up)))
   }
 
-  /// A layer showing `image` over the picture area, fitted as asked.
-  func picture(_ image: Image) -> Layer {
+  /// How item i's picture fills the frame: its own fit, else the timeline's.
+  func fit(ofItem i: Int) -> Fit { items[i].fit ?? fit }
+
+  /// The last frame of clip overlay o that the video will ask for, at the clip's rate.
+  func lastOverlayFrame(_ o: Int) -> Int {
+    guard let info = overlays[o].clip else { return 0 }
+    let end = overlays[o].clipTime(at: overlays[o].end ?? duration)
+    return max(0, min(info.frameCount - 1, Int((end * info.frameRate).rounded(.up))))
+  }
+
+  /// A layer showing `image` over the picture area, fitted as `fit` says.
+  func picture(_ image: Image, fit: Fit) -> Layer {
     let (w, h) = (Double(pictureWidth), Double(pictureHeight))
     let layer = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
     layer.contents = image
@@ -343,11 +364,11 @@ public struct Timeline: Sendable {
 
   /// A frame of `image` alone, with the image overlays over it: what a held still shows on
   /// every one of its frames, drawn once.
-  func pictureWithOverlays(_ image: Image) -> Layer {
+  func pictureWithOverlays(_ image: Image, item i: Int) -> Layer {
     let whole = overlays.filter(\.isWhole)
-    guard !whole.isEmpty else { return picture(image) }
+    guard !whole.isEmpty else { return picture(image, fit: fit(ofItem: i)) }
     let root = Layer(frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
-    root.addSublayer(picture(image))
+    root.addSublayer(picture(image, fit: fit(ofItem: i)))
     for overlay in whole { root.addSublayer(overlay.layer(frameWidth: width, frameHeight: height)) }
     return root
   }
@@ -356,11 +377,11 @@ public struct Timeline: Sendable {
   /// the item's title over it.
   func picture(_ image: Image, item i: Int, local: Double) throws -> Layer {
     let item = items[i]
-    guard item.title != nil || item.motion != nil else { return picture(image) }
+    guard item.title != nil || item.motion != nil else { return picture(image, fit: fit(ofItem: i)) }
     let (w, h) = (Double(pictureWidth), Double(pictureHeight))
     let frame = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
     frame.masksToBounds = true
-    let shown = picture(image)
+    let shown = picture(image, fit: fit(ofItem: i))
     shown.masksToBounds = false
     if let motion = item.motion {
       let (scale, offset) = motion.placement(at: local / item.duration)
@@ -393,7 +414,11 @@ public struct Timeline: Sendable {
   /// The frame as a render list, given the pictures of the items it shows.
   /// - Parameters:
   ///   - picture: the image of item i at a local time.
-  public func renderList(frame k: Int, picture image: (Int, Double) throws -> Image) throws -> RenderList {
+  ///   - overlayFrame: the frame of clip overlay o at a time of the video.
+  public func renderList(
+    frame k: Int, picture image: (Int, Double) throws -> Image,
+    overlayFrame: (Int, Double) throws -> Image = { _, _ in throw VideoError.invalidTimeline("no clip overlay frames") }
+  ) throws -> RenderList {
     var list: RenderList
     switch content(ofFrame: k) {
     case .item(let i, let local):
@@ -407,9 +432,11 @@ public struct Timeline: Sendable {
         effect: transition.effect, parameters: transition.parameters, progress: progress, background: background,
         builtIn: transition.builtIn)
     }
-    for overlay in overlays where overlay.shows(at: time(ofFrame: k)) {
+    for (o, overlay) in overlays.enumerated() where overlay.shows(at: time(ofFrame: k)) {
+      let shown = overlay.clip == nil ? nil : try overlayFrame(o, time(ofFrame: k))
       list = list.appending(
-        try RenderList(layer: overlay.layer(frameWidth: width, frameHeight: height), width: width, height: height))
+        try RenderList(
+          layer: overlay.layer(frameWidth: width, frameHeight: height, showing: shown), width: width, height: height))
     }
     let t = time(ofFrame: k)
     if let subtitles, case let cues = subtitles.cues(at: t), !cues.isEmpty {

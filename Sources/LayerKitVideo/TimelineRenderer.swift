@@ -20,6 +20,8 @@ public final class TimelineRenderer: FrameSource {
   /// One decoder per clip item, made up front (so `interruptible` can hand them all over) and
   /// dropped when the item is over. Everything here runs on the pipeline's calling thread.
   private var decoders: [Int: ClipDecoder] = [:]
+  /// One decoder per clip overlay (picture-in-picture), by overlay, dropped when it goes off.
+  private var overlayDecoders: [Int: ClipDecoder] = [:]
   /// The frame of the still item shown alone last, reused while it holds.
   private var lastStill: (item: Int, frame: VideoFrame)?
   /// The decoded stills of the items on screen, by item.
@@ -58,6 +60,13 @@ public final class TimelineRenderer: FrameSource {
       }
     }
     planarForms = timeline.transitions.indices.map(planarForm)
+    for d in overlayDecoders.values { d.stop() }
+    overlayDecoders = [:]
+    for (o, overlay) in timeline.overlays.enumerated() {
+      if let info = overlay.clip {
+        overlayDecoders[o] = ClipDecoder(info, lastFrame: timeline.lastOverlayFrame(o), output: .rgba)
+      }
+    }
   }
 
   public func willWrite(planes layout: YUVFrameLayout, background: YUVConversion.Background) {
@@ -69,7 +78,7 @@ public final class TimelineRenderer: FrameSource {
 
   public func interruptible(_ register: (@escaping () -> Void) -> Void) {
     // Weakly: a decoder whose item is over is released, frames and all, long before the end.
-    for d in decoders.values { register { [weak d] in d?.interrupt() } }
+    for d in Array(decoders.values) + Array(overlayDecoders.values) { register { [weak d] in d?.interrupt() } }
   }
 
   /// Draws frame k + 1 while frame k is read back, on the GPU.
@@ -101,7 +110,7 @@ public final class TimelineRenderer: FrameSource {
       return nil
     }
     let (w, h) = (timeline.width, timeline.height)
-    guard info.width * h == info.height * w || timeline.fit == .stretch else { return nil }
+    guard info.width * h == info.height * w || timeline.fit(ofItem: i) == .stretch else { return nil }
     return planes.layout
   }
 
@@ -196,6 +205,11 @@ public final class TimelineRenderer: FrameSource {
       decoder.stop()
       decoders[i] = nil
     }
+    for (o, decoder) in overlayDecoders where next >= (timeline.overlays[o].end ?? .infinity) {
+      finishedDecodeWait += decoder.waitSeconds
+      decoder.stop()
+      overlayDecoders[o] = nil
+    }
     startDecoders(after: k)
     return frame
   }
@@ -220,7 +234,7 @@ public final class TimelineRenderer: FrameSource {
   private var finishedDecodeWait = 0.0
 
   public var decodeWaitSeconds: Double {
-    finishedDecodeWait + decoders.values.reduce(0) { $0 + $1.waitSeconds }
+    finishedDecodeWait + (Array(decoders.values) + Array(overlayDecoders.values)).reduce(0) { $0 + $1.waitSeconds }
   }
 
   private func frameAtHand(_ k: Int) throws -> VideoFrame {
@@ -294,13 +308,14 @@ public final class TimelineRenderer: FrameSource {
       throw VideoError.invalidTimeline("item \(i + 1) is not a still")
     }
     let image = try stillImage(item: i, still)
-    if !timeline.overlays.contains(where: \.isWhole), picturesFillFrame, image.width == timeline.width, image.height == timeline.height,
+    if !timeline.overlays.contains(where: \.isWhole), picturesFillFrame, image.width == timeline.width,
+      image.height == timeline.height,
       image.isOpaque
     {
       return image
     }
     let list = try RenderList(
-      layer: timeline.pictureWithOverlays(image), width: timeline.width, height: timeline.height,
+      layer: timeline.pictureWithOverlays(image, item: i), width: timeline.width, height: timeline.height,
       background: timeline.background)
     return try renderer.render(list)
   }
@@ -358,12 +373,20 @@ public final class TimelineRenderer: FrameSource {
 
   /// Frame k's list, drawn by the renderer.
   private func renderList(_ k: Int) throws -> RenderList {
-    try timeline.renderList(frame: k) { i, local in
-      switch timeline.items[i].source {
-      case .image(let still): return try stillImage(item: i, still)
-      case .clip: return try decoder(i).frame(at: timeline.items[i].clipTime(local))
-      }
-    }
+    try timeline.renderList(
+      frame: k,
+      picture: { i, local in
+        switch timeline.items[i].source {
+        case .image(let still): return try stillImage(item: i, still)
+        case .clip: return try decoder(i).frame(at: timeline.items[i].clipTime(local))
+        }
+      },
+      overlayFrame: { o, t in
+        guard let decoder = overlayDecoders[o] else {
+          throw VideoError.invalidTimeline("overlay \(o + 1): asked for after it went off (frames out of order)")
+        }
+        return try decoder.frame(at: timeline.overlays[o].clipTime(at: t))
+      })
   }
 
   /// Item i's still, decoded on first use (sharing the pixels, and so the GPU texture, of
@@ -403,6 +426,11 @@ public final class TimelineRenderer: FrameSource {
       d.stop()
     }
     decoders.removeAll()
+    for d in overlayDecoders.values {
+      finishedDecodeWait += d.waitSeconds
+      d.stop()
+    }
+    overlayDecoders.removeAll()
   }
 }
 

@@ -101,11 +101,13 @@ final class TimelineTests: XCTestCase {
         TimelineTransition(effect: "fade", duration: 0.5), TimelineTransition(effect: "fade", duration: 0.5),
       ],
       width: 4, height: 4, rate: try FrameRate(30))
-    let mix = try XCTUnwrap(try AudioMix.make(for: t, music: "m.wav", musicFadeOut: 1))
+    var music = AudioMix.Track(path: "m.wav")
+    music.fadeOut = 1
+    let mix = try XCTUnwrap(try AudioMix.make(for: t, tracks: [music]))
     XCTAssertEqual(mix.inputs, [["-ss", "0.500000", "-t", "1.500000", "-i", "c.mp4"], ["-i", "m.wav"]])
     XCTAssertTrue(mix.filterGraph.contains("afade=t=out:st=1.000000:d=0.500000[c0]"), mix.filterGraph)
     XCTAssertFalse(mix.filterGraph.contains("[c2]"), "a clip without audio contributes silence")
-    XCTAssertTrue(mix.filterGraph.contains("afade=t=out:st=4.500000:d=1.000000[music]"), mix.filterGraph)
+    XCTAssertTrue(mix.filterGraph.contains("afade=t=out:st=4.500000:d=1.000000[t0]"), mix.filterGraph)
     XCTAssertTrue(mix.filterGraph.contains("atrim=duration=5.500000[silence]"), mix.filterGraph)
     XCTAssertTrue(mix.filterGraph.hasSuffix("amix=inputs=3:duration=first:dropout_transition=0:normalize=0[aout]"))
     XCTAssertNil(try AudioMix.make(for: t, clipAudio: false))
@@ -117,7 +119,9 @@ final class TimelineTests: XCTestCase {
       AudioMix.PlacedSound(path: "b.mp4", start: -1, loop: true, length: 1.5),
       AudioMix.PlacedSound(path: "late.mp4", start: 9, loop: false, length: 1),
     ]
-    let mix = try XCTUnwrap(AudioMix.placed(sounds, music: "m.wav", duration: 4, fadeOut: 1))
+    var music = AudioMix.Track(path: "m.wav")
+    music.fadeOut = 1
+    let mix = try XCTUnwrap(AudioMix.placed(sounds, tracks: [music], duration: 4))
     // The clip that starts after the video ends is not an input at all.
     XCTAssertEqual(mix.inputs, [["-i", "a.mp4"], ["-stream_loop", "-1", "-i", "b.mp4"], ["-i", "m.wav"]])
     XCTAssertTrue(mix.filterGraph.contains("atrim=duration=2.000000,adelay=delays=24000S:all=1[p0]"), mix.filterGraph)
@@ -125,7 +129,7 @@ final class TimelineTests: XCTestCase {
     XCTAssertTrue(
       mix.filterGraph.contains("atrim=start=1.000000,asetpts=PTS-STARTPTS,atrim=duration=4.000000[p1]"), mix.filterGraph
     )
-    XCTAssertTrue(mix.filterGraph.contains("afade=t=out:st=3.000000:d=1.000000[music]"), mix.filterGraph)
+    XCTAssertTrue(mix.filterGraph.contains("afade=t=out:st=3.000000:d=1.000000[t0]"), mix.filterGraph)
     XCTAssertTrue(mix.filterGraph.hasSuffix("amix=inputs=4:duration=first:dropout_transition=0:normalize=0[aout]"))
     XCTAssertNil(AudioMix.placed([], duration: 4))
   }

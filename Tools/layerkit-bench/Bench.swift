@@ -35,7 +35,10 @@ struct Bench: ParsableCommand {
   @Flag(help: "Suite: leave FFmpeg out even when it is installed.") var noFfmpeg = false
   @Flag(help: "Suite: leave out the clip workloads (concat, clip frames alone, slideshow, 4K fitted).")
   var noClips = false
-  @Option(help: "Suite: only the frame rows whose workload contains this text (\"shape\", \"fade\", …).")
+  @Option(
+    help:
+      "Suite: only the rows (frames, clips, the edit) whose workload contains this text (\"shape\", \"fade\", \"edit\", …)."
+  )
   var only: String?
   @Option(help: "Suite: also write the report as JSON to this file.") var json: String?
   @Option(help: "Suite: also write a chart (SVG) to this file.") var plot: String?

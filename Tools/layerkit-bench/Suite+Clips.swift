@@ -109,7 +109,7 @@ extension Suite {
     ]
     var rows: [ClipRow] = []
     let stats = dir.appendingPathComponent("stats.json")
-    for job in jobs {
+    for job in jobs where selects(job.name) {
       for renderer in renderers {
         let command =
           [layerkit] + job.ours + ["--renderer", renderer, "--quiet", "--stats", stats.path]
@@ -152,7 +152,11 @@ extension Suite {
       "\n\nclips end to end (seconds, median of one run each; ratio: FFmpeg's seconds ÷ LayerKit's)\n"
     for r in rows {
       let ffmpeg = rows.first { $0.tool == "ffmpeg" && $0.workload == r.workload }
-      let ratio = r.tool == "ffmpeg" ? "" : ffmpeg.map { String(format: "  × %.2f", $0.seconds / r.seconds) } ?? ""
+      let moviepy = rows.first { $0.tool == "moviepy" && $0.workload == r.workload }
+      var ratio = r.tool == "ffmpeg" ? "" : ffmpeg.map { String(format: "  × %.2f", $0.seconds / r.seconds) } ?? ""
+      if r.tool.hasPrefix("layerkit"), let moviepy {
+        ratio += String(format: "  × %.2f MoviePy", moviepy.seconds / r.seconds)
+      }
       out += describe(r) + ratio + "\n"
     }
     out += "\nFFmpeg commands:\n" + rows.filter { $0.tool == "ffmpeg" }.map(\.command).joined(separator: "\n")

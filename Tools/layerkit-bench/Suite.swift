@@ -64,8 +64,11 @@ struct Suite {
   let videoSizes: Set<String>
   /// Run the clip workloads (Suite+Clips.swift).
   var withClips = true
-  /// Only the frame rows whose workload name contains this (case-insensitive); nil runs all.
+  /// Only the rows (frames, clips, the edit) whose workload name contains this
+  /// (case-insensitive); nil runs all.
   var only: String?
+
+  func selects(_ workload: String) -> Bool { only.map { workload.lowercased().contains($0.lowercased()) } ?? true }
 
   static let transitionFrames = 181
 
@@ -98,6 +101,9 @@ struct Suite {
     if withClips, let ffmpeg {
       let (a, b) = try inputs(width: 1920, height: 1080, ffmpeg: ffmpeg, in: work)
       clips = try clipWorkloads(try makeClipInputs(ffmpeg: ffmpeg, stills: [a, b], in: work), ffmpeg: ffmpeg, in: work)
+      if selects(Self.editName) {
+        clips += try editWorkload(try makeEditInputs(ffmpeg: ffmpeg, in: work), ffmpeg: ffmpeg, in: work)
+      }
     }
     for (w, h) in sizes {
       let (a, b) = try inputs(width: w, height: h, ffmpeg: ffmpeg, in: work)
@@ -131,12 +137,22 @@ struct Suite {
         ))
       // 20 lines of text (TextLayer) that change every frame: laid out and rasterized anew.
       workloads.append(
-        ("20 text lines", { k in try RenderList(layer: SampleScene.textLines(count: 20, frame: k, width: Double(w), height: Double(h)), width: w, height: h) }))
+        (
+          "20 text lines",
+          { k in
+            try RenderList(
+              layer: SampleScene.textLines(count: 20, frame: k, width: Double(w), height: Double(h)), width: w,
+              height: h)
+          }
+        ))
       // 200 progress rings (ShapeLayer): stroked, half of them dashed, strokeEnd animating, so
       // every frame rasterizes 400 coverage masks (fill and stroke) in the build step.
       let rings = try SampleScene.animatedShapes(count: 200, width: Double(w), height: Double(h))
       workloads.append(
-        ("200 shape layers", { k in try RenderList(layer: rings.presentation(at: Double(k) / 60), width: w, height: h) }))
+        (
+          "200 shape layers",
+          { k in try RenderList(layer: rings.presentation(at: Double(k) / 60), width: w, height: h) }
+        ))
       for count in [50, 500] {
         let grid = try SampleScene.animatedGrid(count: count, width: Double(w), height: Double(h))
         workloads.append(
@@ -145,7 +161,7 @@ struct Suite {
             { k in try RenderList(layer: grid.presentation(at: Double(k) / 60), width: w, height: h) }
           ))
       }
-      for (name, make) in workloads where only.map({ name.lowercased().contains($0.lowercased()) }) ?? true {
+      for (name, make) in workloads where selects(name) {
         for renderer in [gpu as Renderer?, cpu as Renderer?].compactMap({ $0 }) {
           if name.hasSuffix(".glsl") && renderer.name == "cpu" { continue }
           frames.append(try measure(name, renderer, width: w, height: h, make: make))

@@ -17,11 +17,34 @@ struct ClipOptions: ParsableArguments {
     help:
       "How fast clips play, 0.25 to 4 (2: twice as fast, sound kept in pitch); once for all clips or once per input.")
   var speed: [Double] = []
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help:
+      "Seconds a clip lasts in the video, its transitions included: its cut sped or slowed to fit (0.25× to 4×, as editly fits a clip to its duration); once for all clips or once per input."
+  )
+  var clipDuration: [Double] = []
 
   func validate() throws {
     for s in speed { try checkRange(s, "--speed", 0.25...4) }
+    for d in clipDuration { try checkRange(d, "--clip-duration", 0.001...Limits.maxSeconds, unit: "seconds") }
+    if !clipDuration.isEmpty && !speed.isEmpty {
+      throw ValidationError("--clip-duration sets each clip's speed; give it or --speed, not both")
+    }
     for c in cut where c.from != nil && c.to != nil && !(c.to! > c.from!) {
       throw ValidationError("--cut \(c.text): the end must come after the start")
+    }
+  }
+
+  /// The duration each clip is fitted to (nil: none; stills never).
+  func fittedDurations(for sources: [MediaSource]) throws -> [Double?] {
+    guard !clipDuration.isEmpty else { return sources.map { _ in nil } }
+    guard clipDuration.count == 1 || clipDuration.count == sources.count else {
+      throw ValidationError(
+        "give one --clip-duration for all inputs, or one per input (\(sources.count)), not \(clipDuration.count)")
+    }
+    return sources.enumerated().map { i, source in
+      guard case .clip = source else { return nil }
+      return clipDuration.count == 1 ? clipDuration[0] : clipDuration[i]
     }
   }
 
@@ -117,39 +140,117 @@ struct CutRange: ExpressibleByArgument {
   var defaultValueDescription: String { text }
 }
 
-/// How loud the clips' sound and the music are in `slideshow` and `concat`, and how far the music
-/// drops under the clips' sound.
+/// The sound of `slideshow` and `concat`: the tracks (`--audio`, `--voice`) placed, cut, looped
+/// and at their volumes; the clips' own sound; ducking; loudness and a last gain.
 struct MixOptions: ParsableArguments {
   @Option(parsing: .unconditional, help: "The clips' own sound, as a gain (1: as it is; 0: silent).")
   var clipVolume: Double = 1
-  @Option(parsing: .unconditional, help: "The --audio track's volume, as a gain (1: as it is).")
-  var audioVolume: Double = 1
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: "Each --audio track's volume, as a gain (1: as it is); once for all or once per track.")
+  var audioVolume: [Double] = []
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: "Seconds into the video each --audio track starts (0); once for all or per track.")
+  var audioStart: [Double] = []
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: ArgumentHelp(
+      "The part of each --audio track played, FROM:TO as --cut takes; once for all or per track.", valueName: "from:to")
+  )
+  var audioCut: [CutRange] = []
+  @Flag(help: "Play each --audio track (or its --audio-cut) over and over to the end of the video.") var audioLoop =
+    false
+  @Option(
+    help:
+      "A voice-over laid under the video from --voice-start (repeatable); with --duck the --audio tracks drop while it speaks."
+  )
+  var voice: [String] = []
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: "Seconds into the video each --voice starts (0); once for all or per voice.")
+  var voiceStart: [Double] = []
   @Option(
     parsing: .unconditional,
-    help: "Ducking: dB the --audio track drops while a clip with sound plays (eased over 0.3 s either side); 0: none.")
+    help: "Ducking: dB the --audio tracks drop while a clip with sound or a --voice plays; 0: none.")
   var duck: Double = 0
+  @Option(parsing: .unconditional, help: "Seconds the ducked tracks take to go down (before the sound starts).")
+  var duckAttack: Double = 0.3
+  @Option(parsing: .unconditional, help: "Seconds the ducked tracks take to come back (after the sound stops).")
+  var duckRelease: Double = 0.3
   @Option(
     parsing: .unconditional,
     help:
       "Normalize the whole mix to this integrated loudness, LUFS (EBU R128; -14 for streaming, -23 for broadcast), measured first then applied as one gain."
   )
   var loudness: Double?
+  @Option(parsing: .unconditional, help: "A last gain over the whole mix (after --loudness).") var volume: Double = 1
 
   func validate() throws {
+    try checkNamed(voice, "--voice")
     try checkRange(loudness, "--loudness", -70 ... -5, unit: "LUFS")
     try checkRange(clipVolume, "--clip-volume", 0...16)
-    try checkRange(audioVolume, "--audio-volume", 0...16)
+    try checkRange(volume, "--volume", 0...16)
+    for v in audioVolume { try checkRange(v, "--audio-volume", 0...16) }
+    for v in audioStart + voiceStart {
+      try checkRange(v, "--audio-start/--voice-start", 0...Limits.maxSeconds, unit: "seconds")
+    }
     try checkRange(duck, "--duck", 0...60, unit: "dB")
+    try checkRange(duckAttack, "--duck-attack", 0...10, unit: "seconds")
+    try checkRange(duckRelease, "--duck-release", 0...10, unit: "seconds")
+    for c in audioCut where c.from != nil && c.to != nil && !(c.to! > c.from!) {
+      throw ValidationError("--audio-cut \(c.text): the end must come after the start")
+    }
   }
 
-  /// Refuses a level for a music track that is not given (it would be ignored without a word).
-  func check(music: String?) throws {
-    guard music == nil else { return }
-    if audioVolume != 1 { throw ValidationError("--audio-volume is for --audio, and none is given") }
-    if duck > 0 { throw ValidationError("--duck lowers the --audio track, and none is given") }
+  /// Refuses what would be ignored without a word: a track's setting with no track to set, or
+  /// one list that is neither one value nor one per track.
+  func check(music: [String]) throws {
+    for (name, count) in [
+      ("--audio-volume", audioVolume.count), ("--audio-start", audioStart.count), ("--audio-cut", audioCut.count),
+    ]
+    where count > 0 {
+      guard !music.isEmpty else { throw ValidationError("\(name) is for --audio, and none is given") }
+      guard count == 1 || count == music.count else {
+        throw ValidationError(
+          "give one \(name) for all --audio tracks, or one per track (\(music.count)), not \(count)")
+      }
+    }
+    if audioLoop && music.isEmpty { throw ValidationError("--audio-loop is for --audio, and none is given") }
+    if voiceStart.count > 0 {
+      guard !voice.isEmpty else { throw ValidationError("--voice-start is for --voice, and none is given") }
+      guard voiceStart.count == 1 || voiceStart.count == voice.count else {
+        throw ValidationError(
+          "give one --voice-start for all voices, or one per voice (\(voice.count)), not \(voiceStart.count)")
+      }
+    }
+    if duck > 0 && music.isEmpty { throw ValidationError("--duck lowers the --audio tracks, and none is given") }
   }
 
-  var levels: AudioMix.Levels {
-    AudioMix.Levels(clipVolume: clipVolume, musicVolume: audioVolume, duck: duck, loudness: loudness)
+  /// The edit's audio: tracks, clips' sound, ducking, loudness, last gain.
+  func apply(to edit: inout Edit, music: [String], fadeOut: Double, clipAudio: Bool) {
+    func pick<T>(_ list: [T], _ i: Int) -> T? { list.isEmpty ? nil : list[list.count == 1 ? 0 : i] }
+    var tracks = music.enumerated().map { i, path in
+      var t = Edit.AudioTrack(path: path)
+      t.mixVolume = pick(audioVolume, i)
+      t.start = pick(audioStart, i)
+      t.cutFrom = pick(audioCut, i)?.from
+      t.cutTo = pick(audioCut, i)?.to
+      t.loop = audioLoop ? true : nil
+      t.fadeOut = fadeOut > 0 ? fadeOut : nil
+      return t
+    }
+    tracks += voice.enumerated().map { i, path in
+      var t = Edit.AudioTrack(path: path)
+      t.start = pick(voiceStart, i)
+      t.voice = true
+      return t
+    }
+    edit.audioTracks = tracks.isEmpty ? nil : tracks
+    edit.keepSourceAudio = clipAudio
+    edit.clipsAudioVolume = clipVolume
+    edit.outputVolume = volume != 1 ? volume : nil
+    if duck > 0 { edit.ducking = Edit.Ducking(amount: duck, attack: duckAttack, release: duckRelease) }
+    edit.loudness = loudness
   }
 }

@@ -7,16 +7,21 @@ import LayerKitVideo
 /// Pictures over the whole video (`slideshow`, `concat`): a logo or a watermark that stays put
 /// while the items and transitions change under it.
 struct OverlayOptions: ParsableArguments {
-  @Option(help: "A picture (PNG, JPEG) over the whole video, above the transitions; repeatable.")
+  @Option(
+    help:
+      "A picture (PNG, JPEG) or a clip (picture-in-picture: silent, from its start) over the whole video, above the transitions; repeatable."
+  )
   var overlay: [String] = []
   @Option(
     help: ArgumentHelp(
-      "Where each overlay sits: top-left, top, top-right (default), center-left, center, center-right, bottom-left, bottom or bottom-right; once for all or once per overlay.",
+      "Where each overlay sits: top-left, top, top-right (a picture's default), center-left, center, center-right, bottom-left, bottom or bottom-right (a clip's default); once for all or once per overlay.",
       valueName: "position"))
   var overlayPosition: [ImageOverlay.Position] = []
   @Option(
     parsing: .unconditionalSingleValue,
-    help: "Each overlay's width, a fraction of the frame's (0.15); once for all or per overlay.")
+    help:
+      "Each overlay's width, a fraction of the frame's (0.15 for a picture, 0.3 for a clip); once for all or per overlay."
+  )
   var overlaySize: [Double] = []
   @Option(parsing: .unconditionalSingleValue, help: "Each overlay's opacity, 0…1 (1); once for all or per overlay.")
   var overlayOpacity: [Double] = []
@@ -53,18 +58,21 @@ struct OverlayOptions: ParsableArguments {
     }
   }
 
-  /// The overlays, their pictures read (PNG or JPEG); `output` may name none of them.
-  func overlays(output: String) throws -> [ImageOverlay] {
-    try OutputIdentity.refuse(output: output, inputs: overlay)
-    func pick<T>(_ list: [T], _ i: Int, _ fallback: T) -> T { list.isEmpty ? fallback : list[list.count == 1 ? 0 : i] }
+  /// The overlays as the edit writes them (their pictures are read when it is played).
+  func editOverlays() throws -> [Edit.Overlay] {
+    func pick<T>(_ list: [T], _ i: Int) -> T? { list.isEmpty ? nil : list[list.count == 1 ? 0 : i] }
     return try overlay.enumerated().map { i, path in
-      if !overlayTo.isEmpty, pick(overlayTo, i, 0) <= pick(overlayFrom, i, 0) {
+      if let to = pick(overlayTo, i), to <= pick(overlayFrom, i) ?? 0 {
         throw ValidationError("--overlay-to must come after --overlay-from (overlay \(i + 1))")
       }
-      return ImageOverlay(
-        image: try ImageFile.read(URL(fileURLWithPath: path)), position: pick(overlayPosition, i, .topRight),
-        width: pick(overlaySize, i, 0.15), margin: pick(overlayMargin, i, 0.03), opacity: pick(overlayOpacity, i, 1),
-        start: pick(overlayFrom, i, 0), end: overlayTo.isEmpty ? nil : pick(overlayTo, i, 0))
+      var o = Edit.Overlay(path: path)
+      o.position = pick(overlayPosition, i)?.rawValue
+      o.width = pick(overlaySize, i)
+      o.margin = pick(overlayMargin, i)
+      o.opacity = pick(overlayOpacity, i)
+      o.start = pick(overlayFrom, i)
+      o.stop = pick(overlayTo, i)
+      return o
     }
   }
 }

@@ -33,10 +33,14 @@ struct Present: ParsableCommand {
   @Option(help: "forward (present) or backward (dismiss).") var direction: TransitionDirection = .forward
   @Option(help: "The steps, comma-separated: push and pop (default: one per extra scene, in --direction).")
   var sequence: String?
-  @Option(parsing: .unconditional, help: "Seconds each transition lasts (default: the transition's own, 0.35 s; sheet 0.45 s).")
+  @Option(
+    parsing: .unconditional,
+    help: "Seconds each transition lasts (default: the transition's own, 0.35 s; sheet 0.45 s).")
   var duration: Double?
   @Option(parsing: .unconditional, help: "Seconds before, between and after the steps.") var hold: Double = 1
-  @Option(name: .shortAndLong, help: "Output: a .mp4/.webm/.gif/.webp/.apng/.mov/.mkv/.y4m file, a folder/ for PNG frames, or -.")
+  @Option(
+    name: .shortAndLong,
+    help: "Output: a .mp4/.webm/.gif/.webp/.apng/.mov/.mkv/.y4m file, a folder/ for PNG frames, or -.")
   var output: String
   @Option(
     help:
@@ -111,7 +115,7 @@ struct Present: ParsableCommand {
       var plan = try OutputPlan(target: target, options: encoder.encoding)
       _ = try VideoJob.frameSize(plan, width: settings.width, height: settings.height, pad: false)
       plan.options.audio = try VideoJob.sceneAudio(
-        [], music: video.audio, fadeOut: video.audioFade, target: target, frames: range, of: count, fps: fps)
+        [], tracks: video.tracks, target: target, frames: range, of: count, fps: fps)
       try VideoJob.renderScene(source, frames: range, plan: plan, video: video, output: output)
       // A participant that never said it ended is named (the built-ins always end).
       let unfinished = presentation.unfinishedParticipants

@@ -64,7 +64,7 @@ struct Render: ParsableCommand {
       let videoOnly: [(String, Bool)] = [
         ("--fps", fps != nil), ("--time", time != nil), ("--frames", video.frames != nil),
         ("--shard", video.shard != nil), ("--contact-sheet", video.contactSheet != nil), ("--pad", pad),
-        ("--format", encoder.format != nil), ("--audio", video.audio != nil),
+        ("--format", encoder.format != nil), ("--audio", !video.audio.isEmpty),
       ]
       if let (name, _) = videoOnly.first(where: { $0.1 }) {
         throw ValidationError("\(name) is for scene files; --sample writes one PNG")
@@ -77,7 +77,7 @@ struct Render: ParsableCommand {
       try encoder.check(for: .png)
       return
     }
-    if noAudio && video.audio != nil { throw ValidationError("use --audio or --no-audio, not both") }
+    if noAudio && !video.audio.isEmpty { throw ValidationError("use --audio or --no-audio, not both") }
     guard scene != nil else {
       throw ValidationError("nothing to render: give a scene file (layerkit render SCENE.json -o OUT) or --sample")
     }
@@ -91,7 +91,7 @@ struct Render: ParsableCommand {
       let videoOnly: [(String, Bool)] = [
         ("--fps", fps != nil), ("--frames", video.frames != nil), ("--shard", video.shard != nil),
         ("--contact-sheet", video.contactSheet != nil), ("--format", encoder.format != nil),
-        ("--audio", video.audio != nil),
+        ("--audio", !video.audio.isEmpty),
       ]
       if let (name, _) = videoOnly.first(where: { $0.1 }) {
         throw ValidationError("\(name) is for videos, not for the one frame --time writes")
@@ -190,7 +190,7 @@ struct Render: ParsableCommand {
     }
     let range = try selectedFrames(video.frames, video.shard, count: count, what: "the scene")
     plan.options.audio = try VideoJob.sceneAudio(
-      noAudio ? [] : loaded.sounds, music: video.audio, fadeOut: video.audioFade, target: target, frames: range,
+      noAudio ? [] : loaded.sounds, tracks: video.tracks, target: target, frames: range,
       of: count, fps: fps)
     try VideoJob.renderScene(source, frames: range, plan: plan, video: video, output: output)
   }

@@ -35,11 +35,17 @@ struct Slideshow: ParsableCommand {
   @OptionGroup var mix: MixOptions
   @OptionGroup var video: VideoOptions
   @OptionGroup var text: TextOptions
+  @Flag(
+    help: "Print the edit these flags make, as JSON (editly's edit spec, LayerKit's fields added), and render nothing.")
+  var printEdit = false
 
   func validate() throws {
     guard !inputs.isEmpty else { throw ValidationError("give at least one image or clip") }
     try checkNamed(inputs, "an input")
     try mix.check(music: video.run.audio)
+    if loop && !clips.clipDuration.isEmpty {
+      throw ValidationError("--loop fills a clip's slot by repeating it, --clip-duration by its speed: give one")
+    }
     if loop && hold == nil { throw ValidationError("--loop fills each clip's --hold: give --hold") }
     try seed.check()
     try checkRange(hold, "--hold", 0...Limits.maxSeconds, unit: "seconds")
@@ -55,36 +61,30 @@ struct Slideshow: ParsableCommand {
     try reportingErrors("slideshow") {
       let job = try VideoJob(options: video, command: "slideshow")
       let sources = try job.open(inputs)
-      var random = SeededRandom(seed: seed.value)
-      let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
-      let joins = try specs.map { try job.transition($0, duration: transitionDuration, random: &random) }
       let cuts = try clips.cuts(for: sources)
       let speeds = try clips.speeds(for: sources)
-      var items: [TimelineItem] = []
-      for (i, source) in sources.enumerated() {
-        let around = (i > 0 ? transitionDuration : 0) + (i < joins.count ? transitionDuration : 0)
-        var duration: Double
-        var loopLength: Double?
-        if let clipLength = cuts[i]?.length ?? source.duration {
-          // Seconds of the video the clip (or its cut) plays at its speed.
-          let length = clipLength / speeds[i]
-          duration = hold.map { min(length, $0 + around) } ?? length
-          // --loop: a clip shorter than its slot plays again and again to fill it.
-          if loop, let hold, length < hold + around {
-            duration = hold + around
-            loopLength = clipLength
-          }
-        } else {
-          duration = (hold ?? 2) + around
+      let fitted = try clips.fittedDurations(for: sources)
+      let slots = sources.enumerated().map { i, source in
+        let around = (i > 0 ? transitionDuration : 0) + (i < inputs.count - 1 ? transitionDuration : 0)
+        guard let clipLength = cuts[i]?.length ?? source.duration else {
+          return Slot(duration: (hold ?? 2) + around)
         }
-        items.append(
-          TimelineItem(
-            source: source, inPoint: cuts[i]?.inPoint ?? 0, duration: duration, loopLength: loopLength, speed: speeds[i]))
+        let from = cuts[i]?.inPoint ?? 0
+        if let fit = fitted[i] { return Slot(duration: fit, cutFrom: from, cutTo: from + clipLength, speed: nil) }
+        // Seconds of the video the clip (or its cut) plays at its speed.
+        let length = clipLength / speeds[i]
+        // --loop: a clip shorter than its slot plays again and again to fill it.
+        if loop, let hold, length < hold + around {
+          return Slot(duration: hold + around, cutFrom: from, cutTo: from + clipLength, speed: speeds[i], loop: true)
+        }
+        let duration = hold.map { min(length, $0 + around) } ?? length
+        return Slot(duration: duration, cutFrom: from, cutTo: from + duration * speeds[i], speed: speeds[i])
       }
-      let subtitles = try text.apply(to: &items, seed: seed.value)
-      try job.render(
-        items: items, transitions: joins, sources: sources, includesEnd: false, subtitles: subtitles,
-        overlays: try overlays.overlays(output: video.output), levels: mix.levels)
+      let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
+      let edit = try job.sequenceEdit(
+        sources: sources, slots: slots, specs: specs, transitionDuration: transitionDuration, seed: seed.value,
+        text: text, overlays: overlays, mix: mix)
+      try job.play(edit, sources: sources, printEdit: printEdit)
     }
   }
 }
@@ -113,6 +113,9 @@ struct Concat: ParsableCommand {
   @OptionGroup var mix: MixOptions
   @OptionGroup var video: VideoOptions
   @OptionGroup var text: TextOptions
+  @Flag(
+    help: "Print the edit these flags make, as JSON (editly's edit spec, LayerKit's fields added), and render nothing.")
+  var printEdit = false
 
   func validate() throws {
     guard inputs.count >= 1 else { throw ValidationError("give at least one clip") }
@@ -132,20 +135,20 @@ struct Concat: ParsableCommand {
     try reportingErrors("concat") {
       let job = try VideoJob(options: video, command: "concat")
       let sources = try job.open(inputs)
-      var random = SeededRandom(seed: seed.value)
-      let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
-      let joins = try specs.map { try job.transition($0, duration: transitionDuration, random: &random) }
       let cuts = try clips.cuts(for: sources)
       let speeds = try clips.speeds(for: sources)
-      var items = sources.indices.map { i in
-        TimelineItem(
-          source: sources[i], inPoint: cuts[i]?.inPoint ?? 0,
-          duration: (cuts[i]?.length ?? sources[i].duration).map { $0 / speeds[i] } ?? hold, speed: speeds[i])
+      let fitted = try clips.fittedDurations(for: sources)
+      let slots = sources.enumerated().map { i, source in
+        guard let clipLength = cuts[i]?.length ?? source.duration else { return Slot(duration: hold) }
+        let from = cuts[i]?.inPoint ?? 0
+        if let fit = fitted[i] { return Slot(duration: fit, cutFrom: from, cutTo: from + clipLength, speed: nil) }
+        return Slot(duration: clipLength / speeds[i], cutFrom: from, cutTo: from + clipLength, speed: speeds[i])
       }
-      let subtitles = try text.apply(to: &items, seed: seed.value)
-      try job.render(
-        items: items, transitions: joins, sources: sources, includesEnd: false, subtitles: subtitles,
-        overlays: try overlays.overlays(output: video.output), levels: mix.levels)
+      let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
+      let edit = try job.sequenceEdit(
+        sources: sources, slots: slots, specs: specs, transitionDuration: transitionDuration, seed: seed.value,
+        text: text, overlays: overlays, mix: mix)
+      try job.play(edit, sources: sources, printEdit: printEdit)
     }
   }
 }

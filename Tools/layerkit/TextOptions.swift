@@ -26,10 +26,13 @@ struct TextOptions: ParsableArguments {
   @Option(help: "The box behind subtitles: a colour, or none.") var subtitleBox: String = "#0000008C"
   @Option(
     help:
-      "Ken Burns: in, out, random or none (a slow zoom over an input's whole time); once for all stills, or once per input (clips too).")
+      "Ken Burns: in, out, random or none (a slow zoom over an input's whole time); once for all stills, or once per input (clips too)."
+  )
   var zoom: [ZoomChoice] = []
   @Option(help: "How much the zoom adds (0.1: 10 %).") var zoomAmount: Double = 0.1
-  @Option(help: "Pan as they zoom: left, right, up, down, random or none; once for all stills, or once per input (clips too).")
+  @Option(
+    help: "Pan as they zoom: left, right, up, down, random or none; once for all stills, or once per input (clips too)."
+  )
   var pan: [PanChoice] = []
 
   enum ZoomChoice: String, ExpressibleByArgument, CaseIterable { case none, `in`, out, random }
@@ -54,65 +57,71 @@ struct TextOptions: ParsableArguments {
     }
   }
 
-  /// Sets the items' titles and Ken Burns moves; the subtitles, if any.
-  func apply(to items: inout [TimelineItem], seed: UInt64) throws -> Subtitles? {
+  /// Adds the titles and Ken Burns moves to the edit's clips (random choices made here, from
+  /// `seed`), and the subtitles.
+  func apply(to edit: inout Edit, stills: [Bool], seed: UInt64) throws {
     var texts = title
     if let titles {
       let text = try textFile(titles, what: "--titles")
       texts = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
       if texts.last == "" { texts.removeLast() }
     }
-    if texts.count > items.count {
-      throw ValidationError("\(texts.count) titles for \(items.count) inputs: give at most one per input")
+    let count = edit.clips.count
+    if texts.count > count {
+      throw ValidationError("\(texts.count) titles for \(count) inputs: give at most one per input")
     }
-    let style = TextStyle(
-      font: titleFont, size: titleSize, color: titleColor?.color ?? .white, position: titlePosition,
-      box: titleBox == "none" ? nil : ColorArgument(argument: titleBox)?.color, fade: titleFade)
     for (i, text) in texts.enumerated() where !text.isEmpty {
-      items[i].title = TimelineTitle(AttributedText(text.replacingOccurrences(of: "\\n", with: "\n")), style: style)
+      var layer = Edit.Title(text: text.replacingOccurrences(of: "\\n", with: "\n"))
+      let isFile =
+        titleFont.contains("/") || [".ttf", ".otf", ".ttc"].contains { titleFont.lowercased().hasSuffix($0) }
+      if isFile { layer.fontPath = titleFont } else { layer.fontFamily = titleFont }
+      layer.fontSize = titleSize
+      layer.textColor = titleColor?.hex
+      layer.position = titlePosition.rawValue
+      layer.box = titleBox == "none" ? "none" : ColorArgument(argument: titleBox)?.hex
+      layer.fade = titleFade
+      edit.clips[i].layers.append(.title(layer))
     }
-    for (list, name) in [(zoom.count, "--zoom"), (pan.count, "--pan")] where list > 1 && list != items.count {
-      throw ValidationError("give one \(name) for all \(items.count) inputs, or one per input, not \(list)")
+    for (list, name) in [(zoom.count, "--zoom"), (pan.count, "--pan")] where list > 1 && list != count {
+      throw ValidationError("give one \(name) for all \(count) inputs, or one per input, not \(list)")
     }
     var random = SeededRandom(seed: seed ^ 0x4B42)
-    for i in items.indices {
+    for i in 0..<count {
       let zoom = self.zoom.isEmpty ? .none : self.zoom[self.zoom.count == 1 ? 0 : i]
       let pan = self.pan.isEmpty ? .none : self.pan[self.pan.count == 1 ? 0 : i]
       // One --zoom/--pan for all moves the stills; one per input moves what it names, clips too.
-      let isStill = { if case .image = items[i].source { return true } else { return false } }()
-      guard isStill || (self.zoom.count > 1 || self.pan.count > 1), zoom != .none || pan != .none else { continue }
-      let z: KenBurns.Zoom
+      guard stills[i] || (self.zoom.count > 1 || self.pan.count > 1), zoom != .none || pan != .none else { continue }
+      let direction: String?
       switch zoom {
-      case .none: z = .none
-      case .in: z = .in
-      case .out: z = .out
-      case .random: z = random.next() % 2 == 0 ? .in : .out
+      case .none: direction = nil
+      case .in, .out: direction = zoom.rawValue
+      case .random: direction = random.next() % 2 == 0 ? "in" : "out"
       }
-      let directions: [SIMD2<Double>] = [[-1, 0], [1, 0], [0, -1], [0, 1]]
-      let p: SIMD2<Double>
+      let panName: String?
       switch pan {
-      case .none: p = .zero
-      case .left: p = [-1, 0]
-      case .right: p = [1, 0]
-      case .up: p = [0, -1]
-      case .down: p = [0, 1]
-      case .random: p = directions[Int(random.next() % 4)]
+      case .none: panName = nil
+      case .random: panName = ["left", "right", "up", "down"][Int(random.next() % 4)]
+      default: panName = pan.rawValue
       }
-      items[i].motion = KenBurns(zoom: z, pan: p, amount: zoomAmount)
+      edit.clips[i].layers = edit.clips[i].layers.map { layer in
+        switch layer {
+        case .video(var v):
+          (v.zoomDirection, v.zoomAmount, v.panDirection) = (direction ?? "none", zoomAmount, panName)
+          return .video(v)
+        case .image(var image):
+          (image.zoomDirection, image.zoomAmount, image.panDirection) = (direction ?? "none", zoomAmount, panName)
+          return .image(image)
+        case .title: return layer
+        }
+      }
     }
-    guard let subtitles else { return nil }
-    let cues: [SubtitleCue]
-    do {
-      cues = try SubtitleFile.read(URL(fileURLWithPath: subtitles))
-    } catch {
-      // The file's content is at fault, not the command line: exit 1, without the usage text.
-      throw ParameterError(error.description)
-    }
-    return Subtitles(
-      cues: cues,
-      style: TextStyle(
-        font: subtitleFont, size: subtitleSize, color: subtitleColor?.color ?? .white, position: .bottom,
-        box: subtitleBox == "none" ? nil : ColorArgument(argument: subtitleBox)?.color, fade: 0.1, maxLines: 3))
+    guard let subtitles else { return }
+    var track = Edit.SubtitleTrack(path: subtitles)
+    track.fontFamily = subtitleFont
+    track.fontSize = subtitleSize
+    track.textColor = subtitleColor?.hex
+    track.box = subtitleBox == "none" ? "none" : ColorArgument(argument: subtitleBox)?.hex
+    edit.subtitles = track
   }
 }
 

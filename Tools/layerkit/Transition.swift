@@ -43,7 +43,8 @@ struct TransitionCommand: ParsableCommand {
     try checkRange(startProgress, "--start-progress", 0...1)
     try checkRange(endProgress, "--end-progress", 0...1)
     guard endProgress >= startProgress else {
-      throw ValidationError("--end-progress \(endProgress) is before --start-progress \(startProgress): the end must be ≥ the start")
+      throw ValidationError(
+        "--end-progress \(endProgress) is before --start-progress \(startProgress): the end must be ≥ the start")
     }
     try checkRange(duration, "--duration", 0.001...Limits.maxSeconds, unit: "seconds")
     if case .failure(let problem) = Limits.frameCount(seconds: duration, fps: video.fps ?? 30, name: "--duration") {
@@ -76,7 +77,9 @@ struct TransitionCommand: ParsableCommand {
         throw VideoError.itemTooShort(item: to, duration: length, needed: duration)
       }
       let b = TimelineItem(source: sources[1], duration: duration)
-      try job.render(items: [a, b], transitions: [transition], sources: sources, includesEnd: true)
+      let played = PlayedEdit(
+        items: [a, b], transitions: [transition], tracks: video.run.tracks, clipAudio: !video.noAudio)
+      try job.render(played, sources: sources, includesEnd: true)
     }
   }
 }

@@ -13,8 +13,6 @@ import LayerKitVideo
   import Glibc
 #endif
 
-/// What the video commands (transition, slideshow, concat) share: choosing the backend, reading
-
 /// Transition SPECs read once: built-in effects, Core Animation's type:subtype, `.glsl` files
 /// parsed and registered, `:NAME=VALUE` parameters.
 extension VideoJob {
@@ -31,18 +29,7 @@ extension VideoJob {
     _ spec: String, duration: Double, timing: MediaTimingFunction, gpu: GLRenderer?, random: inout SeededRandom
   ) throws -> TimelineTransition {
     if spec == "random" {
-      let names = TransitionEffects.all.keys.sorted()
-      let name = names[Int(random.next() % UInt64(names.count))]
-      var parameters: [String: TransitionValue] = [:]
-      var label = name
-      if ["moveIn", "push", "reveal"].contains(name) {
-        let subtypes: [TransitionSubtype] = [.fromLeft, .fromRight, .fromTop, .fromBottom]
-        let subtype = subtypes[Int(random.next() % 4)]
-        parameters["direction"] = .vec2(TransitionEffects.direction(subtype))
-        label += ":\(subtype.rawValue)"
-      }
-      return TimelineTransition(
-        effect: name, parameters: parameters, duration: duration, timing: timing, label: label)
+      return try transition(randomSpec(&random), duration: duration, timing: timing, gpu: gpu, random: &random)
     }
     var parts = spec.components(separatedBy: ":")
     let head = parts.removeFirst()
@@ -105,6 +92,15 @@ extension VideoJob {
     }
     return TimelineTransition(
       effect: effect, builtIn: builtIn, parameters: parameters, duration: duration, timing: timing, label: spec)
+  }
+
+  /// A built-in effect picked by `random`, as a SPEC (`push:fromTop` for those with a direction).
+  static func randomSpec(_ random: inout SeededRandom) -> String {
+    let names = TransitionEffects.all.keys.sorted()
+    let name = names[Int(random.next() % UInt64(names.count))]
+    guard ["moveIn", "push", "reveal"].contains(name) else { return name }
+    let subtypes: [TransitionSubtype] = [.fromLeft, .fromRight, .fromTop, .fromBottom]
+    return name + ":" + subtypes[Int(random.next() % 4)].rawValue
   }
 
   /// The text of a transition shader file, refused in one line naming `what` and the file when

@@ -44,24 +44,34 @@ struct VideoJob {
   }
 
   /// The sound of a scene video of `count` frames at `fps` (render, present): clips' sounds where
-  /// the scene plays them and a music track under everything (checked before anything is
+  /// the scene plays them and the tracks under everything (checked before anything is
   /// rendered), where the output carries sound.
   static func sceneAudio(
-    _ sounds: [AudioMix.PlacedSound], music: String?, fadeOut: Double, target: OutputTarget, frames: Range<Int>,
+    _ sounds: [AudioMix.PlacedSound], tracks: [AudioMix.Track], target: OutputTarget, frames: Range<Int>,
     of count: Int, fps: Double
   ) throws -> AudioMix? {
-    try checkCarriesSound(music, target)
+    try checkCarriesSound(tracks.map(\.path), target)
     guard target.format.carriesSound else { return nil }
-    if let music { try AudioMix.checkTrack(music) }
+    let tracks = try checked(tracks)
     return audio(for: target, frames: frames, of: count, time: { Double($0) / fps }) {
-      AudioMix.placed(sounds, music: music, duration: Double(count) / fps, fadeOut: fadeOut, range: $0)
+      AudioMix.placed(sounds, tracks: tracks, duration: Double(count) / fps, range: $0)
     }
   }
 
-  /// Refuses `--audio` for an output that carries no sound (Y4M, PNG frames, GIF): the track
+  /// Each track checked (it exists, has sound, is whole) with its length learnt, before
+  /// anything is rendered.
+  static func checked(_ tracks: [AudioMix.Track]) throws -> [AudioMix.Track] {
+    try tracks.map { track in
+      var track = track
+      track.length = try AudioMix.checkTrack(track.path)
+      return track
+    }
+  }
+
+  /// Refuses sound tracks for an output that carries no sound (Y4M, PNG frames, GIF): they
   /// would be dropped without a word.
-  static func checkCarriesSound(_ music: String?, _ target: OutputTarget) throws {
-    guard music != nil, !target.format.carriesSound else { return }
+  static func checkCarriesSound(_ tracks: [String], _ target: OutputTarget) throws {
+    guard !tracks.isEmpty, !target.format.carriesSound else { return }
     let what = target.format == .png ? "PNG frames carry" : "a .\(target.format.rawValue) carries"
     throw ValidationError("--audio: \(what) no sound; use .mp4, .webm, .mov or .mkv")
   }
@@ -125,40 +135,37 @@ struct VideoJob {
     return try FrameRate(30)
   }
 
-  /// Builds the timeline, the output and the pipeline, then renders, with progress, signals and
-  /// a summary line.
-  func render(
-    items: [TimelineItem], transitions: [TimelineTransition], sources: [MediaSource], includesEnd: Bool,
-    subtitles: Subtitles? = nil, overlays: [ImageOverlay] = [], levels: AudioMix.Levels = AudioMix.Levels()
-  ) throws {
+  /// Builds the timeline, the output and the pipeline from a played edit, then renders, with
+  /// progress, signals and a summary line.
+  /// - Parameter sources: the media the edit shows, in order (the first gives the default size).
+  func render(_ played: PlayedEdit, sources: [MediaSource], includesEnd: Bool) throws {
     let first = sources[0].size
     var width = options.size?.width ?? first.width
     var height = options.size?.height ?? first.height
     try OutputIdentity.refuse(
-      output: options.output, inputs: sources.map(\.path) + [options.run.audio].compactMap { $0 })
+      output: options.output,
+      inputs: sources.map(\.path) + played.tracks.map(\.path) + played.overlayPaths)
     let target = try OutputTarget(path: options.output, format: options.encoder.format)
     try options.encoder.check(for: target.format)
-    try Self.checkCarriesSound(options.run.audio, target)
+    try Self.checkCarriesSound(played.tracks.map(\.path), target)
     var plan = try OutputPlan(target: target, options: options.encoder.encoding)
     let (pictureWidth, pictureHeight) = (width, height)
     (width, height) = try Self.frameSize(plan, width: width, height: height, pad: options.pad)
     let background = options.encoder.background?.color ?? .clear
     var timeline = try Timeline(
-      items: items, transitions: transitions, width: width, height: height, rate: try rate(for: sources),
-      fit: options.fit, background: background, includesEnd: includesEnd, pictureWidth: pictureWidth,
-      pictureHeight: pictureHeight)
-    timeline.subtitles = subtitles
-    timeline.overlays = overlays
+      items: played.items, transitions: played.transitions, width: width, height: height,
+      rate: try rate(for: sources), fit: played.fit ?? options.fit, background: background, includesEnd: includesEnd,
+      pictureWidth: pictureWidth, pictureHeight: pictureHeight)
+    timeline.subtitles = played.subtitles
+    timeline.overlays = played.overlays
     let total = timeline.frameCount
     let range = try selectedFrames(options.run.frames, options.run.shard, count: total)
     plan.options.part = options.run.partRecord(frames: range, of: total)
-    if let music = options.run.audio, target.format.needsFFmpeg {
-      try AudioMix.checkTrack(music)
-    }
-    if !options.noAudio {
+    let tracks = target.format.needsFFmpeg ? try Self.checked(played.tracks) : played.tracks
+    if target.format.carriesSound {
       plan.options.audio = try Self.audio(for: target, frames: range, of: total, time: timeline.time(ofFrame:)) {
         try AudioMix.make(
-          for: timeline, music: options.run.audio, musicFadeOut: options.run.audioFade, levels: levels, range: $0)
+          for: timeline, tracks: tracks, clipAudio: played.clipAudio, levels: played.levels, range: $0)
       }
     }
     // Secondary outputs are checked before anything is rendered, not found unwritable after.
@@ -167,7 +174,7 @@ struct VideoJob {
       try OutputIdentity.checkWritable(secondary)
     }
     let sheetFrames = options.run.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
-    let renderer = self.renderer(for: transitions)
+    let renderer = self.renderer(for: played.transitions)
     let pipeline = try VideoPipeline(
       timeline: timeline, renderer: renderer, plan: plan, frames: range, keepFrames: Set(sheetFrames))
     try run(pipeline, frames: range.count, describe: "\(width)×\(height), \(timeline.rate) fps, \(renderer.name)")
@@ -175,6 +182,17 @@ struct VideoJob {
       let images = sheetFrames.compactMap { k in pipeline.keptFrames[k].map { (timeline.time(ofFrame: k), $0) } }
       try ContactSheet.write(images, renderer: renderer, to: sheet)
       if !options.run.quiet { printError("contact sheet: \(sheet)") }
+    }
+  }
+}
+
+extension VideoRunOptions {
+  /// The `--audio` tracks: each from the video's start, faded out over `--audio-fade`.
+  var tracks: [AudioMix.Track] {
+    audio.map { path in
+      var track = AudioMix.Track(path: path)
+      track.fadeOut = audioFade
+      return track
     }
   }
 }

@@ -8,7 +8,9 @@ import LayerKitVideo
 struct VideoOptions: ParsableArguments {
   @Option(
     name: .shortAndLong,
-    help: "Output: a .mp4/.webm/.gif/.webp/.apng/.mov/.mkv/.y4m file, a folder/ for PNG frames, or - (Y4M on standard output).")
+    help:
+      "Output: a .mp4/.webm/.gif/.webp/.apng/.mov/.mkv/.y4m file, a folder/ for PNG frames, or - (Y4M on standard output)."
+  )
   var output: String
   @Option(parsing: .unconditional, help: "Output size WIDTHxHEIGHT (default: the first input's size).")
   var size: PixelSize?
@@ -34,7 +36,7 @@ struct VideoOptions: ParsableArguments {
   func validate() throws {
     try checkRange(fps, "--fps", Limits.framesPerSecond)
     try checkSize(size)
-    if noAudio && run.audio != nil { throw ValidationError("use --audio or --no-audio, not both") }
+    if noAudio && !run.audio.isEmpty { throw ValidationError("use --audio or --no-audio, not both") }
   }
 
 }
@@ -186,29 +188,16 @@ struct ColorArgument: ExpressibleByArgument {
   var alpha: UInt8
 
   init?(argument: String) {
-    let named: [String: (UInt8, UInt8, UInt8, UInt8)] = [
-      "black": (0, 0, 0, 255), "white": (255, 255, 255, 255), "red": (255, 0, 0, 255), "green": (0, 255, 0, 255),
-      "blue": (0, 0, 255, 255), "gray": (128, 128, 128, 255), "grey": (128, 128, 128, 255),
-      "transparent": (0, 0, 0, 0),
-    ]
-    if let c = named[argument.lowercased()] {
-      (red, green, blue, alpha) = c
-      return
-    }
-    var hex = argument
-    if hex.hasPrefix("#") { hex.removeFirst() } else if hex.hasPrefix("0x") { hex.removeFirst(2) }
-    guard hex.count == 6 || hex.count == 8, let v = UInt32(hex, radix: 16) else { return nil }
-    if hex.count == 6 {
-      (red, green, blue, alpha) = (UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255), 255)
-    } else {
-      (red, green, blue, alpha) = (UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255))
-    }
+    guard let c = ColorName.rgba8(argument) else { return nil }
+    (red, green, blue, alpha) = c
   }
 
   var color: Color {
     Color(red: Double(red) / 255, green: Double(green) / 255, blue: Double(blue) / 255, alpha: Double(alpha) / 255)
   }
   var opaque: BackgroundColor { BackgroundColor(red: red, green: green, blue: blue) }
+  /// `#RRGGBBAA`, as edits write colours.
+  var hex: String { String(format: "#%02X%02X%02X%02X", red, green, blue, alpha) }
 }
 
 /// The tolerance options of `compare` and `parity`, the parity contract by default.
@@ -243,8 +232,13 @@ struct VideoRunOptions: ParsableArguments {
   @Flag(help: "No progress line and no summary.") var quiet = false
   @Option(help: "Also write the render's figures to FILE as JSON: seconds per stage, CPU seconds, occupancy.")
   var stats: String?
-  @Option(help: "A music track laid under the video (trimmed to its length; MP4, WebM, MOV, MKV).") var audio: String?
-  @Option(parsing: .unconditional, help: "Seconds of fade-out at the end of --audio.") var audioFade: Double = 0
+  @Option(
+    help:
+      "A sound track laid under the video from its start (trimmed to the video; MP4, WebM, MOV, MKV); repeatable: the tracks are mixed."
+  )
+  var audio: [String] = []
+  @Option(parsing: .unconditional, help: "Seconds of fade-out at the end of each --audio track.") var audioFade:
+    Double = 0
   @Option(
     parsing: .unconditional,
     help:
@@ -253,7 +247,7 @@ struct VideoRunOptions: ParsableArguments {
   var frameTimeLimit: Double = 60
 
   func validate() throws {
-    try checkNamed([audio], "--audio")
+    try checkNamed(audio, "--audio")
     try checkNamed([contactSheet], "--contact-sheet")
     try checkNamed([stats], "--stats")
     try checkRange(audioFade, "--audio-fade", 0...Limits.maxSeconds, unit: "seconds")

@@ -21,6 +21,9 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
   case itemTooShort(item: String, duration: Double, needed: Double)
   /// A timeline that is not one: no items, a bad duration, a bad frame range, a bad spec.
   case invalidTimeline(String)
+  /// An edit (`--print-edit`'s JSON, an edit file) with a field that cannot be played: `at` is
+  /// its path in the edit (`clips[2].layers.speed`).
+  case invalidEdit(at: String, reason: String)
   /// Parts that do not join: different sizes, rates or formats, or not parts at all.
   case incompatibleParts(String)
   /// The render was stopped by a signal (SIGINT, SIGTERM); nothing was left at the output path,
@@ -49,7 +52,8 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unreadableAudio(let path, let reason): return "\(path): cannot use as a sound track: \(reason)"
     case .unwritableOutput(let path, let reason): return "\(path): cannot write the output: \(reason)"
     case .unknownFormat(let path):
-      return "\(path): cannot tell the output format from the name; use .mp4, .webm, .gif, .webp, .apng, .mov, .mkv, .y4m, "
+      return
+        "\(path): cannot tell the output format from the name; use .mp4, .webm, .gif, .webp, .apng, .mov, .mkv, .y4m, "
         + "a folder (ending in /) for PNG frames, or name the format"
     case .folderNotEmpty(let path, let frames):
       return "\(path) already holds \(frames) frame files; allow replacing them, or choose another folder"
@@ -60,6 +64,7 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
       return "\(item) lasts \(fmt(duration)) s, shorter than the \(fmt(needed)) s its transitions need; "
         + "shorten its transitions or lengthen the item"
     case .invalidTimeline(let reason): return reason
+    case .invalidEdit(let at, let reason): return "the edit's \(at): \(reason)"
     case .incompatibleParts(let reason): return "the parts do not join: \(reason)"
     case .outputIsInput(let output, let input):
       return output == input

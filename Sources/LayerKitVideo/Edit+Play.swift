@@ -1,0 +1,365 @@
+import Foundation
+import LayerKit
+import LayerKitMedia
+
+/// An edit made ready to render: the timeline's items and transitions, what lies over them,
+/// and the sound. Made by `Edit.play`; the frame size, rate and output are the caller's.
+public struct PlayedEdit: Sendable {
+  public var items: [TimelineItem]
+  public var transitions: [TimelineTransition]
+  public var overlays: [ImageOverlay]
+  public var subtitles: Subtitles?
+  public var tracks: [AudioMix.Track]
+  public var clipAudio: Bool
+  public var levels: AudioMix.Levels
+  /// The edit's default resize mode (`defaults.layer.resizeMode`), or nil.
+  public var fit: Fit?
+  /// The files of the overlays (an output may name none of them).
+  public var overlayPaths: [String]
+
+  public init(
+    items: [TimelineItem], transitions: [TimelineTransition], overlays: [ImageOverlay] = [],
+    subtitles: Subtitles? = nil, tracks: [AudioMix.Track] = [], clipAudio: Bool = true,
+    levels: AudioMix.Levels = AudioMix.Levels(), fit: Fit? = nil, overlayPaths: [String] = []
+  ) {
+    self.items = items
+    self.transitions = transitions
+    self.overlays = overlays
+    self.subtitles = subtitles
+    self.tracks = tracks
+    self.clipAudio = clipAudio
+    self.levels = levels
+    self.fit = fit
+    self.overlayPaths = overlayPaths
+  }
+}
+
+extension Edit {
+  /// Every picture and clip path the edit's clips and overlays show, in order, each once: what the caller
+  /// opens (several at once) before `play`.
+  public var mediaPaths: [String] {
+    var seen = Set<String>()
+    var paths: [String] = []
+    for clip in clips {
+      for layer in clip.layers {
+        let path: String
+        switch layer {
+        case .video(let v): path = v.path
+        case .image(let i): path = i.path
+        case .title: continue
+        }
+        if seen.insert(path).inserted { paths.append(path) }
+      }
+    }
+    for overlay in overlays ?? [] where seen.insert(overlay.path).inserted { paths.append(overlay.path) }
+    return paths
+  }
+
+  /// The edit as a timeline's parts and a mix: durations and speeds by editly's rules, titles,
+  /// Ken Burns, overlays (their pictures read), subtitles (the file read) and audio tracks.
+  /// - Parameters:
+  ///   - sources: the opened media of `mediaPaths`, by path.
+  ///   - transition: a transition from its SPEC, duration and easing (parsed, and a shader
+  ///     registered, by the caller, which knows the GPU).
+  /// - Throws: `VideoError.invalidEdit` naming the field at fault; the errors of reading
+  ///   overlays and subtitles.
+  public func play(
+    sources: [String: MediaSource],
+    transition: (_ spec: String, _ duration: Double, _ easing: String?) throws
+      -> TimelineTransition
+  ) throws -> PlayedEdit {
+    guard !clips.isEmpty else { throw VideoError.invalidEdit(at: "clips", reason: "no clips: give at least one") }
+    let fit = try defaults?.layer?.resizeMode.map { try Self.fit($0, at: "defaults.layer.resizeMode") }
+    var items: [TimelineItem] = []
+    for (i, clip) in clips.enumerated() {
+      items.append(try item(clip, at: "clips[\(i)]", sources: sources))
+    }
+    var transitions: [TimelineTransition] = []
+    for (i, clip) in clips.dropLast().enumerated() {
+      let at = "clips[\(i)].transition"
+      let given: Transition?
+      switch clip.transition {
+      case .inherited: given = defaults?.transition
+      case .none: given = nil
+      case .given(let t): given = t
+      }
+      let name = given?.name ?? (given == nil ? "none" : defaults?.transition?.name ?? "fade")
+      let duration = given?.duration ?? defaults?.transition?.duration ?? 0.5
+      guard duration.isFinite, duration >= 0, duration <= Limits.maxSeconds else {
+        throw VideoError.invalidEdit(at: at + ".duration", reason: "seconds from 0 to \(Int(Limits.maxSeconds))")
+      }
+      if name == "none" || duration == 0 {
+        transitions.append(TimelineTransition(effect: "fade", duration: 0, label: "none"))
+      } else {
+        transitions.append(try transition(name, duration, given?.easing ?? defaults?.transition?.easing))
+      }
+    }
+    var levels = AudioMix.Levels(clipVolume: try Self.gain(clipsAudioVolume, at: "clipsAudioVolume"))
+    levels.outputVolume = try Self.gain(outputVolume, at: "outputVolume")
+    if let ducking {
+      guard ducking.amount.isFinite, (0...60).contains(ducking.amount) else {
+        throw VideoError.invalidEdit(at: "ducking.amount", reason: "dB from 0 to 60")
+      }
+      levels.duck = ducking.amount
+      levels.duckAttack = try Self.seconds(ducking.attack, at: "ducking.attack", within: 0...10) ?? levels.duckAttack
+      levels.duckRelease =
+        try Self.seconds(ducking.release, at: "ducking.release", within: 0...10) ?? levels.duckRelease
+    }
+    if let loudness {
+      guard loudness.isFinite, (-70 ... -5).contains(loudness) else {
+        throw VideoError.invalidEdit(at: "loudness", reason: "LUFS from -70 to -5")
+      }
+      levels.loudness = loudness
+    }
+    return PlayedEdit(
+      items: items, transitions: transitions, overlays: try playOverlays(sources), subtitles: try playSubtitles(),
+      tracks: try playTracks(), clipAudio: keepSourceAudio ?? false, levels: levels, fit: fit,
+      overlayPaths: (overlays ?? []).map(\.path))
+  }
+
+  /// A clip as a timeline item: its picture layer, its length, speed and loop, Ken Burns, titles.
+  private func item(_ clip: Clip, at: String, sources: [String: MediaSource]) throws -> TimelineItem {
+    let pictures = clip.layers.filter { if case .title = $0 { return false } else { return true } }
+    guard pictures.count == 1 else {
+      throw VideoError.invalidEdit(
+        at: at + ".layers",
+        reason: "\(pictures.count) video and image layers; a clip shows one (pictures over it go in overlays)")
+    }
+    if let d = clip.duration {
+      guard d.isFinite, d > 0, d <= Limits.maxSeconds else {
+        throw VideoError.invalidEdit(at: at + ".duration", reason: "seconds above 0, at most \(Int(Limits.maxSeconds))")
+      }
+    }
+    var item: TimelineItem
+    var zoom: (String?, Double?, String?)
+    var resizeMode: String?
+    switch pictures[0] {
+    case .video(let v):
+      guard let source = sources[v.path], case .clip(let info) = source else {
+        throw VideoError.invalidEdit(at: at + ".layers", reason: "\(v.path) is not a clip (a video layer plays one)")
+      }
+      item = try videoItem(v, info: info, source: source, duration: clip.duration, at: at)
+      zoom = (v.zoomDirection, v.zoomAmount, v.panDirection)
+      resizeMode = v.resizeMode
+    case .image(let image):
+      guard let source = sources[image.path] else {
+        throw VideoError.invalidEdit(at: at + ".layers", reason: "\(image.path) was not opened")
+      }
+      item = TimelineItem(source: source, duration: clip.duration ?? defaults?.duration ?? 4)
+      zoom = (image.zoomDirection, image.zoomAmount, image.panDirection)
+      resizeMode = image.resizeMode
+    case .title: fatalError("filtered above")
+    }
+    item.fit = try resizeMode.map { try Self.fit($0, at: at + ".layers.resizeMode") }
+    item.motion = try Self.motion(zoom.0, amount: zoom.1, pan: zoom.2, at: at)
+    for case .title(let title) in clip.layers {
+      guard item.title == nil else {
+        throw VideoError.invalidEdit(at: at + ".layers", reason: "two titles; a clip has at most one")
+      }
+      item.title = TimelineTitle(AttributedText(title.text), style: try Self.style(title, at: at))
+    }
+    return item
+  }
+
+  /// A video layer's item: editly's rule (a clip duration with a cut and no speed speeds the cut
+  /// to fit), `speed` otherwise, `loop` filling the duration with the cut again and again.
+  private func videoItem(_ v: Video, info: ClipInfo, source: MediaSource, duration: Double?, at: String) throws
+    -> TimelineItem
+  {
+    let from = v.cutFrom ?? 0
+    let to = min(v.cutTo ?? info.duration, info.duration)
+    guard from.isFinite, from >= 0, from < info.duration else {
+      throw VideoError.invalidEdit(
+        at: at + ".layers.cutFrom",
+        reason: "\(v.path) is \(Limits.format(info.duration)) s long; the cut starts after it")
+    }
+    guard to.isFinite, to > from else {
+      throw VideoError.invalidEdit(at: at + ".layers.cutTo", reason: "the cut must end after it starts")
+    }
+    let cut = to - from
+    if let speed = v.speed, !(speed.isFinite && (0.25...4).contains(speed)) {
+      throw VideoError.invalidEdit(at: at + ".layers.speed", reason: "from 0.25 to 4, not \(speed)")
+    }
+    var item = TimelineItem(source: source, inPoint: from, duration: cut, volume: try Self.gain(v.mixVolume, at: at))
+    if v.loop == true {
+      item.speed = v.speed ?? 1
+      item.duration = duration ?? cut / item.speed
+      if item.duration * item.speed > cut + 1e-9 { item.loopLength = cut }
+    } else if let duration, v.speed == nil {
+      // editly's fit: the cut sped or slowed to last the clip's duration.
+      item.speed = cut / duration
+      item.duration = duration
+      guard (0.25 - 1e-9...4 + 1e-9).contains(item.speed) else {
+        throw VideoError.invalidEdit(
+          at: at + ".duration",
+          reason:
+            "fitting the \(Limits.format(cut)) s cut into \(Limits.format(duration)) s needs speed \(Limits.format(item.speed)); speeds go from 0.25 to 4"
+        )
+      }
+      item.speed = min(max(item.speed, 0.25), 4)
+    } else {
+      item.speed = v.speed ?? 1
+      // A clip duration shorter than the cut at its speed ends the clip early.
+      item.duration = min(cut / item.speed, duration ?? .infinity)
+    }
+    return item
+  }
+
+  static func fit(_ name: String, at: String) throws -> Fit {
+    guard let fit = Fit(rawValue: name) else {
+      throw VideoError.invalidEdit(at: at, reason: "'\(name)': cover, contain, contain-blur or stretch")
+    }
+    return fit
+  }
+
+  static func gain(_ value: Double?, at: String) throws -> Double {
+    guard let value else { return 1 }
+    guard value.isFinite, (0...16).contains(value) else {
+      throw VideoError.invalidEdit(at: at, reason: "a gain from 0 to 16, not \(value)")
+    }
+    return value
+  }
+
+  static func seconds(_ value: Double?, at: String, within range: ClosedRange<Double> = 0...Limits.maxSeconds) throws
+    -> Double?
+  {
+    guard let value else { return nil }
+    guard value.isFinite, range.contains(value) else {
+      throw VideoError.invalidEdit(
+        at: at, reason: "seconds from \(Limits.format(range.lowerBound)) to \(Limits.format(range.upperBound))")
+    }
+    return value
+  }
+
+  /// Ken Burns from editly's `zoomDirection` (in, out, left, right) and LayerKit's `panDirection`.
+  static func motion(_ direction: String?, amount: Double?, pan: String?, at: String) throws -> KenBurns? {
+    let pans: [String: SIMD2<Double>] = ["left": [-1, 0], "right": [1, 0], "up": [0, -1], "down": [0, 1]]
+    var zoom = KenBurns.Zoom.none
+    var direction2 = SIMD2<Double>.zero
+    switch direction {
+    case nil, "none": break
+    case "in": zoom = .in
+    case "out": zoom = .out
+    case "left", "right": direction2 = pans[direction!]!
+    default:
+      throw VideoError.invalidEdit(at: at + ".layers.zoomDirection", reason: "in, out, left, right or none")
+    }
+    if let pan, pan != "none" {
+      guard let p = pans[pan] else {
+        throw VideoError.invalidEdit(at: at + ".layers.panDirection", reason: "left, right, up, down or none")
+      }
+      direction2 = p
+    }
+    guard zoom != .none || direction2 != .zero else { return nil }
+    let amount = amount ?? 0.1
+    guard amount.isFinite, (0...1).contains(amount) else {
+      throw VideoError.invalidEdit(at: at + ".layers.zoomAmount", reason: "from 0 to 1")
+    }
+    return KenBurns(zoom: zoom, pan: direction2, amount: amount)
+  }
+
+  /// A title's style from its fields over the title defaults.
+  static func style(_ title: Title, at: String) throws -> TextStyle {
+    var style = TextStyle.title
+    if let font = title.fontPath ?? title.fontFamily { style.font = font }
+    if let size = title.fontSize {
+      guard size.isFinite, size > 0, size <= 0.5 else {
+        throw VideoError.invalidEdit(at: at + ".layers.fontSize", reason: "a fraction of the height in (0, 0.5]")
+      }
+      style.size = size
+    }
+    if let color = title.textColor { style.color = try Self.color(color, at: at + ".layers.textColor") }
+    if let position = title.position {
+      guard let p = TextStyle.Position(rawValue: position) else {
+        throw VideoError.invalidEdit(at: at + ".layers.position", reason: "top, center, bottom or lower-third")
+      }
+      style.position = p
+    }
+    if let box = title.box { style.box = box == "none" ? nil : try Self.color(box, at: at + ".layers.box") }
+    if let fade = try seconds(title.fade, at: at + ".layers.fade", within: 0...60) { style.fade = fade }
+    return style
+  }
+
+  static func color(_ text: String, at: String) throws -> Color {
+    guard let color = Color(name: text) else {
+      throw VideoError.invalidEdit(at: at, reason: "'\(text)' is not a colour: a name or #RRGGBB[AA]")
+    }
+    return color
+  }
+
+  private func playOverlays(_ sources: [String: MediaSource]) throws -> [ImageOverlay] {
+    try (overlays ?? []).enumerated().map { i, o in
+      let at = "overlays[\(i)]"
+      let position = try o.position.map { name in
+        guard let p = ImageOverlay.Position(rawValue: name) else {
+          throw VideoError.invalidEdit(at: at + ".position", reason: "'\(name)': one of editly's nine positions")
+        }
+        return p
+      }
+      for (value, name, range) in [
+        (o.width, "width", 0.001...1.0), (o.margin, "margin", 0...0.5), (o.opacity, "opacity", 0...1),
+      ] {
+        if let value, !(value.isFinite && range.contains(value)) {
+          throw VideoError.invalidEdit(at: "\(at).\(name)", reason: "from \(range.lowerBound) to \(range.upperBound)")
+        }
+      }
+      let start = try Self.seconds(o.start, at: at + ".start") ?? 0
+      let stop = try Self.seconds(o.stop, at: at + ".stop")
+      if let stop, stop <= start { throw VideoError.invalidEdit(at: at + ".stop", reason: "must come after start") }
+      let cutFrom = try Self.seconds(o.cutFrom, at: at + ".cutFrom") ?? 0
+      switch sources[o.path] {
+      case .clip(let info):
+        guard cutFrom < info.duration else {
+          throw VideoError.invalidEdit(
+            at: at + ".cutFrom", reason: "\(o.path) is \(Limits.format(info.duration)) s long; the cut starts after it")
+        }
+        return try ImageOverlay.clip(
+          info, clipStart: cutFrom, position: position ?? .bottomRight, width: o.width ?? 0.3,
+          margin: o.margin ?? 0.03, opacity: o.opacity ?? 1, start: start, end: stop)
+      case .image(let still):
+        if o.cutFrom != nil { throw VideoError.invalidEdit(at: at + ".cutFrom", reason: "\(o.path) is a still") }
+        return ImageOverlay(
+          image: try still.load(), position: position ?? .topRight, width: o.width ?? 0.15, margin: o.margin ?? 0.03,
+          opacity: o.opacity ?? 1, start: start, end: stop)
+      case nil:
+        return ImageOverlay(
+          image: try ImageFile.read(URL(fileURLWithPath: o.path)), position: position ?? .topRight,
+          width: o.width ?? 0.15, margin: o.margin ?? 0.03, opacity: o.opacity ?? 1, start: start, end: stop)
+      }
+    }
+  }
+
+  private func playSubtitles() throws -> Subtitles? {
+    guard let subtitles else { return nil }
+    var style = TextStyle.subtitle
+    if let font = subtitles.fontFamily { style.font = font }
+    if let size = subtitles.fontSize {
+      guard size.isFinite, size > 0, size <= 0.5 else {
+        throw VideoError.invalidEdit(at: "subtitles.fontSize", reason: "a fraction of the height in (0, 0.5]")
+      }
+      style.size = size
+    }
+    if let color = subtitles.textColor { style.color = try Self.color(color, at: "subtitles.textColor") }
+    if let box = subtitles.box { style.box = box == "none" ? nil : try Self.color(box, at: "subtitles.box") }
+    return Subtitles(cues: try SubtitleFile.read(URL(fileURLWithPath: subtitles.path)), style: style)
+  }
+
+  private func playTracks() throws -> [AudioMix.Track] {
+    try (audioTracks ?? []).enumerated().map { i, t in
+      let at = "audioTracks[\(i)]"
+      var track = AudioMix.Track(path: t.path)
+      track.volume = try Self.gain(t.mixVolume, at: at + ".mixVolume")
+      track.start = try Self.seconds(t.start, at: at + ".start") ?? 0
+      track.cutFrom = try Self.seconds(t.cutFrom, at: at + ".cutFrom") ?? 0
+      track.cutTo = try Self.seconds(t.cutTo, at: at + ".cutTo")
+      if let to = track.cutTo, to <= track.cutFrom {
+        throw VideoError.invalidEdit(at: at + ".cutTo", reason: "the cut must end after it starts")
+      }
+      track.loop = t.loop ?? false
+      track.fadeIn = try Self.seconds(t.fadeIn, at: at + ".fadeIn") ?? 0
+      track.fadeOut = try Self.seconds(t.fadeOut, at: at + ".fadeOut") ?? 0
+      track.voice = t.voice ?? false
+      return track
+    }
+  }
+}

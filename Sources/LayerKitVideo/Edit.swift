@@ -1,0 +1,292 @@
+import Foundation
+
+/// A whole video as data, in the shape of editly's edit spec: clips in sequence, each with its
+/// layers and the transition at its end; audio tracks over the whole; defaults. `slideshow` and
+/// `concat` build one from their flags (`--print-edit` prints it as JSON); playing it
+/// (`Edit+Play.swift`) makes the timeline and the audio mix the pipeline renders.
+///
+/// Every field is optional where editly's is, and left out of the JSON when not set; what a
+/// missing field means is decided when the edit is played, by editly's rules (a clip's duration
+/// from its cut, else `defaults.duration`; a transition from `defaults.transition`). Fields
+/// editly does not have are LayerKit's own and marked so: `overlays`, `subtitles`, `ducking`,
+/// `loudness`, and on layers `speed`, `loop`, `panDirection`, `fontFamily`, `fontSize`, `box`,
+/// `fade`; on audio tracks `loop`, `fadeIn`, `fadeOut`, `voice`.
+public struct Edit: Codable, Sendable, Equatable {
+  public var width: Int?
+  public var height: Int?
+  public var fps: Double?
+  public var defaults: Defaults?
+  public var clips: [Clip]
+  public var audioTracks: [AudioTrack]?
+  /// Whether the clips' own sound is heard (editly's default: false; LayerKit's commands: true).
+  public var keepSourceAudio: Bool?
+  /// The clips' sound as a gain against the tracks (1: as it is).
+  public var clipsAudioVolume: Double?
+  /// A gain over the whole mix, last.
+  public var outputVolume: Double?
+  /// LayerKit's: pictures over the whole video that transitions do not move.
+  public var overlays: [Overlay]?
+  /// LayerKit's: an SRT or WebVTT file burned in over every frame.
+  public var subtitles: SubtitleTrack?
+  /// LayerKit's: music lowered under the clips' sound and voice tracks.
+  public var ducking: Ducking?
+  /// LayerKit's: the mix brought to this integrated loudness, LUFS (EBU R128, two passes).
+  public var loudness: Double?
+
+  public init(clips: [Clip]) { self.clips = clips }
+
+  /// What a clip, a layer or a transition takes when it does not say.
+  public struct Defaults: Codable, Sendable, Equatable {
+    /// Seconds of a clip that says neither its duration nor a cut (editly: 4).
+    public var duration: Double?
+    public var transition: Transition?
+    public var layer: LayerDefaults?
+
+    public init(duration: Double? = nil, transition: Transition? = nil, layer: LayerDefaults? = nil) {
+      self.duration = duration
+      self.transition = transition
+      self.layer = layer
+    }
+  }
+
+  public struct LayerDefaults: Codable, Sendable, Equatable {
+    /// cover, contain, contain-blur or stretch (editly: contain-blur).
+    public var resizeMode: String?
+    public var fontPath: String?
+
+    public init(resizeMode: String? = nil, fontPath: String? = nil) {
+      self.resizeMode = resizeMode
+      self.fontPath = fontPath
+    }
+  }
+
+  /// The transition at the end of a clip, into the next (the last clip's is not used).
+  public struct Transition: Codable, Sendable, Equatable {
+    /// A transition SPEC: `fade`, `push:fromRight`, a built-in effect with `:NAME=VALUE`
+    /// parameters, a `.glsl` file in the gl-transitions form, or `none` (a cut).
+    public var name: String?
+    public var duration: Double?
+    /// linear, easeIn, easeOut, easeInEaseOut or default.
+    public var easing: String?
+
+    public init(name: String? = nil, duration: Double? = nil, easing: String? = nil) {
+      self.name = name
+      self.duration = duration
+      self.easing = easing
+    }
+  }
+
+  /// One clip of the sequence: its layers, its length, and the transition at its end.
+  public struct Clip: Codable, Sendable, Equatable {
+    /// Seconds; nil: the cut's length (at its speed), else `defaults.duration`. A clip whose
+    /// video layer has a cut and no `speed` is sped or slowed to last exactly this long.
+    public var duration: Double?
+    public var transition: TransitionSlot
+    public var layers: [Layer]
+
+    public init(duration: Double? = nil, transition: TransitionSlot = .inherited, layers: [Layer]) {
+      self.duration = duration
+      self.transition = transition
+      self.layers = layers
+    }
+
+    enum CodingKeys: String, CodingKey { case duration, transition, layers }
+
+    public init(from decoder: Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      duration = try c.decodeIfPresent(Double.self, forKey: .duration)
+      layers = try c.decode([Layer].self, forKey: .layers)
+      if !c.contains(.transition) {
+        transition = .inherited
+      } else if try c.decodeNil(forKey: .transition) {
+        transition = .none
+      } else {
+        transition = .given(try c.decode(Transition.self, forKey: .transition))
+      }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encodeIfPresent(duration, forKey: .duration)
+      switch transition {
+      case .inherited: break
+      case .none: try c.encodeNil(forKey: .transition)
+      case .given(let t): try c.encode(t, forKey: .transition)
+      }
+      try c.encode(layers, forKey: .layers)
+    }
+  }
+
+  /// A clip's transition as written: left out (the defaults' applies), `null` (a cut), or given.
+  public enum TransitionSlot: Sendable, Equatable {
+    case inherited, none
+    case given(Transition)
+  }
+
+  /// What a clip shows: one picture (a video or an image), and titles over it.
+  public enum Layer: Codable, Sendable, Equatable {
+    case video(Video)
+    case image(Image)
+    case title(Title)
+
+    enum CodingKeys: String, CodingKey { case type }
+
+    public init(from decoder: Decoder) throws {
+      let type = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .type)
+      switch type {
+      case "video": self = .video(try Video(from: decoder))
+      case "image": self = .image(try Image(from: decoder))
+      case "title": self = .title(try Title(from: decoder))
+      default:
+        throw DecodingError.dataCorrupted(
+          .init(codingPath: decoder.codingPath, debugDescription: "a layer of type '\(type)': video, image or title"))
+      }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      switch self {
+      case .video(let v):
+        try c.encode("video", forKey: .type)
+        try v.encode(to: encoder)
+      case .image(let i):
+        try c.encode("image", forKey: .type)
+        try i.encode(to: encoder)
+      case .title(let t):
+        try c.encode("title", forKey: .type)
+        try t.encode(to: encoder)
+      }
+    }
+  }
+
+  /// A clip's footage: from `cutFrom` to `cutTo` (seconds of the file).
+  public struct Video: Codable, Sendable, Equatable {
+    public var path: String
+    public var cutFrom: Double?
+    public var cutTo: Double?
+    public var resizeMode: String?
+    /// The clip's own sound, as a gain (1: as it is).
+    public var mixVolume: Double?
+    /// LayerKit's: how fast it plays, 0.25…4 (with `loop`, or without a clip duration).
+    public var speed: Double?
+    /// LayerKit's: the cut played over and over to fill the clip's duration.
+    public var loop: Bool?
+    /// Ken Burns: in, out, left, right (editly's), with `zoomAmount` (0.1).
+    public var zoomDirection: String?
+    public var zoomAmount: Double?
+    /// LayerKit's: left, right, up or down, panning as it zooms.
+    public var panDirection: String?
+
+    public init(path: String, cutFrom: Double? = nil, cutTo: Double? = nil) {
+      self.path = path
+      self.cutFrom = cutFrom
+      self.cutTo = cutTo
+    }
+  }
+
+  /// A still picture (PNG, JPEG).
+  public struct Image: Codable, Sendable, Equatable {
+    public var path: String
+    public var resizeMode: String?
+    public var zoomDirection: String?
+    public var zoomAmount: Double?
+    public var panDirection: String?
+
+    public init(path: String) { self.path = path }
+  }
+
+  /// A title over the clip's picture, faded in and out over the clip.
+  public struct Title: Codable, Sendable, Equatable {
+    public var text: String
+    /// top, center, bottom or lower-third.
+    public var position: String?
+    /// A colour: a name or #RRGGBB[AA].
+    public var textColor: String?
+    /// A font file.
+    public var fontPath: String?
+    /// LayerKit's: a font family ("DejaVu Sans:bold"), when no `fontPath`.
+    public var fontFamily: String?
+    /// LayerKit's: the text's size, a fraction of the frame's height.
+    public var fontSize: Double?
+    /// LayerKit's: the box behind the text, a colour or "none".
+    public var box: String?
+    /// LayerKit's: seconds it fades in and out.
+    public var fade: Double?
+
+    public init(text: String) { self.text = text }
+  }
+
+  /// A sound laid under the video.
+  public struct AudioTrack: Codable, Sendable, Equatable {
+    public var path: String
+    /// A gain (1: as it is).
+    public var mixVolume: Double?
+    /// The part of the file played (seconds of it).
+    public var cutFrom: Double?
+    public var cutTo: Double?
+    /// Seconds into the video it starts.
+    public var start: Double?
+    /// LayerKit's: the cut played over and over to the end of the video.
+    public var loop: Bool?
+    /// LayerKit's: seconds of fade at its start and its end.
+    public var fadeIn: Double?
+    public var fadeOut: Double?
+    /// LayerKit's: a voice-over: other tracks duck under it (with `ducking`), never it.
+    public var voice: Bool?
+
+    public init(path: String) { self.path = path }
+  }
+
+  /// LayerKit's: a picture or a clip over the whole video (a logo, a watermark, a
+  /// picture-in-picture), above the transitions.
+  public struct Overlay: Codable, Sendable, Equatable {
+    /// A PNG or JPEG, or a clip (played from `cutFrom`, silent, holding its last frame).
+    public var path: String
+    public var cutFrom: Double?
+    /// editly's nine: top-left, top, top-right, center-left, center, center-right, bottom-left,
+    /// bottom, bottom-right.
+    public var position: String?
+    /// A fraction of the frame's width (0.15 for a picture, 0.3 for a clip).
+    public var width: Double?
+    /// The gap to the edges, a fraction of the frame's shorter side.
+    public var margin: Double?
+    public var opacity: Double?
+    /// Seconds of the video it shows from (included) and to (excluded).
+    public var start: Double?
+    public var stop: Double?
+
+    public init(path: String) { self.path = path }
+  }
+
+  /// LayerKit's: subtitles burned in, and how they look.
+  public struct SubtitleTrack: Codable, Sendable, Equatable {
+    public var path: String
+    public var fontFamily: String?
+    public var fontSize: Double?
+    public var textColor: String?
+    public var box: String?
+
+    public init(path: String) { self.path = path }
+  }
+
+  /// LayerKit's: how far the tracks that are not voices drop (dB) while clips' sound or a voice
+  /// plays, and how fast they go down and come back (seconds).
+  public struct Ducking: Codable, Sendable, Equatable {
+    public var amount: Double
+    public var attack: Double?
+    public var release: Double?
+
+    public init(amount: Double, attack: Double? = nil, release: Double? = nil) {
+      self.amount = amount
+      self.attack = attack
+      self.release = release
+    }
+  }
+
+  /// The edit as JSON: keys sorted, indented, slashes as they are.
+  public func json() throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(self), as: UTF8.self)
+  }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import LayerKit
+import LayerKitMedia
+import LayerKitVideo
+
+/// One input's place in a `slideshow` or `concat`, as the command works it out from its flags.
+struct Slot {
+  /// Seconds the input lasts in the video, its transitions included.
+  var duration: Double
+  /// The part of a clip played (nil: from its start; to its end).
+  var cutFrom: Double?
+  var cutTo: Double?
+  /// How fast a clip plays; nil: sped or slowed to fill `duration` (`--clip-duration`).
+  var speed: Double?
+  var loop = false
+}
+
+/// What `slideshow` and `concat` share after their own arithmetic: the edit their flags make,
+/// then `--print-edit`'s JSON or the render.
+extension VideoJob {
+  /// The edit of `sources` in `slots`, joined by `specs` (random ones chosen here), with the
+  /// titles, Ken Burns, subtitles, overlays and sound the flags give.
+  func sequenceEdit(
+    sources: [MediaSource], slots: [Slot], specs: [String], transitionDuration: Double, seed: UInt64,
+    text: TextOptions, overlays: OverlayOptions, mix: MixOptions
+  ) throws -> Edit {
+    var random = SeededRandom(seed: seed)
+    var clips: [Edit.Clip] = []
+    for (i, source) in sources.enumerated() {
+      let slot = slots[i]
+      let layer: Edit.Layer
+      switch source {
+      case .image(let still):
+        layer = .image(Edit.Image(path: still.path))
+      case .clip(let info):
+        var v = Edit.Video(path: info.path)
+        if let from = slot.cutFrom, from > 0 { v.cutFrom = from }
+        if let to = slot.cutTo, to < info.duration - 1e-6 { v.cutTo = to }
+        if let speed = slot.speed, speed != 1 || slot.loop { v.speed = speed }
+        if slot.loop { v.loop = true }
+        layer = .video(v)
+      }
+      var clip = Edit.Clip(duration: slot.duration, transition: .none, layers: [layer])
+      if i < specs.count {
+        let spec = specs[i] == "random" ? Self.randomSpec(&random) : specs[i]
+        clip.transition = .given(
+          Edit.Transition(name: spec, duration: transitionDuration, easing: options.timing.rawValue))
+      }
+      clips.append(clip)
+    }
+    var edit = Edit(clips: clips)
+    edit.width = options.size?.width
+    edit.height = options.size?.height
+    edit.fps = options.fps
+    edit.defaults = Edit.Defaults(layer: Edit.LayerDefaults(resizeMode: options.fit.rawValue))
+    let stills = sources.map { if case .image = $0 { true } else { false } }
+    try text.apply(to: &edit, stills: stills, seed: seed)
+    let laid = try overlays.editOverlays()
+    edit.overlays = laid.isEmpty ? nil : laid
+    mix.apply(to: &edit, music: options.run.audio, fadeOut: options.run.audioFade, clipAudio: !options.noAudio)
+    return edit
+  }
+
+  /// Plays `edit` (durations, transitions parsed once, overlays and subtitles read, tracks) and
+  /// renders it, or with `printEdit` prints it as JSON and renders nothing.
+  func play(_ edit: Edit, sources: [MediaSource], printEdit: Bool) throws {
+    var byPath: [String: MediaSource] = [:]
+    for source in sources { byPath[source.path] = source }
+    // Overlays (pictures, or clips for picture-in-picture) opened as the inputs are.
+    let more = edit.mediaPaths.filter { byPath[$0] == nil }
+    for source in try open(more) { byPath[source.path] = source }
+    var random = SeededRandom(seed: 1)
+    let played: PlayedEdit
+    do {
+      played = try edit.play(sources: byPath) { spec, duration, easing in
+        var timing = MediaTimingFunction(name: options.timing)
+        if let easing {
+          guard let name = MediaTimingFunction.Name(rawValue: easing) else {
+            throw ParameterError("easing \(easing): linear, easeIn, easeOut, easeInEaseOut or default")
+          }
+          timing = MediaTimingFunction(name: name)
+        }
+        return try Self.transition(spec, duration: duration, timing: timing, gpu: gpu, random: &random)
+      }
+    } catch let error as SubtitleFile.Error {
+      // The file's content is at fault, not the command line: exit 1, without the usage text.
+      throw ParameterError(error.description)
+    }
+    if printEdit {
+      print(try edit.json())
+      return
+    }
+    try render(played, sources: sources, includesEnd: false)
+  }
+}
