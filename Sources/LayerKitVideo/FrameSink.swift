@@ -69,13 +69,17 @@ public enum VideoFrame: Sendable {
   case crossfade(YUVPlanes, YUVPlanes, progress: Double)
   /// A slide between two pictures' 4:4:4 planes, computed into the sink's layout by its workers.
   case slide(PlanarSlide)
+  /// A frame worked out by the sink's workers, several at once, rather than on the thread that
+  /// renders: a Ken Burns still magnified in the planes (`PlanarZoom`), a title laid over
+  /// planes, the crossfades and slides between such pictures.
+  case deferred(@Sendable () -> VideoFrame)
 
   /// Equal for the same frame repeated (a still held on); nil for a mix, made anew each time.
   var id: UInt64? {
     switch self {
     case .image(let image): image.id
     case .planes(let planes): planes.id
-    case .crossfade, .slide: nil
+    case .crossfade, .slide, .deferred: nil
     }
   }
 
@@ -90,6 +94,8 @@ public enum VideoFrame: Sendable {
     case .slide(let slide):
       let a = slide.from.layout
       return try mixed(YUVFrameLayout(width: a.width, height: a.height, chroma: .yuv444)).image()
+    case .deferred(let make):
+      return try make().image()
     }
   }
 
@@ -120,6 +126,8 @@ public enum VideoFrame: Sendable {
     case .slide(let slide):
       guard slide.from.layout.width == layout.width, slide.from.layout.height == layout.height else { return false }
       slide.write(layout, into: buffer)
+    case .deferred(let make):
+      return try make().writePlanes(layout, background: background, into: buffer)
     }
     return true
   }
@@ -127,6 +135,7 @@ public enum VideoFrame: Sendable {
   /// The frame's planes in `layout` as one chunk (planes passed through are not copied).
   func planes(_ layout: YUVFrameLayout, background: YUVConversion.Background) throws(MediaError) -> FrameChunk {
     if case .planes(let planes) = self, planes.layout == layout { return .planes(planes) }
+    if case .deferred(let make) = self { return try make().planes(layout, background: background) }
     var result: Result<Bool, MediaError> = .success(true)
     let bytes = FrameMemory.bytes(count: layout.byteCount) { buffer in
       result = Result { () throws(MediaError) in

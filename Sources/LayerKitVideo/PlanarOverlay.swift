@@ -12,7 +12,7 @@ import LayerKitMedia
 /// Cr). A 4:2:0 chroma sample takes the means over its 2 × 2 block, exact where α is the same
 /// over the block (everywhere but the overlay's soft edges). Results round half up, as the
 /// conversion does: within a level of drawing the overlay and converting.
-struct PlanarOverlay {
+struct PlanarOverlay: Sendable {
   /// The drawn overlays: premultiplied RGBA over a transparent frame.
   let picture: Image
   /// The pixels with any coverage: x0..<x1, y0..<y1, grown to whole chroma blocks.
@@ -70,7 +70,7 @@ struct PlanarOverlay {
   }
 
   /// The overlays laid over frames of one layout, their terms worked out once.
-  struct Laid {
+  struct Laid: Sendable {
     let box: (x0: Int, y0: Int, x1: Int, y1: Int)
     let layout: YUVFrameLayout
     /// Per pixel of the box: keep and Y' add.
@@ -78,10 +78,13 @@ struct PlanarOverlay {
     /// Per chroma sample of the box: keep, Cb add and Cr add (a 2 × 2 block's means for 4:2:0).
     let chroma: [(keep: Double, cb: Double, cr: Double)]
 
-    /// `planes` with the overlays over them.
-    func over(_ planes: YUVPlanes) -> YUVPlanes {
+    /// `planes` with the overlays over them, faded to `opacity` (the picture's premultiplied
+    /// values scaled by it: keep 1 − opacity · α, add opacity · add).
+    func over(_ planes: YUVPlanes, opacity: Double = 1) -> YUVPlanes {
+      let o = min(max(opacity, 0), 1)
       func blend(_ v: UInt8, _ keep: Double, _ add: Double) -> UInt8 {
-        UInt8(min(max((Double(v) * keep + add + 0.5).rounded(.down), 0), 255))
+        let (k, a) = o == 1 ? (keep, add) : (1 - o * (1 - keep), o * add)
+        return UInt8(min(max((Double(v) * k + a + 0.5).rounded(.down), 0), 255))
       }
       return YUVPlanes(layout: layout) { out in
         planes.withUnsafeBytes { out.copyMemory(from: $0) }

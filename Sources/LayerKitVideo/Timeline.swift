@@ -326,6 +326,30 @@ public struct Timeline: Sendable {
   /// How item i's picture fills the frame: its own fit, else the timeline's.
   func fit(ofItem i: Int) -> Fit { items[i].fit ?? fit }
 
+  /// Ken Burns item i at `local` seconds as a map from frame pixels to the pixels of its picture
+  /// (`imageWidth`×`imageHeight`, as its layer shows it): I = P · scale + offset. nil unless the
+  /// item moves and fills the frame by cover or stretch (contain's bars are drawn).
+  func zoomMapping(item i: Int, local: Double, imageWidth: Int, imageHeight: Int) -> (
+    scale: SIMD2<Double>, offset: SIMD2<Double>
+  )? {
+    guard let motion = items[i].motion, pictureWidth == width, pictureHeight == height else { return nil }
+    let size = SIMD2(Double(pictureWidth), Double(pictureHeight))
+    let image = SIMD2(Double(imageWidth), Double(imageHeight))
+    let k: SIMD2<Double>
+    switch fit(ofItem: i) {
+    case .cover: k = SIMD2(repeating: max(size.x / image.x, size.y / image.y))
+    case .stretch: k = size / image
+    case .contain, .containBlur: return nil
+    }
+    // The layer: its contents at k pixels a picture pixel, centred; moved about its centre c by
+    // P = c + s (L − c) + t. So L = P / s + c − (c + t) / s, and I = (L − origin) / k.
+    let origin = (size - image * k) / 2
+    let (s, pan) = motion.placement(at: local / items[i].duration)
+    let c = size / 2
+    let t = pan * size
+    return (1 / (s * k), (c - (c + t) / s - origin) / k)
+  }
+
   /// The last frame of clip overlay o that the video will ask for, at the clip's rate.
   func lastOverlayFrame(_ o: Int) -> Int {
     guard let info = overlays[o].clip else { return 0 }

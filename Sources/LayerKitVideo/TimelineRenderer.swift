@@ -30,8 +30,16 @@ public final class TimelineRenderer: FrameSource {
   /// and at full resolution (4:4:4, for slides).
   private var stillPlanes: [Int: YUVPlanes] = [:]
   private var fullStillPlanes: [Int: YUVPlanes] = [:]
+  /// Ken Burns stills' pictures as 4:4:4 planes, converted once (`PlanarZoom` reads them), and
+  /// whether each still item's move is computed in the planes, by item.
+  var zoomSources: [Int: YUVPlanes] = [:]
+  var zoomsInPlanes: [Int: Bool] = [:]
+  /// Items' titles drawn once (opacity 1) over a transparent frame, and laid over planes of a
+  /// layout, by item (nil: the title covers nothing).
+  var titleOverlays: [Int: PlanarOverlay?] = [:]
+  var laidTitles: [Int: [YUVFrameLayout: PlanarOverlay.Laid]] = [:]
   /// The sink's Y'CbCr, when it writes Y'CbCr.
-  private var planes: (layout: YUVFrameLayout, background: YUVConversion.Background)?
+  var planes: (layout: YUVFrameLayout, background: YUVConversion.Background)?
 
   /// Off: every frame is drawn from RGBA (the long way), for tests that hold the shortcuts to it.
   /// Set before the first frame.
@@ -96,7 +104,7 @@ public final class TimelineRenderer: FrameSource {
   // MARK: - What a frame costs
 
   /// Whether the picture area is the whole frame.
-  private var picturesFillFrame: Bool {
+  var picturesFillFrame: Bool {
     timeline.pictureWidth == timeline.width && timeline.pictureHeight == timeline.height
   }
 
@@ -121,20 +129,27 @@ public final class TimelineRenderer: FrameSource {
   }
 
   /// Whether frame k is at hand without a render of its own: a still held (or converted once),
-  /// a clip frame shown as decoded, or a crossfade mixed in the output's planes.
+  /// a clip frame shown as decoded, a crossfade or a slide mixed in the output's planes — with
+  /// its items' titles laid over it and a Ken Burns still magnified, in the planes.
   private func isAtHand(_ k: Int) -> Bool {
-    // A title, a Ken Burns move or a subtitle is drawn over the pictures.
-    guard shortcuts, !timeline.hasOverlay(frame: k) else { return false }
+    guard shortcuts else { return false }
+    // Subtitles and overlays for part of the video are drawn over the pictures.
+    let t = timeline.time(ofFrame: k)
+    if timeline.overlays.contains(where: { !$0.isWhole && $0.shows(at: t) }) { return false }
+    if let subtitles = timeline.subtitles, !subtitles.cues(at: t).isEmpty { return false }
     // Image overlays are drawn once into a held still (`stillAlone`) and laid over a clip's
     // frames as decoded (`overlaid`); a crossfade of two pictures that both carry them is the
     // crossfade of the pictures under them; a slide would move them, and is drawn.
     let overlaid = timeline.overlays.contains(where: \.isWhole)
     switch timeline.content(ofFrame: k) {
     case .item(let i, _):
+      guard laysInPlanes(i) else { return false }
       if case .image = timeline.items[i].source { return true }
-      return decodesPlanes(i) != nil || clipShownAsIs(i)
+      return decodesPlanes(i) != nil || (clipShownAsIs(i) && timeline.items[i].title == nil)
     case .transition(let i, let progress, _, _):
-      guard let form = planarTransition(i, progress: progress) else { return false }
+      guard laysInPlanes(i), laysInPlanes(i + 1), let form = planarTransition(i, progress: progress) else {
+        return false
+      }
       if overlaid, case .slide = form { return false }
       return true
     }
@@ -192,6 +207,7 @@ public final class TimelineRenderer: FrameSource {
     if isAtHand(k) {
       frame = try frameAtHand(k)
     } else {
+      drawnFrames += 1
       frame = try lookahead.videoFrame(k, drawAhead: { !self.isAtHand($0) }) { .list(try self.renderList($0)) }
     }
     // Stills and decoders of items that are over are let go, and their processes stopped.
@@ -200,6 +216,7 @@ public final class TimelineRenderer: FrameSource {
     for i in stills.keys where over(i) { stills[i] = nil }
     for i in stillPlanes.keys where over(i) { stillPlanes[i] = nil }
     for i in fullStillPlanes.keys where over(i) { fullStillPlanes[i] = nil }
+    for i in zoomSources.keys where over(i) { zoomSources[i] = nil }
     for (i, decoder) in decoders where over(i) {
       finishedDecodeWait += decoder.waitSeconds
       decoder.stop()
@@ -230,6 +247,9 @@ public final class TimelineRenderer: FrameSource {
 
   static let decoderLead = 1.0
 
+  /// How many frames were drawn (not at hand), for tests that check a shortcut is taken.
+  package private(set) var drawnFrames = 0
+
   /// Decoders' waits of items that are over.
   private var finishedDecodeWait = 0.0
 
@@ -240,6 +260,10 @@ public final class TimelineRenderer: FrameSource {
   private func frameAtHand(_ k: Int) throws -> VideoFrame {
     switch timeline.content(ofFrame: k) {
     case .item(let i, let local):
+      if needsWork(i) {
+        let picture = try planarPicture(i, local: local, full: false)
+        return .deferred { .planes(picture()) }
+      }
       if case .image = timeline.items[i].source { return try stillFrame(item: i) }
       let decoded = try decoder(i).decoded(at: timeline.items[i].clipTime(local))
       switch decoded {
@@ -249,14 +273,24 @@ public final class TimelineRenderer: FrameSource {
     case .transition(let i, let progress, let fromTime, let toTime):
       switch planarTransition(i, progress: progress) {
       case .slide(let kind, let direction):
-        guard
-          let slide = PlanarSlide(
-            from: try fullPlanes(i, local: fromTime), to: try fullPlanes(i + 1, local: toTime), kind: kind,
-            direction: direction, progress: Float(progress))
-        else { throw VideoError.invalidTimeline("transition \(i + 1): not a slide along an axis") }
-        return .slide(slide)
+        let from = try planarPicture(i, local: fromTime, full: true)
+        let to = try planarPicture(i + 1, local: toTime, full: true)
+        let make = { @Sendable () -> VideoFrame in
+          let a = from()
+          guard let slide = PlanarSlide(from: a, to: to(), kind: kind, direction: direction, progress: Float(progress))
+          else { return .planes(a) }
+          return .slide(slide)
+        }
+        if needsWork(i) || needsWork(i + 1) { return .deferred(make) }
+        return make()
       default:
-        return .crossfade(try itemPlanes(i, local: fromTime), try itemPlanes(i + 1, local: toTime), progress: progress)
+        guard needsWork(i) || needsWork(i + 1) else {
+          return .crossfade(
+            try itemPlanes(i, local: fromTime), try itemPlanes(i + 1, local: toTime), progress: progress)
+        }
+        let from = try planarPicture(i, local: fromTime, full: false)
+        let to = try planarPicture(i + 1, local: toTime, full: false)
+        return .deferred { .crossfade(from(), to(), progress: progress) }
       }
     }
   }
@@ -264,7 +298,7 @@ public final class TimelineRenderer: FrameSource {
   /// Item i's picture at a local time as full-resolution (4:4:4) planes: a still's converted
   /// once, a clip's decoded planes with each chroma sample repeated over its 2 × 2 block (as the
   /// RGBA the long way draws from repeats it, `YUVPlanes.image()`).
-  private func fullPlanes(_ i: Int, local: Double) throws -> YUVPlanes {
+  func fullPlanes(_ i: Int, local: Double) throws -> YUVPlanes {
     if case .image = timeline.items[i].source { return try fullStillPlanes(item: i) }
     return try itemPlanes(i, local: local).fullResolution()
   }
@@ -322,7 +356,7 @@ public final class TimelineRenderer: FrameSource {
 
   /// Item i's picture at a local time as planes: a clip's decoded planes, a still's converted once
   /// (each with the image overlays, when there are any).
-  private func itemPlanes(_ i: Int, local: Double) throws -> YUVPlanes {
+  func itemPlanes(_ i: Int, local: Double) throws -> YUVPlanes {
     if case .image = timeline.items[i].source { return try stillPlanes(item: i) }
     guard case .planes(let p) = try decoder(i).decoded(at: timeline.items[i].clipTime(local)) else {
       throw VideoError.invalidTimeline("\(timeline.items[i].source.path): not decoded as planes")
@@ -332,7 +366,7 @@ public final class TimelineRenderer: FrameSource {
 
   /// The image overlays drawn once over a transparent frame (nil without any, or when they cover
   /// nothing).
-  private var planarOverlay: PlanarOverlay? {
+  var planarOverlay: PlanarOverlay? {
     get throws {
       if let made = madeOverlay { return made }
       guard timeline.overlays.contains(where: \.isWhole) else { return nil }
@@ -391,7 +425,7 @@ public final class TimelineRenderer: FrameSource {
 
   /// Item i's still, decoded on first use (sharing the pixels, and so the GPU texture, of
   /// another item on screen that shows the same file).
-  private func stillImage(item i: Int, _ still: Still) throws -> Image {
+  func stillImage(item i: Int, _ still: Still) throws -> Image {
     if let image = stills[i] { return image }
     var image: Image
     if timeline.items[i].motion != nil {
@@ -420,6 +454,7 @@ public final class TimelineRenderer: FrameSource {
     stills.removeAll()
     stillPlanes.removeAll()
     fullStillPlanes.removeAll()
+    zoomSources.removeAll()
     lastStill = nil
     for d in decoders.values {
       finishedDecodeWait += d.waitSeconds

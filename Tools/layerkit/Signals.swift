@@ -88,9 +88,11 @@ final class FrameWatchdog: @unchecked Sendable {
     timer.schedule(deadline: .now() + interval, repeating: interval)
     timer.setEventHandler { [weak self] in
       guard let self else { return }
-      let now = DispatchTime.now().uptimeNanoseconds
       let (fire, frame) = self.state.withLock { state in
-        let fire = !state.fired && Double(now - state.since) / 1e9 > limit
+        // Read under the lock: a frame written between reading the clock and taking the lock
+        // would set `since` after `now`, and the unsigned difference would overflow.
+        let now = DispatchTime.now().uptimeNanoseconds
+        let fire = !state.fired && now > state.since && Double(now - state.since) / 1e9 > limit
         if fire { state.fired = true }
         return (fire, state.frame)
       }
