@@ -16,12 +16,19 @@ public struct PlayedEdit: Sendable {
   public var fit: Fit?
   /// The files of the overlays (an output may name none of them).
   public var overlayPaths: [String]
+  /// The edit's frame size and rate, where it gives them (else the caller's defaults: the first
+  /// input's size, the first clip's rate).
+  public var width: Int?
+  public var height: Int?
+  public var fps: Double?
 
   public init(
     items: [TimelineItem], transitions: [TimelineTransition], overlays: [ImageOverlay] = [],
     subtitles: Subtitles? = nil, tracks: [AudioMix.Track] = [], clipAudio: Bool = true,
-    levels: AudioMix.Levels = AudioMix.Levels(), fit: Fit? = nil, overlayPaths: [String] = []
+    levels: AudioMix.Levels = AudioMix.Levels(), fit: Fit? = nil, overlayPaths: [String] = [],
+    size: (width: Int?, height: Int?, fps: Double?) = (nil, nil, nil)
   ) {
+    (width, height, fps) = size
     self.items = items
     self.transitions = transitions
     self.overlays = overlays
@@ -114,7 +121,7 @@ extension Edit {
     return PlayedEdit(
       items: items, transitions: transitions, overlays: try playOverlays(sources), subtitles: try playSubtitles(),
       tracks: try playTracks(), clipAudio: keepSourceAudio ?? false, levels: levels, fit: fit,
-      overlayPaths: (overlays ?? []).map(\.path))
+      overlayPaths: (overlays ?? []).map(\.path), size: try playSize())
   }
 
   /// A clip as a timeline item: its picture layer, its length, speed and loop, Ken Burns, titles.
@@ -342,6 +349,26 @@ extension Edit {
     if let color = subtitles.textColor { style.color = try Self.color(color, at: "subtitles.textColor") }
     if let box = subtitles.box { style.box = box == "none" ? nil : try Self.color(box, at: "subtitles.box") }
     return Subtitles(cues: try SubtitleFile.read(URL(fileURLWithPath: subtitles.path)), style: style)
+  }
+
+  /// The frame size and rate the edit gives, checked: both sides or neither, within the limits.
+  private func playSize() throws -> (width: Int?, height: Int?, fps: Double?) {
+    if (width == nil) != (height == nil) {
+      throw VideoError.invalidEdit(at: width == nil ? "width" : "height", reason: "give width and height, or neither")
+    }
+    if let width, let height {
+      guard (1...LayerKit.Image.maxDimension).contains(width), (1...LayerKit.Image.maxDimension).contains(height) else {
+        throw VideoError.invalidEdit(at: "width", reason: "sides from 1 to \(LayerKit.Image.maxDimension) pixels")
+      }
+    }
+    if let fps, !(fps.isFinite && Limits.framesPerSecond.contains(fps)) {
+      throw VideoError.invalidEdit(
+        at: "fps",
+        reason:
+          "from \(Limits.format(Limits.framesPerSecond.lowerBound)) to \(Limits.format(Limits.framesPerSecond.upperBound))"
+      )
+    }
+    return (width, height, fps)
   }
 
   private func playTracks() throws -> [AudioMix.Track] {

@@ -21,16 +21,8 @@ final class PlanarWorkTests: XCTestCase {
 
   override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
-  /// Renders `timeline` to Y4M; its frames and how many were drawn.
   private func y4m(_ timeline: Timeline, shortcuts: Bool) throws -> (frames: [[UInt8]], drawn: Int) {
-    let out = folder.appendingPathComponent("out-\(UUID().uuidString).y4m").path
-    let source = TimelineRenderer(timeline: timeline, renderer: ReferenceRenderer())
-    source.shortcuts = shortcuts
-    let pipeline = try VideoPipeline(
-      source: source, width: timeline.width, height: timeline.height, rate: timeline.rate,
-      frameCount: timeline.frameCount, target: try OutputTarget(path: out), options: EncodingOptions())
-    try pipeline.run()
-    return (try Y4MReader(path: out).readAllFrames(), source.drawnFrames)
+    try renderY4M(timeline, shortcuts: shortcuts, in: folder)
   }
 
   /// A smooth opaque picture, as a photo is at the scale a Ken Burns move shows it.

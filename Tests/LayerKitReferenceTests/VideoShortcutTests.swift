@@ -59,14 +59,7 @@ final class VideoShortcutTests: XCTestCase {
 
   /// Renders `timeline` to a Y4M file and reads its frames back.
   private func y4m(_ timeline: Timeline, shortcuts: Bool) throws -> [[UInt8]] {
-    let out = folder.appendingPathComponent("out-\(UUID().uuidString).y4m").path
-    let source = TimelineRenderer(timeline: timeline, renderer: ReferenceRenderer())
-    source.shortcuts = shortcuts
-    let pipeline = try VideoPipeline(
-      source: source, width: timeline.width, height: timeline.height, rate: timeline.rate,
-      frameCount: timeline.frameCount, target: try OutputTarget(path: out), options: EncodingOptions())
-    try pipeline.run()
-    return try Y4MReader(path: out).readAllFrames()
+    try renderY4M(timeline, shortcuts: shortcuts, in: folder).frames
   }
 
   private func concat(_ a: ClipInfo, _ b: ClipInfo, effect: String, width: Int, height: Int) throws -> Timeline {
@@ -163,13 +156,7 @@ final class VideoShortcutTests: XCTestCase {
         ],
         transitions: [TimelineTransition(effect: effect, duration: 0.6)], width: 32, height: 24,
         rate: FrameRate(numerator: 25, denominator: 1))
-      let fast = try y4m(timeline, shortcuts: true)
-      let slow = try y4m(timeline, shortcuts: false)
-      XCTAssertEqual(fast.count, slow.count)
-      for k in fast.indices {
-        let worst = zip(fast[k], slow[k]).map { abs(Int($0) - Int($1)) }.max() ?? 0
-        XCTAssertLessThanOrEqual(worst, 1, "\(effect) frame \(k)")
-      }
+      let (fast, slow, _) = try assertShortcutsWithin(1, timeline, in: folder, effect)
       XCTAssertEqual(fast.first, slow.first, "\(effect): a still alone is converted the same way")
       XCTAssertEqual(fast.last, slow.last)
     }
@@ -194,13 +181,7 @@ final class VideoShortcutTests: XCTestCase {
             effect: effect, parameters: effect == "push" ? ["direction": .vec2([1, 0])] : [:], duration: 0.6)
         ], width: 48, height: 32, rate: FrameRate(numerator: 25, denominator: 1))
       timeline.overlays = [ImageOverlay(image: logo, position: .topLeft, width: 0.25, margin: 0.1, opacity: 1)]
-      let fast = try y4m(timeline, shortcuts: true)
-      let slow = try y4m(timeline, shortcuts: false)
-      XCTAssertEqual(fast.count, slow.count)
-      for k in fast.indices {
-        let worst = zip(fast[k], slow[k]).map { abs(Int($0) - Int($1)) }.max() ?? 0
-        XCTAssertLessThanOrEqual(worst, 1, "\(effect) frame \(k)")
-      }
+      let (fast, slow, _) = try assertShortcutsWithin(1, timeline, in: folder, effect)
       // The logo, 12 × 6 at (3, 3): red over the picture, in the luma of a held frame.
       let lumaOfLogo = Int(fast[0][4 * 48 + 6])
       let lumaWithout = try y4mWithoutOverlays(timeline)[0][4 * 48 + 6]

@@ -65,6 +65,7 @@ final class EditTests: XCTestCase {
     XCTAssertEqual(played.transitions.map(\.label), ["crosswarp", "none", "crosswarp"])
     XCTAssertEqual(played.transitions.map(\.duration), [0.4, 0, 0.2])
     XCTAssertFalse(played.clipAudio, "editly's keepSourceAudio defaults to false")
+    XCTAssertNil(played.width, "no size given: the caller's default")
     // A cut plays as a timeline with a zero-length transition: item 2 starts where item 1 ends.
     let timeline = try Timeline(
       items: played.items, transitions: played.transitions, width: 4, height: 4, rate: try FrameRate(10))
@@ -102,6 +103,17 @@ final class EditTests: XCTestCase {
         #"{"clips": [{"layers": [{"type": "image", "path": "a.png"}]}], "audioTracks": [{"path": "m", "mixVolume": -1}]}"#
       )
       .contains("audioTracks[0].mixVolume: a gain from 0 to 16"))
+    XCTAssertTrue(
+      try reason(#"{"width": 640, "clips": [{"layers": [{"type": "image", "path": "a.png"}]}]}"#)
+        .contains("the edit's height: give width and height, or neither"))
+    XCTAssertTrue(
+      try reason(#"{"fps": 0, "clips": [{"layers": [{"type": "image", "path": "a.png"}]}]}"#).contains("the edit's fps")
+    )
+    let sized = try play(
+      try decode(
+        #"{"width": 640, "height": 360, "fps": 25, "clips": [{"layers": [{"type": "image", "path": "a.png"}]}]}"#))
+    XCTAssertEqual([sized.width, sized.height], [640, 360])
+    XCTAssertEqual(sized.fps, 25)
     XCTAssertThrowsError(try decode(#"{"clips": [{"layers": [{"type": "fabric"}]}]}"#)) { error in
       XCTAssertTrue("\(error)".contains("video, image or title"), "\(error)")
     }

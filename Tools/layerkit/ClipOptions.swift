@@ -161,6 +161,7 @@ struct MixOptions: ParsableArguments {
   var audioCut: [CutRange] = []
   @Flag(help: "Play each --audio track (or its --audio-cut) over and over to the end of the video.") var audioLoop =
     false
+  @Option(parsing: .unconditional, help: "Seconds each --audio track fades in over (0).") var audioFadeIn: Double = 0
   @Option(
     help:
       "A voice-over laid under the video from --voice-start (repeatable); with --duck the --audio tracks drop while it speaks."
@@ -191,6 +192,7 @@ struct MixOptions: ParsableArguments {
     try checkRange(loudness, "--loudness", -70 ... -5, unit: "LUFS")
     try checkRange(clipVolume, "--clip-volume", 0...16)
     try checkRange(volume, "--volume", 0...16)
+    try checkRange(audioFadeIn, "--audio-fade-in", 0...Limits.maxSeconds, unit: "seconds")
     for v in audioVolume { try checkRange(v, "--audio-volume", 0...16) }
     for v in audioStart + voiceStart {
       try checkRange(v, "--audio-start/--voice-start", 0...Limits.maxSeconds, unit: "seconds")
@@ -217,6 +219,7 @@ struct MixOptions: ParsableArguments {
       }
     }
     if audioLoop && music.isEmpty { throw ValidationError("--audio-loop is for --audio, and none is given") }
+    if audioFadeIn > 0 && music.isEmpty { throw ValidationError("--audio-fade-in is for --audio, and none is given") }
     if voiceStart.count > 0 {
       guard !voice.isEmpty else { throw ValidationError("--voice-start is for --voice, and none is given") }
       guard voiceStart.count == 1 || voiceStart.count == voice.count else {
@@ -238,6 +241,7 @@ struct MixOptions: ParsableArguments {
       t.cutTo = pick(audioCut, i)?.to
       t.loop = audioLoop ? true : nil
       t.fadeOut = fadeOut > 0 ? fadeOut : nil
+      t.fadeIn = audioFadeIn > 0 ? audioFadeIn : nil
       return t
     }
     tracks += voice.enumerated().map { i, path in

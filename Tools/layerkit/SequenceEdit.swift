@@ -16,9 +16,74 @@ struct Slot {
   var loop = false
 }
 
-/// What `slideshow` and `concat` share after their own arithmetic: the edit their flags make,
-/// then `--print-edit`'s JSON or the render.
+/// A clip input as its flags give it: the seconds of it played (its cut), from where, at what
+/// speed, and the duration `--clip-duration` fits it to.
+struct ClipInput {
+  var length: Double
+  var from: Double
+  var speed: Double
+  var fitted: Double?
+}
+
+/// The options `slideshow` and `concat` share: transitions, the seed, the clips' cuts and
+/// speeds, overlays, sound, the video's output, titles, and `--print-edit`.
+struct SequenceOptions: ParsableArguments {
+  @Option(name: .customLong("transition"), help: "SPEC, once for all boundaries or once per boundary; or random.")
+  var transitions: [String] = ["fade"]
+  @Option(parsing: .unconditional, help: "Seed for --transition random: a whole number ≥ 0.") var seed: Seed = Seed(1)
+  @OptionGroup var clips: ClipOptions
+  @OptionGroup var overlays: OverlayOptions
+  @OptionGroup var mix: MixOptions
+  @OptionGroup var video: VideoOptions
+  @OptionGroup var text: TextOptions
+  @Flag(
+    help: "Print the edit these flags make, as JSON (editly's edit spec, LayerKit's fields added), and render nothing.")
+  var printEdit = false
+
+  /// The checks both commands make: named inputs, one SPEC for all boundaries or one each, the
+  /// seed, the transitions' length, the tracks' settings.
+  func check(inputs: [String], transitionDuration: Double) throws {
+    try checkNamed(inputs, "an input")
+    try mix.check(music: video.run.audio)
+    try seed.check()
+    try checkRange(transitionDuration, "--transition-duration", 0.001...Limits.maxSeconds, unit: "seconds")
+    let boundaries = inputs.count - 1
+    guard transitions.count == 1 || transitions.count == boundaries else {
+      throw ValidationError(
+        "give one --transition for all \(boundaries) boundaries, or one per boundary, not \(transitions.count)")
+    }
+  }
+}
+
+/// What `slideshow` and `concat` share around their own arithmetic: the inputs opened, the edit
+/// their flags make, then `--print-edit`'s JSON or the render.
 extension VideoJob {
+  /// Opens `inputs`, works out each one's slot (`slot` for a still — nil — or a clip not fitted
+  /// to a duration), makes the edit and plays it.
+  func sequence(
+    _ inputs: [String], options: SequenceOptions, transitionDuration: Double,
+    slot: (_ index: Int, _ clip: ClipInput?) -> Slot
+  ) throws {
+    let (transitions, clips) = (options.transitions, options.clips)
+    let sources = try open(inputs)
+    let cuts = try clips.cuts(for: sources)
+    let speeds = try clips.speeds(for: sources)
+    let fitted = try clips.fittedDurations(for: sources)
+    let slots = sources.enumerated().map { i, source in
+      guard let length = cuts[i]?.length ?? source.duration else { return slot(i, nil) }
+      let clip = ClipInput(length: length, from: cuts[i]?.inPoint ?? 0, speed: speeds[i], fitted: fitted[i])
+      if let fit = clip.fitted {
+        return Slot(duration: fit, cutFrom: clip.from, cutTo: clip.from + clip.length, speed: nil)
+      }
+      return slot(i, clip)
+    }
+    let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
+    let edit = try sequenceEdit(
+      sources: sources, slots: slots, specs: specs, transitionDuration: transitionDuration, seed: options.seed.value,
+      text: options.text, overlays: options.overlays, mix: options.mix)
+    try play(edit, sources: sources, printEdit: options.printEdit)
+  }
+
   /// The edit of `sources` in `slots`, joined by `specs` (random ones chosen here), with the
   /// titles, Ken Burns, subtitles, overlays and sound the flags give.
   func sequenceEdit(

@@ -128,9 +128,9 @@ struct VideoJob {
     return try results.current.map { try $0!.get() }
   }
 
-  /// The frame rate: --fps, else the first clip's, else 30.
-  func rate(for sources: [MediaSource]) throws -> FrameRate {
-    if let fps = options.fps { return try FrameRate(fps) }
+  /// The frame rate: --fps, else the edit's, else the first clip's, else 30.
+  func rate(for sources: [MediaSource], edit: Double? = nil) throws -> FrameRate {
+    if let fps = options.fps ?? edit { return try FrameRate(fps) }
     for s in sources { if case .clip(let info) = s { return try FrameRate(info.frameRate) } }
     return try FrameRate(30)
   }
@@ -140,8 +140,8 @@ struct VideoJob {
   /// - Parameter sources: the media the edit shows, in order (the first gives the default size).
   func render(_ played: PlayedEdit, sources: [MediaSource], includesEnd: Bool) throws {
     let first = sources[0].size
-    var width = options.size?.width ?? first.width
-    var height = options.size?.height ?? first.height
+    var width = options.size?.width ?? played.width ?? first.width
+    var height = options.size?.height ?? played.height ?? first.height
     try OutputIdentity.refuse(
       output: options.output,
       inputs: sources.map(\.path) + played.tracks.map(\.path) + played.overlayPaths)
@@ -154,7 +154,8 @@ struct VideoJob {
     let background = options.encoder.background?.color ?? .clear
     var timeline = try Timeline(
       items: played.items, transitions: played.transitions, width: width, height: height,
-      rate: try rate(for: sources), fit: played.fit ?? options.fit, background: background, includesEnd: includesEnd,
+      rate: try rate(for: sources, edit: played.fps), fit: played.fit ?? options.fit, background: background,
+      includesEnd: includesEnd,
       pictureWidth: pictureWidth, pictureHeight: pictureHeight)
     timeline.subtitles = played.subtitles
     timeline.overlays = played.overlays
