@@ -427,7 +427,8 @@ final class EditCommandTests: XCTestCase {
       ":", "--speed", "1",
       "--speed", "2", "--speed", "1", "--transition", "push:fromRight", "--transition", "random", "--title", "One",
       "--zoom", "in", "--overlay", a, "--overlay-position", "bottom-left", "--audio", music, "--duck", "6",
-      "--loudness", "-16", "--fit", "contain-blur", "--print-edit", "-o", out,
+      "--loudness", "-16", "--fit", "contain-blur", "--clip-volume", "1", "--clip-volume", "0.5", "--clip-volume", "1",
+      "--print-edit", "-o", out,
     ])
     XCTAssertEqual(r.status, 0, r.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: out))
@@ -443,6 +444,7 @@ final class EditCommandTests: XCTestCase {
     guard case .video(let video) = edit.clips[1].layers[0] else { return XCTFail(r.stdout) }
     XCTAssertEqual(video.cutFrom, 0.5)
     XCTAssertEqual(video.speed, 2)
+    XCTAssertEqual(video.mixVolume, 0.5, "--clip-volume once per input: each clip's own")
     XCTAssertEqual(edit.defaults?.layer?.resizeMode, "contain-blur")
     XCTAssertEqual(edit.overlays?.first?.position, "bottom-left")
     XCTAssertEqual(edit.audioTracks?.first?.path, music)

@@ -143,8 +143,10 @@ struct CutRange: ExpressibleByArgument {
 /// The sound of `slideshow` and `concat`: the tracks (`--audio`, `--voice`) placed, cut, looped
 /// and at their volumes; the clips' own sound; ducking; loudness and a last gain.
 struct MixOptions: ParsableArguments {
-  @Option(parsing: .unconditional, help: "The clips' own sound, as a gain (1: as it is; 0: silent).")
-  var clipVolume: Double = 1
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: "The clips' own sound, as a gain (1: as it is; 0: silent); once for all clips or once per input.")
+  var clipVolume: [Double] = []
   @Option(
     parsing: .unconditionalSingleValue,
     help: "Each --audio track's volume, as a gain (1: as it is); once for all or once per track.")
@@ -190,7 +192,7 @@ struct MixOptions: ParsableArguments {
   func validate() throws {
     try checkNamed(voice, "--voice")
     try checkRange(loudness, "--loudness", -70 ... -5, unit: "LUFS")
-    try checkRange(clipVolume, "--clip-volume", 0...16)
+    for v in clipVolume { try checkRange(v, "--clip-volume", 0...16) }
     try checkRange(volume, "--volume", 0...16)
     try checkRange(audioFadeIn, "--audio-fade-in", 0...Limits.maxSeconds, unit: "seconds")
     for v in audioVolume { try checkRange(v, "--audio-volume", 0...16) }
@@ -231,7 +233,7 @@ struct MixOptions: ParsableArguments {
   }
 
   /// The edit's audio: tracks, clips' sound, ducking, loudness, last gain.
-  func apply(to edit: inout Edit, music: [String], fadeOut: Double, clipAudio: Bool) {
+  func apply(to edit: inout Edit, music: [String], fadeOut: Double, clipAudio: Bool) throws {
     func pick<T>(_ list: [T], _ i: Int) -> T? { list.isEmpty ? nil : list[list.count == 1 ? 0 : i] }
     var tracks = music.enumerated().map { i, path in
       var t = Edit.AudioTrack(path: path)
@@ -252,7 +254,21 @@ struct MixOptions: ParsableArguments {
     }
     edit.audioTracks = tracks.isEmpty ? nil : tracks
     edit.keepSourceAudio = clipAudio
-    edit.clipsAudioVolume = clipVolume
+    // One for all is the clips' volume against the tracks; one per input is each clip's own.
+    if clipVolume.count == 1 { edit.clipsAudioVolume = clipVolume[0] }
+    if clipVolume.count > 1 {
+      guard clipVolume.count == edit.clips.count else {
+        throw ValidationError(
+          "give one --clip-volume for all inputs, or one per input (\(edit.clips.count)), not \(clipVolume.count)")
+      }
+      for (i, volume) in clipVolume.enumerated() {
+        edit.clips[i].layers = edit.clips[i].layers.map { layer in
+          guard case .video(var v) = layer else { return layer }
+          v.mixVolume = volume
+          return .video(v)
+        }
+      }
+    }
     edit.outputVolume = volume != 1 ? volume : nil
     if duck > 0 { edit.ducking = Edit.Ducking(amount: duck, attack: duckAttack, release: duckRelease) }
     edit.loudness = loudness

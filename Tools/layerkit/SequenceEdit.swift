@@ -123,7 +123,7 @@ extension VideoJob {
     try text.apply(to: &edit, stills: stills, seed: seed)
     let laid = try overlays.editOverlays()
     edit.overlays = laid.isEmpty ? nil : laid
-    mix.apply(to: &edit, music: options.run.audio, fadeOut: options.run.audioFade, clipAudio: !options.noAudio)
+    try mix.apply(to: &edit, music: options.run.audio, fadeOut: options.run.audioFade, clipAudio: !options.noAudio)
     return edit
   }
 
