@@ -439,8 +439,10 @@ public struct Timeline: Sendable {
   /// - Parameters:
   ///   - picture: the image of item i at a local time.
   ///   - overlayFrame: the frame of clip overlay o at a time of the video.
+  ///   - wholeOverlays: false to leave out the image overlays over the whole video (laid over the
+  ///     frame afterwards, in the planes).
   public func renderList(
-    frame k: Int, picture image: (Int, Double) throws -> Image,
+    frame k: Int, wholeOverlays: Bool = true, picture image: (Int, Double) throws -> Image,
     overlayFrame: (Int, Double) throws -> Image = { _, _ in throw VideoError.invalidTimeline("no clip overlay frames") }
   ) throws -> RenderList {
     var list: RenderList
@@ -457,6 +459,7 @@ public struct Timeline: Sendable {
         builtIn: transition.builtIn)
     }
     for (o, overlay) in overlays.enumerated() where overlay.shows(at: time(ofFrame: k)) {
+      if overlay.isWhole && !wholeOverlays { continue }
       let shown = overlay.clip == nil ? nil : try overlayFrame(o, time(ofFrame: k))
       list = list.appending(
         try RenderList(

@@ -11,7 +11,6 @@ extension TimelineRenderer {
     let item = timeline.items[i]
     if item.title != nil && planes == nil { return false }
     if item.motion != nil && !zoomsInPlanes(i) { return false }
-    if item.title != nil && !titleClearsOverlays(i) { return false }
     return true
   }
 
@@ -35,15 +34,6 @@ extension TimelineRenderer {
     return yes
   }
 
-  /// Whether item i's title lies clear of the image overlays (laid over the planes after them, it
-  /// must not cover them where the long way draws them above it).
-  func titleClearsOverlays(_ i: Int) -> Bool {
-    guard timeline.overlays.contains(where: \.isWhole) else { return true }
-    guard let overlay = try? planarOverlay, let title = try? titleOverlay(i) else { return true }
-    let (a, b) = (overlay.box, title.box)
-    return a.x1 <= b.x0 || b.x1 <= a.x0 || a.y1 <= b.y0 || b.y1 <= a.y0
-  }
-
   /// Item i's title drawn once at full opacity over a transparent frame (nil without a title,
   /// or when it covers nothing).
   func titleOverlay(_ i: Int) throws -> PlanarOverlay? {
@@ -58,10 +48,12 @@ extension TimelineRenderer {
     return made
   }
 
-  /// Item i's picture at `local` seconds as a function the sink's workers call: its planes (a
-  /// still converted once, a clip's decoded frame, a Ken Burns still magnified), with the image
-  /// overlays, and its title laid over them at its opacity then. `full`: 4:4:4 planes (slides).
-  func planarPicture(_ i: Int, local: Double, full: Bool) throws -> @Sendable () -> YUVPlanes {
+  /// Item i's picture at `local` seconds as a function the sink's workers call: its planes
+  /// without the image overlays (a still converted once, a clip's decoded frame, a Ken Burns
+  /// still magnified), its title laid over them at its opacity then, and with `overlays` the
+  /// image overlays over everything — the order the long way draws them in. `full`: 4:4:4
+  /// planes (for slides).
+  func planarPicture(_ i: Int, local: Double, full: Bool, overlays: Bool) throws -> @Sendable () -> YUVPlanes {
     guard let output = planes?.layout else { throw VideoError.invalidTimeline("no Y'CbCr output to lay pictures in") }
     let item = timeline.items[i]
     let layout = full ? YUVFrameLayout(width: output.width, height: output.height, chroma: .yuv444) : output
@@ -73,19 +65,38 @@ extension TimelineRenderer {
           item: i, local: local, imageWidth: source.layout.width, imageHeight: source.layout.height),
         let zoom = PlanarZoom(picture: source, scale: map.scale, offset: map.offset)
       else { throw VideoError.invalidTimeline("item \(i + 1): its move cannot be computed in the planes") }
-      let overlay = try planarOverlay.map { $0.laid(in: layout) }
-      base = {
-        let p = zoom.planes(layout)
-        return overlay?.over(p) ?? p
-      }
+      base = { zoom.planes(layout) }
     } else {
-      let p = full ? try fullPlanes(i, local: local) : try itemPlanes(i, local: local)
+      let p = try barePlanes(i, local: local, layout: layout)
       base = { p }
     }
-    guard let title = item.title, let laid = try laidTitle(i, layout) else { return base }
-    let opacity = title.style.opacity(at: local, start: 0, length: item.duration)
+    if let title = item.title, let laid = try laidTitle(i, layout) {
+      let opacity = title.style.opacity(at: local, start: 0, length: item.duration)
+      let under = base
+      base = { laid.over(under(), opacity: opacity) }
+    }
+    guard overlays, let laid = try laidOverlay(layout) else { return base }
     let under = base
-    return { laid.over(under(), opacity: opacity) }
+    return { laid.over(under()) }
+  }
+
+  /// Item i's picture at `local` seconds without the image overlays, in `layout`: a still's
+  /// converted once, a clip's decoded frame (4:4:4: each chroma sample repeated over its block,
+  /// as the RGBA the long way draws from repeats it, `YUVPlanes.image()`).
+  private func barePlanes(_ i: Int, local: Double, layout: YUVFrameLayout) throws -> YUVPlanes {
+    guard case .image = timeline.items[i].source else {
+      guard case .planes(let p) = try decoderPlanes(i, local: local) else {
+        throw VideoError.invalidTimeline("\(timeline.items[i].source.path): not decoded as planes")
+      }
+      return layout.chroma == .yuv444 ? p.fullResolution() : p
+    }
+    if let p = bareStillPlanes[i]?[layout] { return p }
+    guard let background = planes?.background else {
+      throw VideoError.invalidTimeline("no Y'CbCr output to convert a still for")
+    }
+    let p = try YUVPlanes(try stillAlone(item: i, bare: true), chroma: layout.chroma, background: background)
+    bareStillPlanes[i, default: [:]][layout] = p
+    return p
   }
 
   /// Item i's title laid over planes of `layout`, worked out once per layout.

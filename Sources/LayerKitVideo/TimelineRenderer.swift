@@ -29,7 +29,9 @@ public final class TimelineRenderer: FrameSource {
   /// The planes of still items' frames alone, by item (for crossfades in the output's format),
   /// and at full resolution (4:4:4, for slides).
   private var stillPlanes: [Int: YUVPlanes] = [:]
-  private var fullStillPlanes: [Int: YUVPlanes] = [:]
+  /// Still items' pictures without the image overlays, converted once, by item and layout (what
+  /// titles, slides and overlays are laid on in the planes).
+  var bareStillPlanes: [Int: [YUVFrameLayout: YUVPlanes]] = [:]
   /// Ken Burns stills' pictures as 4:4:4 planes, converted once (`PlanarZoom` reads them), and
   /// whether each still item's move is computed in the planes, by item.
   var zoomSources: [Int: YUVPlanes] = [:]
@@ -38,6 +40,10 @@ public final class TimelineRenderer: FrameSource {
   /// layout, by item (nil: the title covers nothing).
   var titleOverlays: [Int: PlanarOverlay?] = [:]
   var laidTitles: [Int: [YUVFrameLayout: PlanarOverlay.Laid]] = [:]
+  /// The image overlays over the whole video drawn once (`planarOverlay`), and laid over planes
+  /// of a layout.
+  var madeOverlay: PlanarOverlay??
+  var laidOverlays: [YUVFrameLayout: PlanarOverlay.Laid] = [:]
   /// The sink's Y'CbCr, when it writes Y'CbCr.
   var planes: (layout: YUVFrameLayout, background: YUVConversion.Background)?
 
@@ -137,21 +143,15 @@ public final class TimelineRenderer: FrameSource {
     let t = timeline.time(ofFrame: k)
     if timeline.overlays.contains(where: { !$0.isWhole && $0.shows(at: t) }) { return false }
     if let subtitles = timeline.subtitles, !subtitles.cues(at: t).isEmpty { return false }
-    // Image overlays are drawn once into a held still (`stillAlone`) and laid over a clip's
-    // frames as decoded (`overlaid`); a crossfade of two pictures that both carry them is the
-    // crossfade of the pictures under them; a slide would move them, and is drawn.
-    let overlaid = timeline.overlays.contains(where: \.isWhole)
+    // Image overlays are drawn once into a held still (`stillAlone`) and laid over anything else
+    // in the planes after it is made (a clip's frame, a crossfade, a slide under them).
     switch timeline.content(ofFrame: k) {
     case .item(let i, _):
       guard laysInPlanes(i) else { return false }
       if case .image = timeline.items[i].source { return true }
       return decodesPlanes(i) != nil || (clipShownAsIs(i) && timeline.items[i].title == nil)
     case .transition(let i, let progress, _, _):
-      guard laysInPlanes(i), laysInPlanes(i + 1), let form = planarTransition(i, progress: progress) else {
-        return false
-      }
-      if overlaid, case .slide = form { return false }
-      return true
+      return laysInPlanes(i) && laysInPlanes(i + 1) && planarTransition(i, progress: progress) != nil
     }
   }
 
@@ -208,14 +208,15 @@ public final class TimelineRenderer: FrameSource {
       frame = try frameAtHand(k)
     } else {
       drawnFrames += 1
-      frame = try lookahead.videoFrame(k, drawAhead: { !self.isAtHand($0) }) { .list(try self.renderList($0)) }
+      let drawn = try lookahead.videoFrame(k, drawAhead: { !self.isAtHand($0) }) { .list(try self.renderList($0)) }
+      frame = try laysOverlayAfter(k) ? overlaid(drawn) : drawn
     }
     // Stills and decoders of items that are over are let go, and their processes stopped.
     let next = timeline.time(ofFrame: k + 1)
     let over = { (i: Int) in next >= self.timeline.starts[i] + self.timeline.items[i].duration + 1e-9 }
     for i in stills.keys where over(i) { stills[i] = nil }
     for i in stillPlanes.keys where over(i) { stillPlanes[i] = nil }
-    for i in fullStillPlanes.keys where over(i) { fullStillPlanes[i] = nil }
+    for i in bareStillPlanes.keys where over(i) { bareStillPlanes[i] = nil }
     for i in zoomSources.keys where over(i) { zoomSources[i] = nil }
     for (i, decoder) in decoders where over(i) {
       finishedDecodeWait += decoder.waitSeconds
@@ -261,55 +262,52 @@ public final class TimelineRenderer: FrameSource {
     switch timeline.content(ofFrame: k) {
     case .item(let i, let local):
       if needsWork(i) {
-        let picture = try planarPicture(i, local: local, full: false)
+        let picture = try planarPicture(i, local: local, full: false, overlays: true)
         return .deferred { .planes(picture()) }
       }
       if case .image = timeline.items[i].source { return try stillFrame(item: i) }
       let decoded = try decoder(i).decoded(at: timeline.items[i].clipTime(local))
       switch decoded {
-      case .planes(let p): return .planes(try overlaid(p))
+      case .planes(let p):
+        // The image overlays laid over the clip's frame by the sink's workers.
+        guard let laid = try laidOverlay(p.layout) else { return .planes(p) }
+        return .deferred { .planes(laid.over(p)) }
       case .image(let image): return .image(try overlaid(image))
       }
     case .transition(let i, let progress, let fromTime, let toTime):
+      let overlay = try planarOverlay != nil
       switch planarTransition(i, progress: progress) {
       case .slide(let kind, let direction):
-        let from = try planarPicture(i, local: fromTime, full: true)
-        let to = try planarPicture(i + 1, local: toTime, full: true)
+        // The pictures slide without the image overlays, which are laid over the result: they
+        // stay where they are, above the transition.
+        let from = try planarPicture(i, local: fromTime, full: true, overlays: false)
+        let to = try planarPicture(i + 1, local: toTime, full: true, overlays: false)
+        // Laid per pixel at full resolution, before the output's chroma is made (a 4:2:0 sample
+        // is the mean of a block where the overlay's edge meets the pictures).
+        let output = planes!.layout
+        let full = YUVFrameLayout(width: output.width, height: output.height, chroma: .yuv444)
+        let laid = try laidOverlay(full)
         let make = { @Sendable () -> VideoFrame in
           let a = from()
           guard let slide = PlanarSlide(from: a, to: to(), kind: kind, direction: direction, progress: Float(progress))
           else { return .planes(a) }
-          return .slide(slide)
+          guard let laid else { return .slide(slide) }
+          let over = laid.over(YUVPlanes(layout: full) { slide.write(full, into: $0) })
+          return .planes(output.chroma == .yuv444 ? over : over.chromaHalved())
         }
-        if needsWork(i) || needsWork(i + 1) { return .deferred(make) }
+        if needsWork(i) || needsWork(i + 1) || overlay { return .deferred(make) }
         return make()
       default:
-        guard needsWork(i) || needsWork(i + 1) else {
+        let stills = [i, i + 1].allSatisfy { if case .image = timeline.items[$0].source { true } else { false } }
+        guard needsWork(i) || needsWork(i + 1) || (overlay && !stills) else {
           return .crossfade(
             try itemPlanes(i, local: fromTime), try itemPlanes(i + 1, local: toTime), progress: progress)
         }
-        let from = try planarPicture(i, local: fromTime, full: false)
-        let to = try planarPicture(i + 1, local: toTime, full: false)
+        let from = try planarPicture(i, local: fromTime, full: false, overlays: true)
+        let to = try planarPicture(i + 1, local: toTime, full: false, overlays: true)
         return .deferred { .crossfade(from(), to(), progress: progress) }
       }
     }
-  }
-
-  /// Item i's picture at a local time as full-resolution (4:4:4) planes: a still's converted
-  /// once, a clip's decoded planes with each chroma sample repeated over its 2 × 2 block (as the
-  /// RGBA the long way draws from repeats it, `YUVPlanes.image()`).
-  func fullPlanes(_ i: Int, local: Double) throws -> YUVPlanes {
-    if case .image = timeline.items[i].source { return try fullStillPlanes(item: i) }
-    return try itemPlanes(i, local: local).fullResolution()
-  }
-
-  /// The full-resolution (4:4:4) planes of still item i shown alone, converted once.
-  private func fullStillPlanes(item i: Int) throws -> YUVPlanes {
-    if let p = fullStillPlanes[i] { return p }
-    guard let planes else { throw VideoError.invalidTimeline("no Y'CbCr output to convert a still for") }
-    let p = try YUVPlanes(try stillAlone(item: i), chroma: .yuv444, background: planes.background)
-    fullStillPlanes[i] = p
-    return p
   }
 
   /// Still item i shown alone: the still itself when it fills the frame opaquely,
@@ -337,20 +335,22 @@ public final class TimelineRenderer: FrameSource {
 
   /// Still item i shown alone: the still itself when it is opaque and of the frame's
   /// size (the draw would copy it), else drawn.
-  private func stillAlone(item i: Int) throws -> Image {
+  /// - Parameter bare: without the image overlays.
+  func stillAlone(item i: Int, bare: Bool = false) throws -> Image {
     guard case .image(let still) = timeline.items[i].source else {
       throw VideoError.invalidTimeline("item \(i + 1) is not a still")
     }
     let image = try stillImage(item: i, still)
-    if !timeline.overlays.contains(where: \.isWhole), picturesFillFrame, image.width == timeline.width,
+    if bare || !timeline.overlays.contains(where: \.isWhole), picturesFillFrame, image.width == timeline.width,
       image.height == timeline.height,
       image.isOpaque
     {
       return image
     }
+    let layer =
+      bare ? timeline.picture(image, fit: timeline.fit(ofItem: i)) : timeline.pictureWithOverlays(image, item: i)
     let list = try RenderList(
-      layer: timeline.pictureWithOverlays(image, item: i), width: timeline.width, height: timeline.height,
-      background: timeline.background)
+      layer: layer, width: timeline.width, height: timeline.height, background: timeline.background)
     return try renderer.render(list)
   }
 
@@ -364,37 +364,9 @@ public final class TimelineRenderer: FrameSource {
     return try overlaid(p)
   }
 
-  /// The image overlays drawn once over a transparent frame (nil without any, or when they cover
-  /// nothing).
-  var planarOverlay: PlanarOverlay? {
-    get throws {
-      if let made = madeOverlay { return made }
-      guard timeline.overlays.contains(where: \.isWhole) else { return nil }
-      let root = Layer(frame: Rect(x: 0, y: 0, width: Double(timeline.width), height: Double(timeline.height)))
-      for overlay in timeline.overlays where overlay.isWhole {
-        root.addSublayer(overlay.layer(frameWidth: timeline.width, frameHeight: timeline.height))
-      }
-      let made = PlanarOverlay(
-        picture: try renderer.render(try RenderList(layer: root, width: timeline.width, height: timeline.height)))
-      madeOverlay = .some(made)
-      return made
-    }
-  }
-  private var madeOverlay: PlanarOverlay??
-
-  /// The overlays laid over frames of the output's planes, worked out once per layout.
-  private var laidOverlay: PlanarOverlay.Laid?
-
-  /// A clip's frame as decoded with the image overlays laid over it.
-  private func overlaid(_ planes: YUVPlanes) throws -> YUVPlanes {
-    guard let overlay = try planarOverlay else { return planes }
-    if laidOverlay?.layout != planes.layout { laidOverlay = overlay.laid(in: planes.layout) }
-    return laidOverlay!.over(planes)
-  }
-
-  private func overlaid(_ image: Image) throws -> Image {
-    guard let overlay = try planarOverlay else { return image }
-    return try overlay.over(image)
+  /// Clip item i's frame at a local time, as decoded.
+  func decoderPlanes(_ i: Int, local: Double) throws -> ClipDecoder.Frame {
+    try decoder(i).decoded(at: timeline.items[i].clipTime(local))
   }
 
   private func decoder(_ i: Int) throws -> ClipDecoder {
@@ -408,7 +380,7 @@ public final class TimelineRenderer: FrameSource {
   /// Frame k's list, drawn by the renderer.
   private func renderList(_ k: Int) throws -> RenderList {
     try timeline.renderList(
-      frame: k,
+      frame: k, wholeOverlays: !laysOverlayAfter(k),
       picture: { i, local in
         switch timeline.items[i].source {
         case .image(let still): return try stillImage(item: i, still)
@@ -453,7 +425,7 @@ public final class TimelineRenderer: FrameSource {
     lookahead.drop()
     stills.removeAll()
     stillPlanes.removeAll()
-    fullStillPlanes.removeAll()
+    bareStillPlanes.removeAll()
     zoomSources.removeAll()
     lastStill = nil
     for d in decoders.values {

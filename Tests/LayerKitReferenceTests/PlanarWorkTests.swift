@@ -110,4 +110,27 @@ final class PlanarWorkTests: XCTestCase {
       XCTAssertNotEqual(fast.frames[12], plain.frames[12], "the title is there")
     }
   }
+
+  /// All of it at once — a title, Ken Burns, a logo over the whole video — through a fade and a
+  /// push: the logo stays put over the moving pictures, no frame is drawn, and every frame is
+  /// within 2 levels of the long way. Through a ripple (drawn), the frames are drawn without the
+  /// logo and it is laid over them afterwards: within 2 levels too.
+  func testALogoOverTitlesAndKenBurnsStaysPutInThePlanes() throws {
+    let logo = try Image(width: 8, height: 4, color: Color(red: 1, green: 0.8, blue: 0.2, alpha: 1))
+    for effect in ["fade", "push", "ripple"] {
+      var t = try timeline(
+        effect, motion: [KenBurns(zoom: .in, pan: [1, 0], amount: 0.2), KenBurns(zoom: .out, amount: 0.1)],
+        titles: ["Ab", nil])
+      t.overlays = [ImageOverlay(image: logo, position: .topRight, width: 0.25, margin: 0.05, opacity: 1)]
+      let (fast, _, drawn) = try assertShortcutsWithin(2, t, in: folder, effect)
+      if effect == "ripple" {
+        XCTAssertEqual(drawn, 10, "ripple: its frames drawn")
+      } else {
+        XCTAssertEqual(drawn, 0, "\(effect): every frame in the planes")
+      }
+      // The logo's middle (top right) reads the same in every frame.
+      let spot = 6 * 64 + 52
+      XCTAssertEqual(Set(fast.map { $0[spot] }).count, 1, "\(effect): the logo stays put")
+    }
+  }
 }

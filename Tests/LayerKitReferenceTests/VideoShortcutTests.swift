@@ -163,8 +163,8 @@ final class VideoShortcutTests: XCTestCase {
   }
 
   /// An image overlay (a logo, half transparent) over stills: each still is drawn once with it and
-  /// held, and the crossfade between two such stills is mixed in the planes; a slide, which would
-  /// move it, is drawn. Every byte of every frame within one level of the long way, and the
+  /// held, and the crossfade between two such stills is mixed in the planes; a slide moves the
+  /// pictures under it in the planes, and it is laid over the result at full resolution. Every byte of every frame within one level of the long way, and the
   /// overlay's pixels the same in every frame where it is over one still.
   func testImageOverlaysRideOnHeldStillsAndTheirCrossfades() throws {
     let a = try Self.still(width: 48, height: 32, seed: 7)

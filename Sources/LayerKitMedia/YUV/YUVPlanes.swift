@@ -125,6 +125,36 @@ public struct YUVPlanes: Sendable {
     }
   }
 
+  /// A 4:4:4 frame with its chroma halved each way (4:2:0): each chroma sample the mean of its
+  /// 2 × 2 block (of the samples inside the frame), rounded half up — centre-sited, as
+  /// `YUVConversion` makes 4:2:0 (which means before rounding: the two agree within a level).
+  /// Another layout is returned as it is.
+  public func chromaHalved() -> YUVPlanes {
+    guard layout.chroma == .yuv444 else { return self }
+    let (w, h) = (layout.width, layout.height)
+    let half = YUVFrameLayout(width: w, height: h, chroma: .yuv420)
+    let (cw, ch, offsets) = (half.chromaWidth, half.chromaHeight, half.planeOffsets)
+    return YUVPlanes(layout: half) { out in
+      let o = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
+      withUnsafeBytes { src in
+        let s = src.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        o.update(from: s, count: w * h)
+        for (plane, offset) in [(1, offsets.cb), (2, offsets.cr)] {
+          let input = s + plane * w * h
+          for cy in 0..<ch {
+            let (y0, y1) = (2 * cy, min(2 * cy + 1, h - 1))
+            for cx in 0..<cw {
+              let (x0, x1) = (2 * cx, min(2 * cx + 1, w - 1))
+              let sum =
+                Int(input[y0 * w + x0]) + Int(input[y0 * w + x1]) + Int(input[y1 * w + x0]) + Int(input[y1 * w + x1])
+              o[offset + cy * cw + cx] = UInt8((sum + 2) >> 2)
+            }
+          }
+        }
+      }
+    }
+  }
+
   /// `a + (b − a) × t` byte by byte over every plane, rounded (t in [0, 1], in steps of 2⁻¹⁶), into
   /// `buffer` (`a.layout.byteCount` bytes): a crossfade computed in the output's format. For opaque
   /// frames it is the RGBA crossfade then converted, within one level (the conversion is affine;
