@@ -269,9 +269,9 @@ public final class TimelineRenderer: FrameSource {
       let decoded = try decoder(i).decoded(at: timeline.items[i].clipTime(local))
       switch decoded {
       case .planes(let p):
-        // The image overlays laid over the clip's frame by the sink's workers.
-        guard let laid = try laidOverlay(p.layout) else { return .planes(p) }
-        return .deferred { .planes(laid.over(p)) }
+        // The image overlays laid over the clip's frame here: this thread mostly waits for the
+        // decoder, while the sink's workers share the cores with the encoder.
+        return .planes(try overlaid(p))
       case .image(let image): return .image(try overlaid(image))
       }
     case .transition(let i, let progress, let fromTime, let toTime):

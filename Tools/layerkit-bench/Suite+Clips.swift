@@ -108,29 +108,35 @@ extension Suite {
       ),
     ]
     var rows: [ClipRow] = []
-    let stats = dir.appendingPathComponent("stats.json")
     for job in jobs where selects(job.name) {
-      for renderer in renderers {
-        let command =
-          [layerkit] + job.ours + ["--renderer", renderer, "--quiet", "--stats", stats.path]
-        let (seconds, _) = try Self.time(command)
-        let figures = try? JSONDecoder().decode(ClipStats.self, from: Data(contentsOf: stats))
-        rows.append(
-          ClipRow(
-            workload: job.name, tool: "layerkit \(renderer)", seconds: seconds, stats: figures,
-            command: command.dropLast(2).joined(separator: " ")))
-        print(Self.describe(rows.last!))
-        try? FileManager.default.removeItem(atPath: out)
-      }
-      let command = [ffmpeg, "-v", "error"] + job.theirs
-      let (seconds, _) = try Self.time(command)
-      rows.append(
-        ClipRow(
-          workload: job.name, tool: "ffmpeg", seconds: seconds, stats: nil,
-          command: command.map { $0.contains(" ") || $0.contains(";") ? "'\($0)'" : $0 }.joined(separator: " ")))
-      print(Self.describe(rows.last!))
+      rows += try runBoth(
+        job.name, layerkit: [layerkit] + job.ours, ffmpeg: [ffmpeg, "-v", "error"] + job.theirs, in: dir)
       try? FileManager.default.removeItem(atPath: out)
     }
+    return rows
+  }
+
+  /// Runs a workload with `layerkit` (its arguments, on each renderer, with its stats) and with
+  /// ffmpeg, timing each; the rows, each printed as it comes.
+  func runBoth(_ workload: String, layerkit: [String], ffmpeg: [String], in dir: URL) throws -> [ClipRow] {
+    var rows: [ClipRow] = []
+    let stats = dir.appendingPathComponent("stats.json")
+    for renderer in renderers {
+      let command = layerkit + ["--renderer", renderer, "--quiet", "--stats", stats.path]
+      let (seconds, _) = try Self.time(command)
+      let figures = try? JSONDecoder().decode(ClipStats.self, from: Data(contentsOf: stats))
+      rows.append(
+        ClipRow(
+          workload: workload, tool: "layerkit \(renderer)", seconds: seconds, stats: figures,
+          command: command.dropLast(2).joined(separator: " ")))
+      print(Self.describe(rows.last!))
+    }
+    let (seconds, _) = try Self.time(ffmpeg)
+    rows.append(
+      ClipRow(
+        workload: workload, tool: "ffmpeg", seconds: seconds, stats: nil,
+        command: ffmpeg.map { $0.contains(" ") || $0.contains(";") ? "'\($0)'" : $0 }.joined(separator: " ")))
+    print(Self.describe(rows.last!))
     return rows
   }
 

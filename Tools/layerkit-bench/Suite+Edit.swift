@@ -74,24 +74,7 @@ extension Suite {
       [ffmpeg, "-v", "error"] + c.flatMap { ["-i", $0] } + ["-i", inputs.logo, "-i", inputs.music]
       + ["-filter_complex", graph, "-map", "[v]", "-map", "[a]", "-c:v", "libx264", "-preset", "veryfast"]
       + ["-pix_fmt", "yuv420p", "-c:a", "aac", "-y", out]
-    var rows: [ClipRow] = []
-    let stats = dir.appendingPathComponent("stats.json")
-    for renderer in renderers {
-      let command = [layerkit] + ours + ["--renderer", renderer, "--quiet", "--stats", stats.path]
-      let (seconds, _) = try Self.time(command)
-      let figures = try? JSONDecoder().decode(ClipStats.self, from: Data(contentsOf: stats))
-      rows.append(
-        ClipRow(
-          workload: Self.editName, tool: "layerkit \(renderer)", seconds: seconds, stats: figures,
-          command: command.dropLast(2).joined(separator: " ")))
-      print(Self.describe(rows.last!))
-    }
-    let (seconds, _) = try Self.time(theirs)
-    rows.append(
-      ClipRow(
-        workload: Self.editName, tool: "ffmpeg", seconds: seconds, stats: nil,
-        command: theirs.map { $0.contains(" ") || $0.contains(";") ? "'\($0)'" : $0 }.joined(separator: " ")))
-    print(Self.describe(rows.last!))
+    var rows = try runBoth(Self.editName, layerkit: [layerkit] + ours, ffmpeg: theirs, in: dir)
     // MoviePy 2, where python3 has it: the same edit, its script beside this file.
     let script = Self.benchFolder.appendingPathComponent("moviepy/edit.py").path
     if Self.pythonHasMoviePy() {
