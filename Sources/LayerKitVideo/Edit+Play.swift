@@ -155,7 +155,8 @@ extension Edit {
       item = TimelineItem(source: source, duration: clip.duration ?? defaults?.duration ?? 4)
       zoom = (image.zoomDirection, image.zoomAmount, image.panDirection)
       resizeMode = image.resizeMode
-    case .title: fatalError("filtered above")
+    case .title:
+      throw VideoError.invalidEdit(at: at + ".layers", reason: "a title needs a picture under it")
     }
     item.fit = try resizeMode.map { try Self.fit($0, at: at + ".layers.resizeMode") }
     item.motion = try Self.motion(zoom.0, amount: zoom.1, pan: zoom.2, at: at)
@@ -247,7 +248,8 @@ extension Edit {
     case nil, "none": break
     case "in": zoom = .in
     case "out": zoom = .out
-    case "left", "right": direction2 = pans[direction!]!
+    case "left": direction2 = [-1, 0]
+    case "right": direction2 = [1, 0]
     default:
       throw VideoError.invalidEdit(at: at + ".layers.zoomDirection", reason: "in, out, left, right or none")
     }

@@ -284,7 +284,7 @@ public final class TimelineRenderer: FrameSource {
         let to = try planarPicture(i + 1, local: toTime, full: true, overlays: false)
         // Laid per pixel at full resolution, before the output's chroma is made (a 4:2:0 sample
         // is the mean of a block where the overlay's edge meets the pictures).
-        let output = planes!.layout
+        guard let output = planes?.layout else { throw VideoError.invalidTimeline("no Y'CbCr output to slide in") }
         let full = YUVFrameLayout(width: output.width, height: output.height, chroma: .yuv444)
         let laid = try laidOverlay(full)
         let make = { @Sendable () -> VideoFrame in
