@@ -76,4 +76,63 @@ final class SmartPlanTests: XCTestCase {
     XCTAssertEqual(p.terminationStatus, 0)
     XCTAssertEqual(try SmartPlan.keyframes(of: try ClipInfo.probe(path)), [0, 10, 20, 30, 40])
   }
+
+  /// Copied packets and encoded stretches must make one stream: the first mismatch is named.
+  func testStreamsThatCannotBeCopiedAreDeclinedByName() throws {
+    let rate = try FrameRate(numerator: 30, denominator: 1)
+    let a = SourceStream(
+      path: "/x/a.mp4", codec: "h264", profile: "High", pixelFormat: "yuv420p", width: 1920, height: 1080,
+      frameRate: "30/1", colorSpace: "bt709", colorRange: "tv")
+    func declines(_ streams: [SourceStream], format: VideoFormat = .mp4, encoder: String? = nil) -> String? {
+      SmartPlan.declines(
+        streams, format: format, encoder: encoder, pixelFormat: nil, width: 1920, height: 1080, rate: rate)
+    }
+    XCTAssertNil(declines([a, a]))
+    var b = a
+    b.path = "/x/b.mp4"
+    b.profile = "Main"
+    XCTAssertEqual(declines([a, b]), "b.mp4 is h264 Main, a.mp4 High")
+    b = a
+    b.path = "/x/b.mov"
+    b.frameRate = "30000/1001"
+    XCTAssertEqual(declines([a, b]), "b.mov runs at 30000/1001 fps, the output at 30/1")
+    b.frameRate = "60/2"
+    XCTAssertNil(declines([a, b]), "60/2 is 30/1")
+    b.codec = "hevc"
+    XCTAssertEqual(declines([a, b]), "b.mov is hevc, the output h264")
+    XCTAssertNil(declines([b.with(frameRate: "30/1")], encoder: "libx265"))
+    XCTAssertEqual(
+      declines([a], encoder: "libx264rgb"),
+      "the output is encoded with libx264rgb; clips are copied into H.264 (libx264) or HEVC (libx265) outputs")
+    XCTAssertNotNil(declines([a], format: .webm))
+  }
+
+  /// ffprobe describes an x264 clip as smart rendering needs it.
+  func testAStreamIsProbedAsCopyingNeedsIt() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("lk-stream-\(UUID().uuidString).mp4").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let ffmpeg = try XCTUnwrap(FFmpeg.locate("ffmpeg"), "Tools/setup.sh installs ffmpeg")
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: ffmpeg)
+    p.arguments = [
+      "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x36:r=25", "-t", "1", "-c:v", "libx264", "-profile:v", "main",
+      "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_range", "tv", path,
+    ]
+    try p.run()
+    p.waitUntilExit()
+    XCTAssertEqual(p.terminationStatus, 0)
+    let s = try SourceStream.probe(path)
+    XCTAssertEqual(
+      [s.codec, s.profile, s.pixelFormat, s.frameRate, s.colorSpace, s.colorRange],
+      ["h264", "Main", "yuv420p", "25/1", "bt709", "tv"])
+    XCTAssertEqual([s.width, s.height], [64, 36])
+  }
+}
+
+extension SourceStream {
+  func with(frameRate: String) -> SourceStream {
+    var s = self
+    s.frameRate = frameRate
+    return s
+  }
 }
