@@ -64,6 +64,13 @@ struct VideoJob {
     try tracks.map { track in
       var track = track
       track.length = try AudioMix.checkTrack(track.path)
+      // A cut that starts at or after the file's end would be silence without a word.
+      if let length = track.length, track.cutFrom >= length {
+        throw VideoError.unreadableAudio(
+          path: track.path,
+          reason:
+            "it is \(Limits.format(length)) s long; the cut starts at \(Limits.format(track.cutFrom)) s, after its end")
+      }
       return track
     }
   }
