@@ -218,6 +218,9 @@ public final class TimelineRenderer: FrameSource {
     for i in stillPlanes.keys where over(i) { stillPlanes[i] = nil }
     for i in bareStillPlanes.keys where over(i) { bareStillPlanes[i] = nil }
     for i in zoomSources.keys where over(i) { zoomSources[i] = nil }
+    // A title's picture is frame-sized: let go with its item, as the stills are.
+    for i in titleOverlays.keys where over(i) { titleOverlays[i] = nil }
+    for i in laidTitles.keys where over(i) { laidTitles[i] = nil }
     for (i, decoder) in decoders where over(i) {
       finishedDecodeWait += decoder.waitSeconds
       decoder.stop()
@@ -427,6 +430,8 @@ public final class TimelineRenderer: FrameSource {
     stillPlanes.removeAll()
     bareStillPlanes.removeAll()
     zoomSources.removeAll()
+    titleOverlays.removeAll()
+    laidTitles.removeAll()
     lastStill = nil
     for d in decoders.values {
       finishedDecodeWait += d.waitSeconds
