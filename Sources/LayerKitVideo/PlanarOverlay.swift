@@ -78,35 +78,40 @@ struct PlanarOverlay: Sendable {
     /// Per chroma sample of the box: keep, Cb add and Cr add (a 2 × 2 block's means for 4:2:0).
     let chroma: [(keep: Double, cb: Double, cr: Double)]
 
-    /// `planes` with the overlays over them, faded to `opacity` (the picture's premultiplied
-    /// values scaled by it: keep 1 − opacity · α, add opacity · add).
+    /// `planes` with the overlays over them, faded to `opacity` (a copy: `lay` works in place).
     func over(_ planes: YUVPlanes, opacity: Double = 1) -> YUVPlanes {
+      YUVPlanes(layout: layout) { out in
+        planes.withUnsafeBytes { out.copyMemory(from: $0) }
+        lay(over: out, opacity: opacity)
+      }
+    }
+
+    /// Lays the overlays over the planes in `bytes` (of `layout`), faded to `opacity` (the
+    /// picture's premultiplied values scaled by it: keep 1 − opacity · α, add opacity · add).
+    func lay(over bytes: UnsafeMutableRawBufferPointer, opacity: Double = 1) {
       let o = min(max(opacity, 0), 1)
       func blend(_ v: UInt8, _ keep: Double, _ add: Double) -> UInt8 {
         let (k, a) = o == 1 ? (keep, add) : (1 - o * (1 - keep), o * add)
         return UInt8(min(max((Double(v) * k + a + 0.5).rounded(.down), 0), 255))
       }
-      return YUVPlanes(layout: layout) { out in
-        planes.withUnsafeBytes { out.copyMemory(from: $0) }
-        let bytes = out.bindMemory(to: UInt8.self)
-        let (w, offsets, cw) = (layout.width, layout.planeOffsets, layout.chromaWidth)
-        let boxWidth = box.x1 - box.x0
-        for y in box.y0..<box.y1 {
-          for x in box.x0..<box.x1 {
-            let t = luma[(y - box.y0) * boxWidth + (x - box.x0)]
-            bytes[y * w + x] = blend(bytes[y * w + x], t.keep, t.add)
-          }
+      let bytes = bytes.bindMemory(to: UInt8.self)
+      let (w, offsets, cw) = (layout.width, layout.planeOffsets, layout.chromaWidth)
+      let boxWidth = box.x1 - box.x0
+      for y in box.y0..<box.y1 {
+        for x in box.x0..<box.x1 {
+          let t = luma[(y - box.y0) * boxWidth + (x - box.x0)]
+          bytes[y * w + x] = blend(bytes[y * w + x], t.keep, t.add)
         }
-        let step = layout.chroma == .yuv444 ? 1 : 2
-        var n = 0
-        for cy in stride(from: box.y0, to: box.y1, by: step) {
-          for cx in stride(from: box.x0, to: box.x1, by: step) {
-            let t = chroma[n]
-            n += 1
-            let j = (cy / step) * cw + cx / step
-            bytes[offsets.cb + j] = blend(bytes[offsets.cb + j], t.keep, t.cb)
-            bytes[offsets.cr + j] = blend(bytes[offsets.cr + j], t.keep, t.cr)
-          }
+      }
+      let step = layout.chroma == .yuv444 ? 1 : 2
+      var n = 0
+      for cy in stride(from: box.y0, to: box.y1, by: step) {
+        for cx in stride(from: box.x0, to: box.x1, by: step) {
+          let t = chroma[n]
+          n += 1
+          let j = (cy / step) * cw + cx / step
+          bytes[offsets.cb + j] = blend(bytes[offsets.cb + j], t.keep, t.cb)
+          bytes[offsets.cr + j] = blend(bytes[offsets.cr + j], t.keep, t.cr)
         }
       }
     }

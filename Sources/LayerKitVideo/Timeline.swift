@@ -421,13 +421,20 @@ public struct Timeline: Sendable {
     return frame
   }
 
+  /// Whether something is drawn over the pictures at `t` seconds that must be drawn with them: a
+  /// subtitle, or an overlay shown for part of the video (a clip overlay is never whole).
+  func isDrawnOver(at t: Double) -> Bool {
+    if overlays.contains(where: { !$0.isWhole && $0.shows(at: t) }) { return true }
+    if let subtitles, !subtitles.cues(at: t).isEmpty { return true }
+    return false
+  }
+
   /// Whether frame k shows more than its pictures as they are: a title, a Ken Burns move or a
   /// subtitle, or an image overlay shown for part of the video (such frames are drawn, never
   /// taken at hand). Image overlays over the whole video are not counted: a still held is drawn
   /// once with them (`pictureWithOverlays`).
   public func hasOverlay(frame k: Int) -> Bool {
-    if overlays.contains(where: { !$0.isWhole && $0.shows(at: time(ofFrame: k)) }) { return true }
-    if let subtitles, !subtitles.cues(at: time(ofFrame: k)).isEmpty { return true }
+    if isDrawnOver(at: time(ofFrame: k)) { return true }
     switch content(ofFrame: k) {
     case .item(let i, _): return items[i].title != nil || items[i].motion != nil
     case .transition(let i, _, _, _):

@@ -44,9 +44,7 @@ extension TimelineRenderer {
   func laysOverlayAfter(_ k: Int) throws -> Bool {
     guard shortcuts, try planarOverlay != nil else { return false }
     let t = timeline.time(ofFrame: k)
-    if timeline.overlays.contains(where: { !$0.isWhole && $0.shows(at: t) }) { return false }
-    if let subtitles = timeline.subtitles, !subtitles.cues(at: t).isEmpty { return false }
-    return true
+    return !timeline.isDrawnOver(at: t)
   }
 
   /// A drawn frame with the image overlays laid over it, by the sink's workers: over RGBA as the

@@ -57,7 +57,10 @@ extension TimelineRenderer {
     guard let output = planes?.layout else { throw VideoError.invalidTimeline("no Y'CbCr output to lay pictures in") }
     let item = timeline.items[i]
     let layout = full ? YUVFrameLayout(width: output.width, height: output.height, chroma: .yuv444) : output
-    var base: @Sendable () -> YUVPlanes
+    // One frame buffer a frame: the picture written into it (magnified, or copied from planes
+    // held), then the title and the overlays laid over it in place.
+    let fill: @Sendable (UnsafeMutableRawBufferPointer) -> Void
+    var held: YUVPlanes?
     if item.motion != nil, case .image(let still) = item.source {
       let source = try zoomSource(i, still)
       guard
@@ -65,19 +68,25 @@ extension TimelineRenderer {
           item: i, local: local, imageWidth: source.layout.width, imageHeight: source.layout.height),
         let zoom = PlanarZoom(picture: source, scale: map.scale, offset: map.offset)
       else { throw VideoError.invalidTimeline("item \(i + 1): its move cannot be computed in the planes") }
-      base = { zoom.planes(layout) }
+      fill = { zoom.write(layout, into: $0) }
     } else {
       let p = try barePlanes(i, local: local, layout: layout)
-      base = { p }
+      held = p
+      fill = { buffer in p.withUnsafeBytes { buffer.copyMemory(from: $0) } }
     }
+    var lays: [(PlanarOverlay.Laid, opacity: Double)] = []
     if let title = item.title, let laid = try laidTitle(i, layout) {
-      let opacity = title.style.opacity(at: local, start: 0, length: item.duration)
-      let under = base
-      base = { laid.over(under(), opacity: opacity) }
+      lays.append((laid, title.style.opacity(at: local, start: 0, length: item.duration)))
     }
-    guard overlays, let laid = try laidOverlay(layout) else { return base }
-    let under = base
-    return { laid.over(under()) }
+    if overlays, let laid = try laidOverlay(layout) { lays.append((laid, 1)) }
+    // Planes held with nothing over them are the frame as they are.
+    if lays.isEmpty, let held { return { held } }
+    return { [lays] in
+      YUVPlanes(layout: layout) { buffer in
+        fill(buffer)
+        for (laid, opacity) in lays { laid.lay(over: buffer, opacity: opacity) }
+      }
+    }
   }
 
   /// Item i's picture at `local` seconds without the image overlays, in `layout`: a still's

@@ -141,8 +141,7 @@ public final class TimelineRenderer: FrameSource {
     guard shortcuts else { return false }
     // Subtitles and overlays for part of the video are drawn over the pictures.
     let t = timeline.time(ofFrame: k)
-    if timeline.overlays.contains(where: { !$0.isWhole && $0.shows(at: t) }) { return false }
-    if let subtitles = timeline.subtitles, !subtitles.cues(at: t).isEmpty { return false }
+    if timeline.isDrawnOver(at: t) { return false }
     // Image overlays are drawn once into a held still (`stillAlone`) and laid over anything else
     // in the planes after it is made (a clip's frame, a crossfade, a slide under them).
     switch timeline.content(ofFrame: k) {
@@ -295,7 +294,10 @@ public final class TimelineRenderer: FrameSource {
           guard let slide = PlanarSlide(from: a, to: to(), kind: kind, direction: direction, progress: Float(progress))
           else { return .planes(a) }
           guard let laid else { return .slide(slide) }
-          let over = laid.over(YUVPlanes(layout: full) { slide.write(full, into: $0) })
+          let over = YUVPlanes(layout: full) { buffer in
+            slide.write(full, into: buffer)
+            laid.lay(over: buffer)
+          }
           return .planes(output.chroma == .yuv444 ? over : over.chromaHalved())
         }
         if needsWork(i) || needsWork(i + 1) || overlay { return .deferred(make) }
