@@ -59,7 +59,9 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
         input = plan.keepsAlpha ? .rgbaStraight : .rgbaOpaque
         filters.append(FFmpegSink.toBT709)
       }
-      if format == .mp4 {
+      if let stretch = options.stretch {
+        output += stretch
+      } else if format == .mp4 {
         output += ["-c:v", options.codec ?? "libx264", "-pix_fmt", pix]
         output += ["-crf", String(options.crf ?? 23), "-preset", options.preset ?? "medium"]
         output += ["-movflags", "+faststart"]
@@ -70,7 +72,7 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
         if plan.keepsAlpha { output += ["-auto-alt-ref", "0"] }
         if let preset = options.preset { output += ["-deadline", preset] }
       }
-      output += tags
+      if options.stretch == nil { output += tags }
     case .gif:
       input = .rgbaOpaque
       filters.append("split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=sierra2_4a")
@@ -108,7 +110,7 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     }
     args += ["-s", "\(width)x\(height)", "-framerate", rate.description, "-i", "pipe:0"]
     var audioLabel: String?
-    if let audio = options.audio, format.carriesSound {
+    if let audio = options.audio, format.carriesSound, options.stretch == nil {
       for extra in audio.inputs { args += extra }
       audioLabel = audio.outputLabel
     }
@@ -129,7 +131,7 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       }
     }
     args += output
-    args += ["-f", format.muxer]
+    args += options.stretch == nil ? ["-f", format.muxer] : ["-f", "mpegts", "-muxdelay", "0", "-muxpreload", "0"]
 
     let stdout: ChildProcess.Output
     switch target.kind {

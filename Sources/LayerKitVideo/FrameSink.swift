@@ -37,6 +37,10 @@ public struct EncodingOptions: Sendable {
   /// Where a partial render's frames belong (`--shard`, `--frames`): recorded in MKV, Y4M and
   /// PNG-folder outputs for `layerkit join` to check.
   public var part: PartRecord?
+  /// A smart render's encoded stretch (`SmartRender`): the encoder's arguments (codec, profile,
+  /// level, pixel format, quality, colour tags) in place of the format's, and the frames written
+  /// alone, without sound, as MPEG-TS, to be spliced between the copied stretches.
+  var stretch: [String]?
 
   public init() {}
 }

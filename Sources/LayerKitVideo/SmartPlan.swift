@@ -2,7 +2,7 @@ import Foundation
 import LayerKitMedia
 
 /// Which frames of a timeline could be copied from their sources' packets instead of decoded and
-/// encoded again (smart rendering, issue 26; this is its plan, the splicing comes after it): a
+/// encoded again (smart rendering; `SmartRender` carries the plan out): a
 /// frame that shows a clip's frame exactly as it was encoded — 1:1 at the output's size and rate,
 /// no transition, title, Ken Burns, overlay or subtitle over it, no speed change or loop — and a
 /// whole GOP of such frames (from one keyframe of the source to the next) is copied; every other
@@ -29,8 +29,9 @@ public struct SmartPlan: Sendable, Equatable {
     segments.reduce(0) { n, s in if case .copy = s { n + s.frames.count } else { n } }
   }
 
-  /// The plan for `timeline`, given each clip item's source keyframes as frame indices of the
-  /// source (`keyframes[i]`, sorted; items without an entry are never copied).
+  /// The plan for `timeline`, given each clip item's clean keyframes as frame indices of the
+  /// source (`keyframes[i]`, sorted: `SourcePackets.keyframes`; items without an entry are
+  /// never copied).
   public static func make(_ timeline: Timeline, keyframes: [Int: [Int]]) -> SmartPlan {
     let count = timeline.frameCount
     var segments: [Segment] = []
@@ -72,29 +73,6 @@ public struct SmartPlan: Sendable, Equatable {
     }
     return SmartPlan(segments: segments)
   }
-
-  /// The frame indices of a clip's keyframes (video stream, in presentation order), as ffprobe
-  /// reads its packets' flags: packet times × the clip's rate, rounded.
-  /// - Throws: `VideoError` when ffprobe cannot read the clip.
-  public static func keyframes(of clip: ClipInfo) throws(VideoError) -> [Int] {
-    let probe = try FFmpeg.start(
-      try FFmpeg.ffprobe(),
-      [
-        "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0", clip.path,
-      ], stdin: false, stdout: .pipe)
-    let text = String(decoding: probe.readAll(), as: UTF8.self)
-    let status = probe.wait()
-    guard status == 0 else {
-      throw .unreadableClip(path: clip.path, reason: FFmpeg.explain(probe.errorTail(lines: 4), path: clip.path))
-    }
-    var frames: [Int] = []
-    for line in text.split(whereSeparator: \.isNewline) {
-      let fields = line.split(separator: ",")
-      guard fields.count >= 2, fields[1].hasPrefix("K"), let t = Double(fields[0]), t.isFinite else { continue }
-      frames.append(Int((t * clip.frameRate).rounded()))
-    }
-    return frames.sorted()
-  }
 }
 
 extension Timeline {
@@ -117,5 +95,18 @@ extension Timeline {
     let j = Int(exact.rounded())
     guard abs(exact - Double(j)) < 1e-6, j >= 0, j < info.frameCount else { return nil }
     return (i, j)
+  }
+}
+
+extension SmartPlan {
+  /// What a smart render copied, in the summary's words: "copied 41.2 s of 46.5 s (89 %) from
+  /// the sources; encoded 5.3 s".
+  public func summary(rate: FrameRate) -> String {
+    let all = segments.last?.frames.upperBound ?? 0
+    let fps = rate.framesPerSecond
+    let share = all > 0 ? Int((100 * Double(copiedFrames) / Double(all)).rounded()) : 0
+    func seconds(_ frames: Int) -> String { String(format: "%.1f s", Double(frames) / fps) }
+    return "copied \(seconds(copiedFrames)) of \(seconds(all)) (\(share) %) from the sources; "
+      + "encoded \(seconds(all - copiedFrames))"
   }
 }

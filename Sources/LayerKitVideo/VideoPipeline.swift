@@ -91,6 +91,9 @@ public final class VideoPipeline: @unchecked Sendable {
     public var outputBytes: Int64?
     /// Where the time went, stage by stage.
     public var stages = Stages()
+    /// Of `frames`, those copied from the clips' packets (a `SmartRender`); nil when every
+    /// frame was encoded.
+    public var copiedFrames: Int?
     public var framesPerSecond: Double { seconds > 0 ? Double(frames) / seconds : 0 }
   }
 

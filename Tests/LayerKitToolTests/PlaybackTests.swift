@@ -36,9 +36,9 @@ final class PlaybackTests: XCTestCase {
       let played = try ToolHarness.run(ToolHarness.which("python3"), [Self.player, out, "60"])
       let line = played.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
       XCTAssertEqual(played.status, 0, "\(name): chromium reported '\(line)' \(played.stderr.suffix(300))")
-      // ended CURRENT DURATION: played to its end.
+      // ended CURRENT DURATION PRESENTED DECODED DROPPED: played to its end.
       let fields = line.split(separator: " ")
-      if fields.count == 3, let current = Double(fields[1]), let duration = Double(fields[2]) {
+      if fields.count == 6, let current = Double(fields[1]), let duration = Double(fields[2]) {
         XCTAssertEqual(current, duration, accuracy: 0.05, name)
         XCTAssertGreaterThan(duration, 0.5, name)
       } else {

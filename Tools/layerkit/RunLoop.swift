@@ -19,14 +19,17 @@ import LayerKitVideo
 /// in the command line's words.
 extension VideoJob {
   /// Runs a pipeline with SIGINT/SIGTERM handling and a progress line.
-  func run(_ pipeline: VideoPipeline, frames: Int, describe: String) throws {
-    try VideoJob.run(pipeline, frames: frames, describe: describe, output: options.output, run: options.run)
+  func run(_ pipeline: RenderJob, frames: Int, describe: String, note: String? = nil) throws {
+    try VideoJob.run(
+      pipeline, frames: frames, describe: describe, output: options.output, run: options.run, note: note)
   }
 
   /// Runs a pipeline with SIGINT/SIGTERM handling, a progress line on a terminal and, unless
-  /// `quiet`, a summary line naming `output`; `--stats` writes the run's figures.
-  static func run(_ pipeline: VideoPipeline, frames: Int, describe: String, output: String, run: VideoRunOptions)
-    throws
+  /// `quiet`, a summary line naming `output` (and ending in `note`); `--stats` writes the run's
+  /// figures.
+  static func run(
+    _ pipeline: RenderJob, frames: Int, describe: String, output: String, run: VideoRunOptions, note: String? = nil
+  ) throws
   {
     let quiet = run.quiet
     // Weak: the watcher's handler is released by libdispatch on a worker thread, later; holding
@@ -49,7 +52,8 @@ extension VideoJob {
       let fps = String(format: "%.1f", summary.framesPerSecond)
       let seconds = String(format: "%.2f", summary.seconds)
       printError(
-        "wrote \(summary.frames) frames (\(describe)) in \(seconds) s, \(fps) fps, to \(output)\(size)")
+        "wrote \(summary.frames) frames (\(describe)) in \(seconds) s, \(fps) fps, to \(output)\(size)"
+          + (note.map { "; " + $0 } ?? ""))
     }
     if let path = run.stats { try RunStats(summary).write(to: path) }
   }
@@ -124,6 +128,9 @@ struct RunStats: Codable {
   var stages: VideoPipeline.Stages
   /// CPU seconds over (wall seconds × processors).
   var occupancy: Double
+  /// Frames copied from the clips' packets by a smart render; absent when every frame was
+  /// encoded.
+  var copiedFrames: Int?
 
   init(_ summary: VideoPipeline.Summary) {
     frames = summary.frames
@@ -131,6 +138,7 @@ struct RunStats: Codable {
     framesPerSecond = summary.framesPerSecond
     stages = summary.stages
     occupancy = summary.stages.occupancy(over: summary.seconds)
+    copiedFrames = summary.copiedFrames
   }
 
   func write(to path: String) throws {

@@ -32,6 +32,11 @@ struct VideoOptions: ParsableArguments {
   @OptionGroup var encoder: EncodingArguments
   @Flag(help: "Pad an odd size to even with the background instead of refusing it (4:2:0).") var pad = false
   @Flag(help: "No audio: drop the clips' sound.") var noAudio = false
+  @Option(
+    help:
+      "Smart rendering of an MP4: auto (default) copies the stretches of H.264/HEVC clips the edit shows unchanged, GOP by GOP, and encodes only the rest, where the clips allow it; on refuses, naming why, where they do not; off encodes every frame."
+  )
+  var smart: SmartChoice = .auto
 
   func validate() throws {
     try checkRange(fps, "--fps", Limits.framesPerSecond)
@@ -117,6 +122,11 @@ extension VideoFormat: ExpressibleByArgument {}
 
 enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
   case gpu, cpu, auto
+}
+
+/// `--smart`: whether an MP4's unchanged stretches are copied from the clips.
+enum SmartChoice: String, ExpressibleByArgument, CaseIterable {
+  case auto, on, off
 }
 
 /// The frames `--frames` or `--shard` select of a video of `count` frames (all without either).

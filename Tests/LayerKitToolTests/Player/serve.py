@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Plays one video in headless chromium through an HTML <video> element and prints what the
-page reported: `ended CURRENT DURATION`, `error CODE MESSAGE`, `play failed …`, or `timeout`.
+page reported: `ended CURRENT DURATION PRESENTED DECODED DROPPED` (frames presented, counted by
+requestVideoFrameCallback; the decoder's total and dropped frames), `error CODE MESSAGE`, `play failed …`, or `timeout`.
 
 usage: serve.py VIDEO [SECONDS]
 
