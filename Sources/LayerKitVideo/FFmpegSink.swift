@@ -238,7 +238,8 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       guard let frames, frames == written else {
         throw .unwritableOutput(
           path: displayPath,
-          reason: "ffmpeg exited 0 but the file holds \(frames.map(String.init) ?? "no") of the \(written) frames written")
+          reason:
+            "ffmpeg exited 0 but the file holds \(frames.map(String.init) ?? "no") of the \(written) frames written")
       }
       return
     }
@@ -248,7 +249,8 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       guard let frames, frames == written else {
         throw .unwritableOutput(
           path: displayPath,
-          reason: "ffmpeg exited 0 but the file holds \(frames.map(String.init) ?? "no") of the \(written) frames written")
+          reason:
+            "ffmpeg exited 0 but the file holds \(frames.map(String.init) ?? "no") of the \(written) frames written")
       }
       return
     }

@@ -143,7 +143,8 @@ extension SmartPlan {
       if ![first.colorSpace, "bt709"].contains(s.colorSpace) && !(s.colorSpace == "unknown" && s.height > 576) {
         return "\(name)'s colours are \(s.colorSpace); LayerKit encodes BT.709"
       }
-      if s.colorSpace != first.colorSpace || s.colorRange != first.colorRange || s.colorPrimaries != first.colorPrimaries
+      if s.colorSpace != first.colorSpace || s.colorRange != first.colorRange
+        || s.colorPrimaries != first.colorPrimaries
         || s.colorTransfer != first.colorTransfer
       {
         return "\(name)'s colours are described as \(s.colorSpace)/\(s.colorRange), "
@@ -153,7 +154,9 @@ extension SmartPlan {
       if s.colorSpace == "unknown" && s.height <= 576 {
         return "\(name) does not say its colours, and players take BT.601 for its size; LayerKit encodes BT.709"
       }
-      if !["1:1", "N/A", "0:1"].contains(s.sampleAspect) { return "\(name)'s pixels are not square (\(s.sampleAspect))" }
+      if !["1:1", "N/A", "0:1"].contains(s.sampleAspect) {
+        return "\(name)'s pixels are not square (\(s.sampleAspect))"
+      }
       if s.rotation != 0 { return "\(name) is shown rotated (\(Int(s.rotation))°)" }
     }
     return nil

@@ -185,7 +185,9 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
   private func mux(_ pieces: [String], to target: String) throws -> Int64? {
     let temporary = try TemporaryFile(beside: target)
     try temporary.closeDescriptor()
-    var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", "concat:" + pieces.joined(separator: "|")]
+    var args = [
+      "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", "concat:" + pieces.joined(separator: "|"),
+    ]
     var audioLabel: String?
     if let audio = plan.options.audio {
       for extra in audio.inputs { args += extra }
@@ -236,8 +238,10 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
   static func countFrames(_ path: String) throws(VideoError) -> Int {
     let probe = try FFmpeg.start(
       try FFmpeg.ffprobe(),
-      ["-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries", "stream=nb_read_packets", "-of",
-        "csv=p=0", path], stdin: false, stdout: .pipe)
+      [
+        "-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries", "stream=nb_read_packets", "-of",
+        "csv=p=0", path,
+      ], stdin: false, stdout: .pipe)
     let text = String(decoding: probe.readAll(), as: UTF8.self)
     guard probe.wait() == 0, let n = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
       throw .unreadableClip(path: path, reason: FFmpeg.explain(probe.errorTail(lines: 4), path: path))

@@ -107,7 +107,8 @@ public struct SourcePackets: Sendable, Equatable {
       let (rn, rd) = stream.rateParts
     else { return unusable("its packets carry no time") }
     guard packets.count == frameCount else {
-      return unusable("it holds \(packets.count) packets for its \(frameCount) frames (an edit list, or dropped frames)")
+      return unusable(
+        "it holds \(packets.count) packets for its \(frameCount) frames (an edit list, or dropped frames)")
     }
     // Frame index = (pts − first) × time base × rate, which must land on a whole frame.
     var order = [Int](repeating: -1, count: packets.count)

@@ -60,29 +60,99 @@ final class SmartPlanTests: XCTestCase {
       [.copy(item: 0, frames: 0..<100, sourceFrames: 50..<150)])
   }
 
-  /// ffprobe's packet flags give the keyframes: a clip encoded with one every 10 frames.
-  func testKeyframesAreReadFromThePackets() throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("lk-keys-\(UUID().uuidString).mp4").path
+  /// A clip encoded with an IDR picture every 10 frames and B-frames: every one is a clean
+  /// keyframe, and the B-frames' reordering is read from the packets.
+  func testCleanKeyframesAreReadFromThePackets() throws {
+    let path = try makeClip(["-x264-params", "keyint=10:min-keyint=10:scenecut=0:bframes=2"])
     defer { try? FileManager.default.removeItem(atPath: path) }
+    let info = try ClipInfo.probe(path)
+    let packets = try SourcePackets.scan(try SourceStream.probe(path), frameCount: info.frameCount)
+    XCTAssertNil(packets.unusable)
+    XCTAssertEqual(packets.keyframes, [0, 10, 20, 30, 40])
+    XCTAssertEqual(packets.frameCount, 50)
+    XCTAssertGreaterThan(packets.reorder.max() ?? 0, 0, "B-frames are decoded before the frames shown before them")
+  }
+
+  /// x264's open GOPs: the I pictures after the first are recovery points with B-frames shown
+  /// before them that reference the GOP before; none is a clean start.
+  func testOpenGOPKeyframesAreNotClean() throws {
+    let path = try makeClip(["-x264-params", "keyint=10:min-keyint=10:scenecut=0:bframes=3:open-gop=1"])
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let info = try ClipInfo.probe(path)
+    let packets = try SourcePackets.scan(try SourceStream.probe(path), frameCount: info.frameCount)
+    XCTAssertEqual(packets.keyframes, [0])
+  }
+
+  /// Packets worked out from their times alone: a key packet with a picture decoded after it
+  /// but shown before it (a leading picture) is not clean, nor one that is not an IDR picture;
+  /// uneven times and packets that are not the clip's frames make the clip unusable.
+  func testPacketTimesDecideCleanStartsAndUsability() {
+    var stream = SourceStream(
+      path: "c.mp4", codec: "h264", profile: "High", pixelFormat: "yuv420p", width: 64, height: 36, frameRate: "25/1")
+    stream.timeBase = "1/12800"
+    let tick: Int64 = 512  // one frame at 25 fps
+    let idr: [UInt8] = [0, 0, 0, 2, 0x09, 0xF0, 0, 0, 0, 2, 0x65, 0x88]  // an AUD, then an IDR slice
+    let nonIDR: [UInt8] = [0, 0, 0, 2, 0x41, 0x9A]
+    func packets(_ shown: [Int64], keys: Set<Int>) -> [SourcePackets.Packet] {
+      shown.enumerated().map { d, j in SourcePackets.Packet(pts: j * tick, isKey: keys.contains(d)) }
+    }
+    // Decode order I0 P3 B1 B2 | I4 P7 B5 B6: both GOPs closed.
+    let closed = SourcePackets.make(
+      packets([0, 3, 1, 2, 4, 7, 5, 6], keys: [0, 4]), stream: stream, frameCount: 8, firstBytes: { _ in idr })
+    XCTAssertEqual(closed.keyframes, [0, 4])
+    XCTAssertEqual(closed.reorder, [0, 1, 1, -2, 0, 1, 1, -2])
+    // Decode order I0 P3 B1 B2 | I6 B4 B5 P7: frames 4 and 5 lead the second I.
+    let open = SourcePackets.make(
+      packets([0, 3, 1, 2, 6, 4, 5, 7], keys: [0, 4]), stream: stream, frameCount: 8, firstBytes: { _ in idr })
+    XCTAssertEqual(open.keyframes, [0])
+    // A key packet whose slice is not an IDR picture.
+    let recovery = SourcePackets.make(
+      packets([0, 1, 2, 3], keys: [0, 2]), stream: stream, frameCount: 4,
+      firstBytes: { $0.pts == 0 ? idr : nonIDR })
+    XCTAssertEqual(recovery.keyframes, [0])
+    // A frame 1.5 frames after the one before: not constant rate.
+    var uneven = packets([0, 1, 2, 3], keys: [0])
+    uneven[2].pts = 2 * tick + tick / 2
+    XCTAssertNotNil(SourcePackets.make(uneven, stream: stream, frameCount: 4, firstBytes: { _ in idr }).unusable)
+    // Five packets for four frames (an edit list cutting the first).
+    XCTAssertNotNil(
+      SourcePackets.make(packets([0, 1, 2, 3, 4], keys: [0]), stream: stream, frameCount: 4, firstBytes: { _ in idr })
+        .unusable)
+  }
+
+  /// H.264 and HEVC NAL unit types: IDR pictures are clean starts, other slices are not.
+  func testInstantRefreshIsReadFromTheNALType() {
+    XCTAssertTrue(SourcePackets.isInstantRefresh([0, 0, 0, 1, 0x65], codec: "h264"))
+    XCTAssertFalse(SourcePackets.isInstantRefresh([0, 0, 0, 1, 0x41], codec: "h264"))
+    // HEVC: a VPS (32) first, then IDR_W_RADL (19); CRA (21) is not an IDR.
+    XCTAssertTrue(SourcePackets.isInstantRefresh([0, 0, 0, 2, 0x40, 0x01, 0, 0, 0, 2, 0x26, 0x01], codec: "hevc"))
+    XCTAssertFalse(SourcePackets.isInstantRefresh([0, 0, 0, 2, 0x2A, 0x01], codec: "hevc"))
+    XCTAssertFalse(SourcePackets.isInstantRefresh([0, 0, 0, 9, 0x06, 0x05], codec: "h264"), "no slice in the bytes")
+  }
+
+  /// A 2 s x264 clip at 25 fps, 64×36, with `extra` arguments.
+  private func makeClip(_ extra: [String]) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("lk-keys-\(UUID().uuidString).mp4").path
     let ffmpeg = try XCTUnwrap(FFmpeg.locate("ffmpeg"), "Tools/setup.sh installs ffmpeg")
     let p = Process()
     p.executableURL = URL(fileURLWithPath: ffmpeg)
-    p.arguments = [
-      "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x36:r=25", "-t", "2", "-c:v", "libx264", "-x264-params",
-      "keyint=10:min-keyint=10:scenecut=0", "-pix_fmt", "yuv420p", path,
-    ]
+    p.arguments =
+      ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x36:r=25", "-t", "2", "-c:v", "libx264"] + extra + [
+        "-pix_fmt", "yuv420p", path,
+      ]
     try p.run()
     p.waitUntilExit()
     XCTAssertEqual(p.terminationStatus, 0)
-    XCTAssertEqual(try SmartPlan.keyframes(of: try ClipInfo.probe(path)), [0, 10, 20, 30, 40])
+    return path
   }
 
   /// Copied packets and encoded stretches must make one stream: the first mismatch is named.
   func testStreamsThatCannotBeCopiedAreDeclinedByName() throws {
     let rate = try FrameRate(numerator: 30, denominator: 1)
-    let a = SourceStream(
+    var a = SourceStream(
       path: "/x/a.mp4", codec: "h264", profile: "High", pixelFormat: "yuv420p", width: 1920, height: 1080,
       frameRate: "30/1", colorSpace: "bt709", colorRange: "tv")
+    a.container = "mov,mp4,m4a,3gp,3g2,mj2"
     func declines(_ streams: [SourceStream], format: VideoFormat = .mp4, encoder: String? = nil) -> String? {
       SmartPlan.declines(
         streams, format: format, encoder: encoder, pixelFormat: nil, width: 1920, height: 1080, rate: rate)
@@ -99,12 +169,51 @@ final class SmartPlanTests: XCTestCase {
     b.frameRate = "60/2"
     XCTAssertNil(declines([a, b]), "60/2 is 30/1")
     b.codec = "hevc"
+    b.profile = "Main"
     XCTAssertEqual(declines([a, b]), "b.mov is hevc, the output h264")
     XCTAssertNil(declines([b.with(frameRate: "30/1")], encoder: "libx265"))
     XCTAssertEqual(
       declines([a], encoder: "libx264rgb"),
       "the output is encoded with libx264rgb; clips are copied into H.264 (libx264) or HEVC (libx265) outputs")
     XCTAssertNotNil(declines([a], format: .webm))
+    XCTAssertNotNil(declines([a], format: .mkv))
+    b = a
+    b.path = "/x/b.mkv"
+    b.container = "matroska,webm"
+    XCTAssertEqual(declines([a, b]), "b.mkv is not an MP4 or MOV file")
+    b = a
+    b.path = "/x/b.mp4"
+    b.colorRange = "pc"
+    XCTAssertEqual(declines([b]), "b.mp4 is full range; LayerKit encodes limited range")
+    b.colorRange = "tv"
+    b.rotation = 90
+    XCTAssertEqual(declines([b]), "b.mp4 is shown rotated (90°)")
+  }
+
+  /// The encoded stretches are encoded as the clips are: codec, profile, level, pixel format,
+  /// colour tags.
+  func testStretchesAreEncodedAsTheClipsAre() {
+    var a = SourceStream(
+      path: "a.mp4", codec: "h264", profile: "Main", pixelFormat: "yuv420p", width: 64, height: 36, frameRate: "25/1",
+      colorSpace: "bt709", colorRange: "tv")
+    a.level = 31
+    var b = a
+    b.level = 40
+    let args = SmartPlan.stretchArguments([a, b], crf: nil, preset: nil)
+    XCTAssertEqual(args[args.firstIndex(of: "-profile:v")! + 1], "main")
+    XCTAssertEqual(args[args.firstIndex(of: "-level:v")! + 1], "4.0", "the clips' highest level")
+    XCTAssertEqual(args[args.firstIndex(of: "-crf")! + 1], "18")
+    XCTAssertEqual(args[args.firstIndex(of: "-colorspace")! + 1], "bt709")
+    XCTAssertFalse(args.contains("-color_primaries"), "untagged in the clips, untagged in the stretches")
+    a.codec = "hevc"
+    a.profile = "Main 10"
+    a.pixelFormat = "yuv420p10le"
+    a.level = 93
+    let hevc = SmartPlan.stretchArguments([a], crf: 22, preset: "fast")
+    XCTAssertEqual(hevc[hevc.firstIndex(of: "-c:v")! + 1], "libx265")
+    XCTAssertTrue(hevc[hevc.firstIndex(of: "-x265-params")! + 1].contains("level-idc=3.1"))
+    XCTAssertTrue(hevc[hevc.firstIndex(of: "-x265-params")! + 1].contains("open-gop=0"))
+    XCTAssertEqual(hevc[hevc.firstIndex(of: "-pix_fmt")! + 1], "yuv420p10le")
   }
 
   /// ffprobe describes an x264 clip as smart rendering needs it.

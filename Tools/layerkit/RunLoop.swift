@@ -29,8 +29,7 @@ extension VideoJob {
   /// figures.
   static func run(
     _ pipeline: RenderJob, frames: Int, describe: String, output: String, run: VideoRunOptions, note: String? = nil
-  ) throws
-  {
+  ) throws {
     let quiet = run.quiet
     // Weak: the watcher's handler is released by libdispatch on a worker thread, later; holding
     // the pipeline there would tear the GL renderer down on that thread while the main thread

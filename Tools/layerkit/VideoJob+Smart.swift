@@ -31,7 +31,9 @@ extension VideoJob {
       if case .clip(let info) = item.source { clips[i] = info }
     }
     guard !clips.isEmpty else { return choice == .on ? try decline("no clip is shown") : .declined(nil) }
-    if range != 0..<timeline.frameCount { return try decline("a range of frames (--frames, --shard) is rendered whole") }
+    if range != 0..<timeline.frameCount {
+      return try decline("a range of frames (--frames, --shard) is rendered whole")
+    }
     if options.run.contactSheet != nil { return try decline("a contact sheet is drawn from rendered frames") }
     guard case .file = plan.target.kind else { return try decline("a stream or a device is written as it is encoded") }
     var streams: [String: SourceStream] = [:]
