@@ -131,7 +131,7 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       }
     }
     args += output
-    args += options.stretch == nil ? ["-f", format.muxer] : ["-f", "mpegts", "-muxdelay", "0", "-muxpreload", "0"]
+    args += ["-f", format.muxer]
 
     let stdout: ChildProcess.Output
     switch target.kind {

@@ -38,8 +38,8 @@ public struct EncodingOptions: Sendable {
   /// PNG-folder outputs for `layerkit join` to check.
   public var part: PartRecord?
   /// A smart render's encoded stretch (`SmartRender`): the encoder's arguments (codec, profile,
-  /// level, pixel format, quality, colour tags) in place of the format's, and the frames written
-  /// alone, without sound, as MPEG-TS, to be spliced between the copied stretches.
+  /// level, pixel format, quality, colour tags, IDR pictures forced) in place of the format's,
+  /// the frames written alone, without sound, to be cut and spliced between the copied ones.
   var stretch: [String]?
 
   public init() {}

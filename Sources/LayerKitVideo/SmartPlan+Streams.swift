@@ -164,19 +164,21 @@ extension SmartPlan {
 
   /// The encoder's arguments for the stretches between copied ones: the clips' codec, profile,
   /// their highest level, pixel format and colour tags (as the clips tag theirs), so that both
-  /// make one stream; every stretch starts on an IDR picture (the encoder's first), HEVC's GOPs
-  /// closed. Quality: `crf`, else 18 (x264's and x265's visually lossless, against their 23 and
+  /// make one stream; every stretch starts on an IDR picture, HEVC's GOPs closed, at most
+  /// `SmartRender.stretchBFrames` B-frames in a row (which bounds their reordering). Quality: `crf`, else 18 (x264's and x265's visually lossless, against their 23 and
   /// 28): the seam between a camera's stretch and ours must not show; `preset`, else medium.
   public static func stretchArguments(_ streams: [SourceStream], crf: Int?, preset: String?) -> [String] {
     guard let first = streams.first, let profile = profileName(first) else { return [] }
     let level = streams.map(\.level).max() ?? 0
     var args: [String]
     if first.codec == "hevc" {
-      var params = ["open-gop=0", "repeat-headers=1", "log-level=error"]
+      var params = ["open-gop=0", "repeat-headers=1", "bframes=\(SmartRender.stretchBFrames)", "log-level=error"]
       if level > 0 { params.append("level-idc=" + String(format: "%.1f", Double(level) / 30)) }
       args = ["-c:v", "libx265", "-profile:v", profile, "-x265-params", params.joined(separator: ":")]
     } else {
-      args = ["-c:v", "libx264", "-profile:v", profile, "-x264-params", "stitchable=1"]
+      args = [
+        "-c:v", "libx264", "-profile:v", profile, "-x264-params", "stitchable=1:bframes=\(SmartRender.stretchBFrames)",
+      ]
       if level > 0 { args += ["-level:v", String(format: "%.1f", Double(level) / 10)] }
     }
     args += ["-pix_fmt", first.pixelFormat, "-crf", String(crf ?? 18), "-preset", preset ?? "medium"]

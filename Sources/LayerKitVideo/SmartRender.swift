@@ -43,7 +43,7 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
   private let lock = NSLock()
   private var failure: Error?
   private var pipeline: VideoPipeline?
-  private var child: ChildProcess?
+  private var children: [ObjectIdentifier: ChildProcess] = [:]
 
   /// - Parameters:
   ///   - plan: the output: an MP4 file (`SmartPlan.declines` said yes).
@@ -67,10 +67,10 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
   public func cancel(_ error: Error) {
     lock.lock()
     if failure == nil { failure = error }
-    let (pipeline, child) = (self.pipeline, self.child)
+    let (pipeline, children) = (self.pipeline, Array(self.children.values))
     lock.unlock()
     pipeline?.cancel(error)
-    child?.stop(grace: 1)
+    for child in children { child.stop(grace: 1) }
   }
 
   private func checkCancelled() throws {
@@ -92,81 +92,146 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     let folder = try Self.makeFolder(beside: target)
     defer { Self.removeFolder(folder) }
     let total = timeline.frameCount
+    // Decode times trail presentation times by the largest reordering of any stretch: the
+    // copied ones' as read, the encoded ones' at most their B-frames (checked once encoded).
+    let delay = smart.segments.reduce(Self.stretchBFrames) { d, segment in
+      guard case .copy(let item, _, let sourceFrames) = segment else { return d }
+      return max(d, packets[item]!.reorder[sourceFrames].max() ?? 0)
+    }
+    // The sound and the copied stretches are written by children of their own while the
+    // encoded stretches are rendered.
+    let side = DispatchGroup()
+    let sideFailure = Locked<Error?>(nil)
+    var audioPath: String?
+    if let audio = plan.options.audio {
+      let path = "\(folder)/sound.m4a"
+      audioPath = path
+      side.enter()
+      DispatchQueue.global().async { [self] in
+        defer { side.leave() }
+        do { try encodeSound(audio, to: path) } catch { sideFailure.withLock { $0 = $0 ?? error } }
+      }
+    }
+    let pieces = smart.segments.indices.map { "\(folder)/\($0).ts" }
+    for path in pieces { EmergencyStop.add(temporary: path) }
+    side.enter()
+    DispatchQueue.global().async { [self] in
+      defer { side.leave() }
+      do {
+        for (n, segment) in smart.segments.enumerated() {
+          guard case .copy(let item, let frames, let sourceFrames) = segment,
+            case .clip(let info) = timeline.items[item].source
+          else { continue }
+          try cut(info.path, rate: info.frameRate, from: sourceFrames.lowerBound, to: frames, delay: delay, pieces[n])
+          progress?(min(total, copiedDone.add(frames.count)), total)
+        }
+      } catch {
+        sideFailure.withLock { $0 = $0 ?? error }
+        cancel(error)
+      }
+    }
     var stages = VideoPipeline.Stages()
-    var done = 0
-    var delay = 0
-    var raw: [Int: String] = [:]
-    for (n, segment) in smart.segments.enumerated() {
-      try checkCancelled()
-      switch segment {
-      case .copy(let item, _, let sourceFrames):
-        delay = max(delay, packets[item]!.reorder[sourceFrames].max() ?? 0)
-      case .encode(let frames):
-        let path = "\(folder)/\(n).encoded.ts"
-        EmergencyStop.add(temporary: path)
-        var options = plan.options
-        (options.audio, options.part, options.stretch) = (nil, nil, arguments)
-        let pipeline = try VideoPipeline(
-          timeline: timeline, renderer: renderer,
-          plan: OutputPlan(target: OutputTarget(path: path, format: .mp4), options: options), frames: frames)
-        lock.lock()
-        self.pipeline = pipeline
-        lock.unlock()
-        try checkCancelled()
-        let base = done
-        let summary = try pipeline.run { sent, _ in progress?(base + sent, total) }
-        lock.lock()
-        self.pipeline = nil
-        lock.unlock()
-        stages.add(summary.stages)
-        let encoded = try SourcePackets.scan(
-          Self.stream(path, codec: codec, rate: timeline.rate), frameCount: frames.count)
-        if let why = encoded.unusable {
-          throw VideoError.programFailed(program: "ffmpeg", status: 0, detail: "an encoded stretch: \(why)")
-        }
-        delay = max(delay, encoded.reorder.max() ?? 0)
-        raw[n] = path
-        done += frames.count
-      }
+    do {
+      stages = try encodeStretches(folder: folder, delay: delay, pieces: pieces, progress: progress)
+    } catch {
+      cancel(error)
+      side.wait()
+      throw error
     }
-    // Every stretch into its place, then one mux with the sound.
-    var pieces: [String] = []
-    let base = delay + 1
-    for (n, segment) in smart.segments.enumerated() {
-      try checkCancelled()
-      let path = "\(folder)/\(n).ts"
-      EmergencyStop.add(temporary: path)
-      var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
-      let filters: String
-      switch segment {
-      case .copy(let item, let frames, let sourceFrames):
-        guard case .clip(let info) = timeline.items[item].source else { continue }
-        if sourceFrames.lowerBound > 0 {
-          // Half a frame past the keyframe: the demuxer seeks back to it, and no further.
-          args += ["-ss", FFmpeg.seconds((Double(sourceFrames.lowerBound) + 0.5) / info.frameRate)]
-        }
-        args += ["-i", info.path, "-frames:v", String(frames.count)]
-        filters = (codec == "hevc" ? "hevc_mp4toannexb," : "h264_mp4toannexb,") + restamp(frames, base, delay)
-      case .encode(let frames):
-        args += ["-i", raw[n]!]
-        filters = restamp(frames, base, delay)
-      }
-      args += ["-map", "0:v:0", "-c", "copy", "-bsf:v", filters, "-f", "mpegts", "-muxdelay", "0", "-muxpreload", "0"]
-      try runChild(args + [path])
-      pieces.append(path)
-      if case .copy(_, let frames, _) = segment {
-        done += frames.count
-        progress?(done, total)
-      }
-    }
-    for path in raw.values { Self.remove(path) }
+    side.wait()
+    if let error = sideFailure.current { throw error }
     try checkCancelled()
-    let bytes = try mux(pieces, to: target)
+    let bytes = try mux(pieces, sound: audioPath, to: target)
     stages.cpu = VideoPipeline.cpuSeconds() - cpuAtStart
     var summary = VideoPipeline.Summary(
       frames: total, seconds: Date().timeIntervalSince(started), outputBytes: bytes, stages: stages)
     summary.copiedFrames = smart.copiedFrames
     return summary
+  }
+
+  /// B-frames the encoded stretches may have: their reordering is at most this.
+  static let stretchBFrames = 3
+
+  /// Frames done, copied and encoded, for the progress line (written from two threads).
+  private let copiedDone = Counter()
+
+  /// Every encoded stretch rendered by one pipeline into one file, each stretch starting on an
+  /// IDR picture, then each cut out of it into its place.
+  private func encodeStretches(folder: String, delay: Int, pieces: [String], progress: VideoPipeline.Progress?)
+    throws -> VideoPipeline.Stages
+  {
+    let stretches = smart.segments.enumerated().compactMap { n, s -> (Int, Range<Int>)? in
+      if case .encode(let frames) = s { (n, frames) } else { nil }
+    }
+    guard !stretches.isEmpty else { return VideoPipeline.Stages() }
+    let path = "\(folder)/encoded.mp4"
+    EmergencyStop.add(temporary: path)
+    var starts: [Int] = []
+    var count = 0
+    for (_, frames) in stretches {
+      starts.append(count)
+      count += frames.count
+    }
+    var options = plan.options
+    let idr = starts.dropFirst().map { "eq(n,\($0))" }
+    let force = idr.isEmpty ? [] : ["-force_key_frames", "expr:" + idr.joined(separator: "+"), "-forced-idr", "1"]
+    (options.audio, options.part, options.stretch) = (nil, nil, arguments + force)
+    let source = StretchSource(timeline: timeline, renderer: renderer, stretches: stretches.map(\.1))
+    let pipeline = try VideoPipeline(
+      source: source, width: timeline.width, height: timeline.height, rate: timeline.rate, frameCount: count,
+      plan: OutputPlan(target: OutputTarget(path: path, format: .mp4), options: options))
+    lock.lock()
+    self.pipeline = pipeline
+    lock.unlock()
+    try checkCancelled()
+    let summary = try pipeline.run { [copiedDone] sent, _ in
+      progress?(min(self.timeline.frameCount, copiedDone.add(0) + sent), self.timeline.frameCount)
+    }
+    lock.lock()
+    self.pipeline = nil
+    lock.unlock()
+    _ = copiedDone.add(count)
+    let encoded = try SourcePackets.scan(try SourceStream.probe(path), frameCount: count)
+    if let why = encoded.unusable {
+      throw VideoError.programFailed(program: "ffmpeg", status: 0, detail: "the encoded stretches: \(why)")
+    }
+    let reorder = encoded.reorder.max() ?? 0
+    guard reorder <= delay, Set(starts).isSubset(of: Set(encoded.keyframes)) else {
+      throw VideoError.programFailed(
+        program: "ffmpeg", status: 0,
+        detail:
+          "the encoded stretches start at frames \(starts) but their IDR pictures are at \(encoded.keyframes), "
+          + "or they reorder \(reorder) frames (at most \(delay))")
+    }
+    for ((n, frames), start) in zip(stretches, starts) {
+      try checkCancelled()
+      try cut(path, rate: timeline.rate.framesPerSecond, from: start, to: frames, delay: delay, pieces[n])
+    }
+    return summary.stages
+  }
+
+  /// Cuts frames `from`… of an MP4 (a clip, or the encoded stretches), starting on an IDR
+  /// picture, into MPEG-TS restamped to `frames` of the video, parameter sets in band.
+  private func cut(_ path: String, rate: Double, from first: Int, to frames: Range<Int>, delay: Int, _ piece: String)
+    throws
+  {
+    var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
+    // Half a frame past the keyframe: the demuxer seeks back to it, and no further.
+    if first > 0 { args += ["-ss", FFmpeg.seconds((Double(first) + 0.5) / rate)] }
+    args += ["-i", path, "-frames:v", String(frames.count), "-map", "0:v:0", "-c", "copy", "-bsf:v"]
+    args.append((codec == "hevc" ? "hevc_mp4toannexb," : "h264_mp4toannexb,") + restamp(frames, delay + 1, delay))
+    args += ["-f", "mpegts", "-muxdelay", "0", "-muxpreload", "0", piece]
+    try runChild(args)
+  }
+
+  /// The whole mix, encoded once (AAC), into an MP4 of its own that the mux copies.
+  private func encodeSound(_ audio: AudioMix, to path: String) throws {
+    EmergencyStop.add(temporary: path)
+    // The mix's graph counts its inputs from 1, after the video's place.
+    var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "anullsrc"]
+    for extra in audio.inputs { args += extra }
+    args += ["-filter_complex", audio.filterGraph, "-map", "[\(audio.outputLabel)]", "-c:a", "aac", "-b:a", "192k"]
+    try runChild(args + ["-f", "mp4", path])
   }
 
   /// setts expressions putting a stretch's packets at `frames`: presentation at the frame's
@@ -180,23 +245,17 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     return "setts=pts=round((\(start)+\(index))*\(tick)):dts=round((\(start)+N-\(delay))*\(tick))"
   }
 
-  /// The stretches joined, the sound mixed and encoded once, the MP4 written beside `target`,
-  /// its frames counted, renamed over it. Returns its size.
-  private func mux(_ pieces: [String], to target: String) throws -> Int64? {
+  /// The stretches joined (the concat protocol over MPEG-TS) with the sound, the MP4 written
+  /// beside `target`, its frames counted, renamed over it. Returns its size.
+  private func mux(_ pieces: [String], sound: String?, to target: String) throws -> Int64? {
     let temporary = try TemporaryFile(beside: target)
     try temporary.closeDescriptor()
     var args = [
       "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", "concat:" + pieces.joined(separator: "|"),
     ]
-    var audioLabel: String?
-    if let audio = plan.options.audio {
-      for extra in audio.inputs { args += extra }
-      args += ["-filter_complex", audio.filterGraph]
-      audioLabel = audio.outputLabel
-    }
-    args += ["-map", "0:v:0"]
-    if let audioLabel { args += ["-map", "[\(audioLabel)]", "-c:a", "aac", "-b:a", "192k"] }
-    args += ["-c:v", "copy", "-tag:v", codec == "hevc" ? "hev1" : "avc3", "-movflags", "+faststart", "-f", "mp4"]
+    if let sound { args += ["-i", sound] }
+    args += ["-map", "0:v:0"] + (sound == nil ? [] : ["-map", "1:a:0"])
+    args += ["-c", "copy", "-tag:v", codec == "hevc" ? "hev1" : "avc3", "-movflags", "+faststart", "-f", "mp4"]
     do {
       try runChild(args + [temporary.path])
       let frames = try Self.countFrames(temporary.path)
@@ -218,11 +277,11 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
   private func runChild(_ args: [String]) throws {
     let process = try FFmpeg.start(try FFmpeg.ffmpeg(), args, stdin: false, stdout: .discard)
     lock.lock()
-    child = process
+    children[ObjectIdentifier(process)] = process
     lock.unlock()
     let status = process.wait()
     lock.lock()
-    child = nil
+    children[ObjectIdentifier(process)] = nil
     lock.unlock()
     try checkCancelled()
     guard status == 0 else {
@@ -247,15 +306,6 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
       throw .unreadableClip(path: path, reason: FFmpeg.explain(probe.errorTail(lines: 4), path: path))
     }
     return n
-  }
-
-  /// An encoded stretch as a stream whose packets can be scanned: MPEG-TS's 90 kHz.
-  static func stream(_ path: String, codec: String, rate: FrameRate) -> SourceStream {
-    var s = SourceStream(
-      path: path, codec: codec, profile: "", pixelFormat: "", width: 0, height: 0,
-      frameRate: "\(rate.numerator)/\(rate.denominator)")
-    s.timeBase = "1/90000"
-    return s
   }
 
   /// A fresh folder for the stretches beside the target (same disk), named so a person who
@@ -291,5 +341,92 @@ extension VideoPipeline.Stages {
     prepare += other.prepare
     write += other.write
     finish += other.finish
+  }
+}
+
+/// A count several threads add to.
+final class Counter: @unchecked Sendable {
+  private let value = Locked(0)
+  /// Adds `n`; the new value.
+  func add(_ n: Int) -> Int {
+    value.withLock {
+      $0 += n; return $0
+    }
+  }
+}
+
+/// The frames of a smart render's encoded stretches, one after another, for one pipeline: frame
+/// i of the source is the timeline's frame in the stretch it falls in. Each stretch gets a
+/// `TimelineRenderer` of its own, told the stretch's range, so its decoders start where the
+/// stretch does (seeking) and look ahead no further than its end.
+final class StretchSource: FrameSource {
+  private let timeline: Timeline
+  private let renderer: Renderer
+  private let stretches: [Range<Int>]
+  private let starts: [Int]
+  private var current: (index: Int, source: TimelineRenderer)?
+  private var planes: (YUVFrameLayout, YUVConversion.Background)?
+  private let interrupted = Locked(false)
+  private let live = Locked<TimelineRenderer?>(nil)
+  private var finishedWait = 0.0
+
+  init(timeline: Timeline, renderer: Renderer, stretches: [Range<Int>]) {
+    self.timeline = timeline
+    self.renderer = renderer
+    self.stretches = stretches
+    var starts: [Int] = []
+    var n = 0
+    for s in stretches {
+      starts.append(n)
+      n += s.count
+    }
+    self.starts = starts
+  }
+
+  private func source(for i: Int) -> (TimelineRenderer, Int) {
+    let s = starts.lastIndex(where: { $0 <= i }) ?? 0
+    if current?.index != s {
+      if let old = current?.source {
+        finishedWait += old.decodeWaitSeconds
+        old.stop()
+      }
+      let source = TimelineRenderer(timeline: timeline, renderer: renderer)
+      if let (layout, background) = planes { source.willWrite(planes: layout, background: background) }
+      source.willRender(stretches[s])
+      current = (s, source)
+      live.withLock { $0 = source }
+      if interrupted.current { interrupt() }
+    }
+    return (current!.source, stretches[s].lowerBound + i - starts[s])
+  }
+
+  func frame(_ index: Int) throws -> Image {
+    let (source, k) = self.source(for: index)
+    return try source.frame(k)
+  }
+
+  func videoFrame(_ index: Int) throws -> VideoFrame {
+    let (source, k) = self.source(for: index)
+    return try source.videoFrame(k)
+  }
+
+  func willWrite(planes layout: YUVFrameLayout, background: YUVConversion.Background) {
+    planes = (layout, background)
+  }
+
+  var decodeWaitSeconds: Double { finishedWait + (current?.source.decodeWaitSeconds ?? 0) }
+
+  func interruptible(_ register: (@escaping () -> Void) -> Void) {
+    register { [weak self] in self?.interrupt() }
+  }
+
+  /// Wakes the stretch's renderer where it waits for a decoder (from any thread).
+  private func interrupt() {
+    interrupted.withLock { $0 = true }
+    live.current?.interruptible { wake in wake() }
+  }
+
+  func stop() {
+    current?.source.stop()
   }
 }

@@ -24,6 +24,8 @@ struct ClipStats: Codable {
   var seconds: Double
   var occupancy: Double
   var stages: VideoPipeline.Stages
+  /// Frames a smart render copied from the clips (nil: every frame encoded).
+  var copiedFrames: Int?
 }
 
 extension Suite {
@@ -148,6 +150,9 @@ extension Suite {
         format:
           "  decode wait %5.2f  draw %5.2f  prepare %5.2f  write %5.2f  finish %5.2f  cpu %5.2f s  occupancy %3.0f %%",
         g.decodeWait, g.draw, g.prepare, g.write, g.finish, g.cpu, s.occupancy * 100)
+      if let copied = s.copiedFrames, s.frames > 0 {
+        line += String(format: "  copied %.1f %%", 100 * Double(copied) / Double(s.frames))
+      }
     }
     return line
   }

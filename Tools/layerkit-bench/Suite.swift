@@ -104,6 +104,7 @@ struct Suite {
       if selects(Self.editName) {
         clips += try editWorkload(try makeEditInputs(ffmpeg: ffmpeg, in: work), ffmpeg: ffmpeg, in: work)
       }
+      clips += try smartWorkloads(ffmpeg: ffmpeg, in: work)
     }
     for (w, h) in sizes {
       let (a, b) = try inputs(width: w, height: h, ffmpeg: ffmpeg, in: work)
