@@ -106,6 +106,10 @@ public struct SourcePackets: Sendable, Equatable {
     guard let first = packets.map(\.pts).min(), let (num, den) = stream.timeBaseParts,
       let (rn, rd) = stream.rateParts
     else { return unusable("its packets carry no time") }
+    // Frame 0 must be at time 0: seeking (`-ss`) in an MP4 is by presentation time.
+    guard abs(first) * Int64(num) * Int64(rn) * 4 < Int64(den) * Int64(rd) else {
+      return unusable("its video starts at \(Double(first) * Double(num) / Double(den)) s, not at 0")
+    }
     guard packets.count == frameCount else {
       return unusable(
         "it holds \(packets.count) packets for its \(frameCount) frames (an edit list, or dropped frames)")

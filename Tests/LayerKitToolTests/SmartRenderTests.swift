@@ -106,7 +106,7 @@ final class SmartRenderTests: XCTestCase {
     let copied = json?["copiedFrames"] as? Int ?? 0
     if let expected = c.copied { XCTAssertEqual(copied, expected, c.name) }
     XCTAssertEqual(copied > 0, c.copies, "\(c.name): \(r.stderr)")
-    XCTAssertEqual(r.stderr.contains("smart rendering: every frame encoded"), !c.copies, "\(c.name): \(r.stderr)")
+    XCTAssertEqual(r.stderr.contains("every frame encoded, none copied: "), !c.copies, "\(c.name): \(r.stderr)")
 
     // Decoded whole, errors fatal, not a warning.
     let decode = try ToolHarness.run(
@@ -154,9 +154,9 @@ final class SmartRenderTests: XCTestCase {
       let out = h.path("auto-\(name)")
       let r = try h.run(common + ["-o", out])
       XCTAssertEqual(r.status, 0, r.stderr)
-      let said = r.stderr.components(separatedBy: "smart rendering: every frame encoded: \(reason)").count - 1
+      let said = r.stderr.components(separatedBy: "every frame encoded, none copied: \(reason)").count - 1
       XCTAssertEqual(said, 1, "\(name): \(r.stderr)")
-      XCTAssertFalse(r.stderr.contains("copied"), r.stderr)
+      XCTAssertFalse(r.stderr.contains("from the sources"), r.stderr)
       let on = try h.run(common + ["--smart", "on", "-o", h.path("on-\(name)")])
       XCTAssertNotEqual(on.status, 0)
       XCTAssertTrue(on.stderr.contains("--smart on: \(reason)"), "\(name): \(on.stderr)")

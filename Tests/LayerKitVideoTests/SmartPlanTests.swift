@@ -114,6 +114,10 @@ final class SmartPlanTests: XCTestCase {
     var uneven = packets([0, 1, 2, 3], keys: [0])
     uneven[2].pts = 2 * tick + tick / 2
     XCTAssertNotNil(SourcePackets.make(uneven, stream: stream, frameCount: 4, firstBytes: { _ in idr }).unusable)
+    // A video that starts a frame late.
+    XCTAssertNotNil(
+      SourcePackets.make(packets([1, 2, 3, 4], keys: [0]), stream: stream, frameCount: 4, firstBytes: { _ in idr })
+        .unusable)
     // Five packets for four frames (an edit list cutting the first).
     XCTAssertNotNil(
       SourcePackets.make(packets([0, 1, 2, 3, 4], keys: [0]), stream: stream, frameCount: 4, firstBytes: { _ in idr })

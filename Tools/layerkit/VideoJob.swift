@@ -184,16 +184,17 @@ struct VideoJob {
     let sheetFrames = options.run.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
     let renderer = self.renderer(for: played.transitions)
     let describe = "\(width)×\(height), \(timeline.rate) fps, \(renderer.name)"
+    var note: String?
     switch try smartRender(timeline, renderer: renderer, plan: plan, range: range) {
     case .render(let smart):
       try run(smart, frames: total, describe: describe, note: smart.smart.summary(rate: timeline.rate))
       return
-    case .declined(let reason):
-      if let reason, !options.run.quiet { printError("smart rendering: every frame encoded: \(reason)") }
+    case .declined(let reason?): note = "every frame encoded, none copied: \(reason)"
+    case .declined(nil): break
     }
     let pipeline = try VideoPipeline(
       timeline: timeline, renderer: renderer, plan: plan, frames: range, keepFrames: Set(sheetFrames))
-    try run(pipeline, frames: range.count, describe: describe)
+    try run(pipeline, frames: range.count, describe: describe, note: note)
     if let sheet = options.run.contactSheet {
       let images = sheetFrames.compactMap { k in pipeline.keptFrames[k].map { (timeline.time(ofFrame: k), $0) } }
       try ContactSheet.write(images, renderer: renderer, to: sheet)
