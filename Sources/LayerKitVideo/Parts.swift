@@ -3,11 +3,12 @@ import LayerKit
 import LayerKitMedia
 
 /// The parts of a sharded render, read back in order for `layerkit join`: folders of numbered
-/// PNG frames, Y4M files, or lossless FFV1/MKV files (RGBA as rendered, premultiplied). The
+/// PNG frames, Y4M files, lossless FFV1/MKV files (RGBA as rendered, premultiplied), or the MP4
+/// parts of a smart render (joined by their packets: `joinMP4`). The
 /// parts must be of one kind, size and rate, and — checked from the `PartRecord` each carries —
 /// tile one render's frames exactly once, in order.
 public final class PartsSource: FrameSource {
-  public enum Kind: Sendable { case pngFolders, y4m, mkv }
+  public enum Kind: Sendable { case pngFolders, y4m, mkv, mp4 }
 
   public let kind: Kind
   public let paths: [String]
@@ -15,14 +16,14 @@ public final class PartsSource: FrameSource {
   public let height: Int
   public let rate: FrameRate?
   public let frameCount: Int
-  /// For MKV parts: the first part with an audio stream (the whole timeline's sound).
+  /// For MKV and MP4 parts: the first part with an audio stream (the whole timeline's sound).
   public let audioPart: String?
   /// Every part's record, in order (empty when unchecked).
-  public private(set) var records: [PartRecord] = []
+  public internal(set) var records: [PartRecord] = []
   /// For PNG folders: the path of every frame, by number.
   private var pngFrames: [String] = []
-  /// For MKV parts: (first frame, frames, info) per part.
-  private var mkvParts: [(first: Int, count: Int, info: ClipInfo)] = []
+  /// For MKV and MP4 parts: (first frame, frames, info) per part.
+  var mkvParts: [(first: Int, count: Int, info: ClipInfo)] = []
   private var decoder: (part: Int, ClipDecoder)?
 
   /// Reads the parts' headers (and PNG folders' listings) and, when `checked`, their records.
@@ -50,7 +51,8 @@ public final class PartsSource: FrameSource {
       if checked {
         records = try paths.map { folder in
           let file = (folder as NSString).appendingPathComponent(PartRecord.fileName)
-          guard let text = try? String(contentsOfFile: file, encoding: .utf8), let record = PartRecord(text: text) else {
+          guard let text = try? String(contentsOfFile: file, encoding: .utf8), let record = PartRecord(text: text)
+          else {
             throw PartsSource.unrecorded(folder, "holds no \(PartRecord.fileName)")
           }
           return record
@@ -58,7 +60,8 @@ public final class PartsSource: FrameSource {
         try PartRecord.checkTiling(zip(paths, records).map { ($0, $1) })
         for (i, record) in records.enumerated() where Set(held[i].keys) != Set(record.frames) {
           throw VideoError.incompatibleParts(
-            "\(paths[i]) holds \(held[i].count) frames; its record says frames \(record.frames.lowerBound)..<\(record.frames.upperBound)")
+            "\(paths[i]) holds \(held[i].count) frames; its record says frames \(record.frames.lowerBound)..<\(record.frames.upperBound)"
+          )
         }
       }
       guard held.contains(where: { !$0.isEmpty }) else {
@@ -111,6 +114,13 @@ public final class PartsSource: FrameSource {
       rate = header.frameRate
       frameCount = 0
       audioPart = nil
+    } else if exts == ["mp4"] && !folders.contains(true) {
+      kind = .mp4
+      (mkvParts, records, audioPart) = try PartsSource.mp4Parts(paths, checked: checked)
+      width = mkvParts[0].info.width
+      height = mkvParts[0].info.height
+      rate = try FrameRate(mkvParts[0].info.frameRate)
+      frameCount = mkvParts.last.map { $0.first + $0.count } ?? 0
     } else if exts == ["mkv"] && !folders.contains(true) {
       kind = .mkv
       var first = 0
@@ -132,7 +142,8 @@ public final class PartsSource: FrameSource {
       }
       let rates = Set(mkvParts.map { String(format: "%.4g", $0.info.frameRate) })
       guard rates.count == 1 else {
-        throw VideoError.incompatibleParts("the parts have different frame rates: \(rates.sorted().joined(separator: ", ")) fps")
+        throw VideoError.incompatibleParts(
+          "the parts have different frame rates: \(rates.sorted().joined(separator: ", ")) fps")
       }
       // Counted (by decoding packets) only now that the set is known to be whole.
       for i in mkvParts.indices {
@@ -155,11 +166,14 @@ public final class PartsSource: FrameSource {
     } else {
       // Name the part that is of no kind, or the first two of different kinds.
       let kinds = zip(paths, folders).map { path, folder -> String? in
-        folder ? "a PNG frame folder" : ["y4m": "a Y4M part", "mkv": "an MKV part"][(path as NSString).pathExtension.lowercased()]
+        folder
+          ? "a PNG frame folder"
+          : ["y4m": "a Y4M part", "mkv": "an MKV part", "mp4": "an MP4 part"][
+            (path as NSString).pathExtension.lowercased()]
       }
       if let odd = kinds.firstIndex(where: { $0 == nil }) {
         throw VideoError.incompatibleParts(
-          "\(paths[odd]) is not a part: give PNG frame folders, .y4m files or .mkv files, all of one kind")
+          "\(paths[odd]) is not a part: give PNG frame folders, .y4m, .mkv or .mp4 files, all of one kind")
       }
       let other = kinds.firstIndex { $0 != kinds[0] } ?? 0
       throw VideoError.incompatibleParts(
@@ -196,15 +210,17 @@ public final class PartsSource: FrameSource {
     switch kind {
     case .pngFolders:
       return try ImageFile.read(URL(fileURLWithPath: pngFrames[index]))
-    case .mkv:
+    case .mkv, .mp4:
       guard let part = mkvParts.firstIndex(where: { index >= $0.first && index < $0.first + $0.count }) else {
         throw VideoError.incompatibleParts("no part holds frame \(index)")
       }
       if decoder?.part != part {
         decoder?.1.stop()
-        // FFV1 parts hold the rendered bytes, premultiplied: read them as stored.
+        // FFV1 parts hold the rendered bytes, premultiplied: read them as stored. MP4 parts (of
+        // a smart render joined into another format) are decoded as any clip.
         decoder = (
-          part, ClipDecoder(mkvParts[part].info, lastFrame: mkvParts[part].count - 1, storedPremultiplied: true)
+          part,
+          ClipDecoder(mkvParts[part].info, lastFrame: mkvParts[part].count - 1, storedPremultiplied: kind == .mkv)
         )
       }
       return try decoder!.1.frame(index: index - mkvParts[part].first)

@@ -32,8 +32,11 @@ public struct SmartPlan: Sendable, Equatable {
   /// The plan for `timeline`, given each clip item's clean keyframes as frame indices of the
   /// source (`keyframes[i]`, sorted: `SourcePackets.keyframes`; items without an entry are
   /// never copied).
-  public static func make(_ timeline: Timeline, keyframes: [Int: [Int]]) -> SmartPlan {
-    let count = timeline.frameCount
+  /// - Parameter frames: the frames rendered (a shard's); the whole video by default. Only GOPs
+  ///   wholly inside are copied.
+  public static func make(_ timeline: Timeline, keyframes: [Int: [Int]], frames: Range<Int>? = nil) -> SmartPlan {
+    let range = frames ?? 0..<timeline.frameCount
+    let count = range.upperBound
     var segments: [Segment] = []
     func encode(_ k: Int) {
       if case .encode(let r)? = segments.last, r.upperBound == k {
@@ -42,7 +45,7 @@ public struct SmartPlan: Sendable, Equatable {
         segments.append(.encode(frames: k..<k + 1))
       }
     }
-    var k = 0
+    var k = range.lowerBound
     while k < count {
       guard let (i, j) = timeline.unchangedSourceFrame(k), let keys = keyframes[i], keys.contains(j),
         case .clip(let info) = timeline.items[i].source
@@ -99,10 +102,15 @@ extension Timeline {
 }
 
 extension SmartPlan {
+  /// The frames the plan covers.
+  public var frames: Range<Int> {
+    (segments.first?.frames.lowerBound ?? 0)..<(segments.last?.frames.upperBound ?? 0)
+  }
+
   /// What a smart render copied, in the summary's words: "copied 41.2 s of 46.5 s (89 %) from
   /// the sources; encoded 5.3 s".
   public func summary(rate: FrameRate) -> String {
-    let all = segments.last?.frames.upperBound ?? 0
+    let all = frames.count
     let fps = rate.framesPerSecond
     let share = all > 0 ? Int((100 * Double(copiedFrames) / Double(all)).rounded()) : 0
     func seconds(_ frames: Int) -> String { String(format: "%.1f s", Double(frames) / fps) }

@@ -33,7 +33,8 @@ extension VideoPipeline: RenderJob {}
 ///    temporary name until its frames are counted.
 public final class SmartRender: RenderJob, @unchecked Sendable {
   public let timeline: Timeline
-  public let plan: OutputPlan
+  /// The output; its sound may be set until `run`.
+  public var plan: OutputPlan
   public let smart: SmartPlan
   private let renderer: Renderer
   private let packets: [Int: SourcePackets]
@@ -91,7 +92,8 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     let cpuAtStart = VideoPipeline.cpuSeconds()
     let folder = try Self.makeFolder(beside: target)
     defer { Self.removeFolder(folder) }
-    let total = timeline.frameCount
+    let total = smart.frames.count
+    let origin = smart.frames.lowerBound
     // Decode times trail presentation times by the largest reordering of any stretch: the
     // copied ones' as read, the encoded ones' at most their B-frames (checked once encoded).
     let delay = smart.segments.reduce(Self.stretchBFrames) { d, segment in
@@ -122,7 +124,9 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
           guard case .copy(let item, let frames, let sourceFrames) = segment,
             case .clip(let info) = timeline.items[item].source
           else { continue }
-          try cut(info.path, rate: info.frameRate, from: sourceFrames.lowerBound, to: frames, delay: delay, pieces[n])
+          try Splice.cut(
+            info.path, codec: codec, rate: info.frameRate, from: sourceFrames.lowerBound, count: frames.count,
+            at: frames.lowerBound - origin, delay: delay, to: pieces[n], run: runChild)
           progress?(min(total, copiedDone.add(frames.count)), total)
         }
       } catch {
@@ -141,7 +145,9 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     side.wait()
     if let error = sideFailure.current { throw error }
     try checkCancelled()
-    let bytes = try mux(pieces, sound: audioPath, to: target)
+    let bytes = try Splice.mux(
+      pieces, codec: codec, sound: audioPath.map { .copy($0) }, frames: total, part: plan.options.part,
+      target: target, displayPath: plan.target.displayPath, run: runChild)
     stages.cpu = VideoPipeline.cpuSeconds() - cpuAtStart
     var summary = VideoPipeline.Summary(
       frames: total, seconds: Date().timeIntervalSince(started), outputBytes: bytes, stages: stages)
@@ -185,7 +191,7 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     lock.unlock()
     try checkCancelled()
     let summary = try pipeline.run { [copiedDone] sent, _ in
-      progress?(min(self.timeline.frameCount, copiedDone.add(0) + sent), self.timeline.frameCount)
+      progress?(min(self.smart.frames.count, copiedDone.add(0) + sent), self.smart.frames.count)
     }
     lock.lock()
     self.pipeline = nil
@@ -205,23 +211,11 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     }
     for ((n, frames), start) in zip(stretches, starts) {
       try checkCancelled()
-      try cut(path, rate: timeline.rate.framesPerSecond, from: start, to: frames, delay: delay, pieces[n])
+      try Splice.cut(
+        path, codec: codec, rate: timeline.rate.framesPerSecond, from: start, count: frames.count,
+        at: frames.lowerBound - smart.frames.lowerBound, delay: delay, to: pieces[n], run: runChild)
     }
     return summary.stages
-  }
-
-  /// Cuts frames `from`… of an MP4 (a clip, or the encoded stretches), starting on an IDR
-  /// picture, into MPEG-TS restamped to `frames` of the video, parameter sets in band.
-  private func cut(_ path: String, rate: Double, from first: Int, to frames: Range<Int>, delay: Int, _ piece: String)
-    throws
-  {
-    var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
-    // Half a frame past the keyframe: the demuxer seeks back to it, and no further.
-    if first > 0 { args += ["-ss", FFmpeg.seconds((Double(first) + 0.5) / rate)] }
-    args += ["-i", path, "-frames:v", String(frames.count), "-map", "0:v:0", "-c", "copy", "-bsf:v"]
-    args.append((codec == "hevc" ? "hevc_mp4toannexb," : "h264_mp4toannexb,") + restamp(frames, delay + 1, delay))
-    args += ["-f", "mpegts", "-muxdelay", "0", "-muxpreload", "0", piece]
-    try runChild(args)
   }
 
   /// The whole mix, encoded once (AAC), into an MP4 of its own that the mux copies.
@@ -232,45 +226,6 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     for extra in audio.inputs { args += extra }
     args += ["-filter_complex", audio.filterGraph, "-map", "[\(audio.outputLabel)]", "-c:a", "aac", "-b:a", "192k"]
     try runChild(args + ["-f", "mp4", path])
-  }
-
-  /// setts expressions putting a stretch's packets at `frames`: presentation at the frame's
-  /// index, decode at the packet's place in the whole stream's decode order less `delay`, both
-  /// `base` frames on (so that none is negative), in MPEG-TS's 90 kHz ticks.
-  private func restamp(_ frames: Range<Int>, _ base: Int, _ delay: Int) -> String {
-    let (num, den) = (timeline.rate.numerator, timeline.rate.denominator)
-    let tick = "90000*\(den)/\(num)"
-    let start = base + frames.lowerBound
-    let index = "round((PTS-STARTPTS)*\(num)/(90000*\(den)))"
-    return "setts=pts=round((\(start)+\(index))*\(tick)):dts=round((\(start)+N-\(delay))*\(tick))"
-  }
-
-  /// The stretches joined (the concat protocol over MPEG-TS) with the sound, the MP4 written
-  /// beside `target`, its frames counted, renamed over it. Returns its size.
-  private func mux(_ pieces: [String], sound: String?, to target: String) throws -> Int64? {
-    let temporary = try TemporaryFile(beside: target)
-    try temporary.closeDescriptor()
-    var args = [
-      "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", "concat:" + pieces.joined(separator: "|"),
-    ]
-    if let sound { args += ["-i", sound] }
-    args += ["-map", "0:v:0"] + (sound == nil ? [] : ["-map", "1:a:0"])
-    args += ["-c", "copy", "-tag:v", codec == "hevc" ? "hev1" : "avc3", "-movflags", "+faststart", "-f", "mp4"]
-    do {
-      try runChild(args + [temporary.path])
-      let frames = try Self.countFrames(temporary.path)
-      guard frames == timeline.frameCount else {
-        throw VideoError.unwritableOutput(
-          path: plan.target.displayPath,
-          reason: "the spliced video holds \(frames) frames, not the \(timeline.frameCount) of the edit")
-      }
-      let size = (try? FileManager.default.attributesOfItem(atPath: temporary.path)[.size] as? NSNumber)?.int64Value
-      try temporary.commit()
-      return size
-    } catch {
-      temporary.discard()
-      throw error
-    }
   }
 
   /// Runs ffmpeg to its end, stoppable by `cancel`.
@@ -291,21 +246,6 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
       }
       throw VideoError.programFailed(program: "ffmpeg", status: status, detail: detail)
     }
-  }
-
-  /// The video packets of a file, counted by ffprobe (no decoding).
-  static func countFrames(_ path: String) throws(VideoError) -> Int {
-    let probe = try FFmpeg.start(
-      try FFmpeg.ffprobe(),
-      [
-        "-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries", "stream=nb_read_packets", "-of",
-        "csv=p=0", path,
-      ], stdin: false, stdout: .pipe)
-    let text = String(decoding: probe.readAll(), as: UTF8.self)
-    guard probe.wait() == 0, let n = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-      throw .unreadableClip(path: path, reason: FFmpeg.explain(probe.errorTail(lines: 4), path: path))
-    }
-    return n
   }
 
   /// A fresh folder for the stretches beside the target (same disk), named so a person who

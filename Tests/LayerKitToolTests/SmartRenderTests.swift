@@ -137,6 +137,50 @@ final class SmartRenderTests: XCTestCase {
     if c.plays && c.copies { try play(smart, frames: out.count, c.name) }
   }
 
+  /// A sharded smart render: MP4 parts, each copied and encoded as its frames allow, joined by
+  /// their packets into the frames of a whole one — the same count, times and sound, the copied
+  /// frames the same bit for bit, the encoded ones within 35 dB — decoding cleanly and playing.
+  func testShardsJoinToTheFramesOfAWholeRender() throws {
+    let h = try ToolHarness.make("smart-shards")
+    defer { h.cleanUp() }
+    let video = Self.x264("high", gop: 15)
+    let a = try clip(h, "a.mp4", video: video)
+    let b = try clip(h, "b.mp4", video: video)
+    let common = ["concat", a, b, a, "--transition", "fade", "--transition-duration", "0.5", "--renderer", "cpu"]
+    let whole = h.path("whole.mp4")
+    let stats = h.path("whole.json")
+    XCTAssertEqual(try h.run(common + ["-o", whole, "--stats", stats]).status, 0)
+    var parts: [String] = []
+    for i in 0..<3 {
+      let part = h.path("part\(i).mp4")
+      let r = try h.run(common + ["--shard", "\(i)/3", "-o", part])
+      XCTAssertEqual(r.status, 0, r.stderr)
+      XCTAssertTrue(r.stderr.contains("from the sources"), r.stderr)
+      parts.append(part)
+    }
+    let joined = h.path("joined.mp4")
+    let j = try h.run(["join"] + parts + ["-o", joined])
+    XCTAssertEqual(j.status, 0, j.stderr)
+    let decode = try ToolHarness.run(
+      ToolHarness.which("ffmpeg"), ["-v", "warning", "-xerror", "-i", joined, "-f", "null", "-"])
+    XCTAssertEqual(decode.status, 0, decode.stderr)
+    XCTAssertEqual(decode.stderr, "")
+    XCTAssertEqual(try frameTimes(joined), try frameTimes(whole))
+    XCTAssertEqual(try audioHash(joined), try audioHash(whole), "the first part carries the whole sound")
+    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any]
+    let copied = try XCTUnwrap(json?["copiedFrames"] as? Int)
+    let (hw, hj) = (try frameHashes(whole), try frameHashes(joined))
+    XCTAssertGreaterThanOrEqual(zip(hw, hj).filter { $0 == $1 }.count, copied)
+    XCTAssertGreaterThanOrEqual(try framePSNR(joined, whole).min() ?? 0, 35)
+    try play(joined, frames: hw.count, "joined")
+    // Parts of another render are refused by name.
+    let other = h.path("other.mp4")
+    XCTAssertEqual(try h.run(["concat", a, b, "--renderer", "cpu", "--shard", "1/3", "-o", other]).status, 0)
+    let mixed = try h.run(["join", parts[0], other, parts[2], "-o", h.path("mixed.mp4")])
+    XCTAssertNotEqual(mixed.status, 0)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("mixed.mp4")))
+  }
+
   /// `--smart on` refuses what it cannot copy, naming why, and writes nothing; `auto` says why
   /// once and encodes everything.
   func testMismatchedInputsAreEncodedWholeOrRefused() throws {

@@ -10,8 +10,9 @@ struct Join: ParsableCommand {
     abstract: "Join the parts of a sharded render (--shard / --frames) into the final file.",
     discussion: """
       Parts are PNG frame folders (joined into a folder or encoded), Y4M files (joined into one \
-      Y4M, frames as they are, or into an MP4 / WebM of the same pixel format), or lossless .mkv \
-      parts (encoded into any output). The first .mkv \
+      Y4M, frames as they are, or into an MP4 / WebM of the same pixel format), lossless .mkv \
+      parts (encoded into any output), or the .mp4 parts of a smart render (joined into an .mp4 \
+      by their packets, nothing encoded; decoded into any other output). The first .mkv or .mp4 \
       part of a render holds the whole video's audio, which is laid under the joined video.
 
       Every part records the render it belongs to (a plan id made from the inputs' contents, the \
@@ -58,6 +59,11 @@ struct Join: ParsableCommand {
         } else if let part = source.audioPart {
           encoding.audio = .track(part)
         }
+      }
+      if source.kind == .mp4 && target.format == .mp4 {
+        let frames = try source.joinMP4(to: target, sound: !noAudio, audio: audio)
+        if !quiet { printError("joined \(frames) frames from \(parts.count) parts into \(output), packets copied") }
+        return
       }
       if source.kind == .y4m {
         let frames = try source.joinY4M(to: target, options: encoding)

@@ -31,9 +31,6 @@ extension VideoJob {
       if case .clip(let info) = item.source { clips[i] = info }
     }
     guard !clips.isEmpty else { return choice == .on ? try decline("no clip is shown") : .declined(nil) }
-    if range != 0..<timeline.frameCount {
-      return try decline("a range of frames (--frames, --shard) is rendered whole")
-    }
     if options.run.contactSheet != nil { return try decline("a contact sheet is drawn from rendered frames") }
     guard case .file = plan.target.kind else { return try decline("a stream or a device is written as it is encoded") }
     var streams: [String: SourceStream] = [:]
@@ -63,7 +60,7 @@ extension VideoJob {
         packets[i] = p
       }
     }
-    let smart = SmartPlan.make(timeline, keyframes: packets.mapValues(\.keyframes))
+    let smart = SmartPlan.make(timeline, keyframes: packets.mapValues(\.keyframes), frames: range)
     guard smart.copiedFrames > 0 else {
       return try decline(
         unusable.first ?? "no whole GOP of a clip is shown unchanged (a transition, title, overlay, move or "

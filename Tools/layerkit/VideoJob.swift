@@ -32,14 +32,14 @@ struct VideoJob {
   /// The sound the encoder lays under `frames` of a video of `total` frames: `mix(seconds)` of
   /// the stretch rendered (nil: the whole video). GIF, Y4M and PNG frames carry none; of a sharded
   /// MKV render the first part carries the whole video's, which `layerkit join` lays under the
-  /// joined video.
+  /// joined video; so does that of a smart render's MP4 parts (`wholeInFirstPart`).
   static func audio(
     for target: OutputTarget, frames: Range<Int>, of total: Int, time: (Int) -> Double,
-    _ mix: (ClosedRange<Double>?) throws -> AudioMix?
+    wholeInFirstPart: Bool = false, _ mix: (ClosedRange<Double>?) throws -> AudioMix?
   ) rethrows -> AudioMix? {
     guard target.format.carriesSound else { return nil }
     let partial = frames != 0..<total
-    if target.format == .mkv && partial { return frames.lowerBound == 0 ? try mix(nil) : nil }
+    if (target.format == .mkv || wholeInFirstPart) && partial { return frames.lowerBound == 0 ? try mix(nil) : nil }
     return try mix(partial ? time(frames.lowerBound)...time(frames.upperBound) : nil)
   }
 
@@ -170,12 +170,6 @@ struct VideoJob {
     let range = try selectedFrames(options.run.frames, options.run.shard, count: total)
     plan.options.part = options.run.partRecord(frames: range, of: total)
     let tracks = target.format.needsFFmpeg ? try Self.checked(played.tracks) : played.tracks
-    if target.format.carriesSound {
-      plan.options.audio = try Self.audio(for: target, frames: range, of: total, time: timeline.time(ofFrame:)) {
-        try AudioMix.make(
-          for: timeline, tracks: tracks, clipAudio: played.clipAudio, levels: played.levels, range: $0)
-      }
-    }
     // Secondary outputs are checked before anything is rendered, not found unwritable after.
     try options.run.checkOutputsDistinct(output: options.output, target: target)
     for secondary in [options.run.contactSheet, options.run.stats].compactMap({ $0 }) {
@@ -184,10 +178,24 @@ struct VideoJob {
     let sheetFrames = options.run.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
     let renderer = self.renderer(for: played.transitions)
     let describe = "\(width)×\(height), \(timeline.rate) fps, \(renderer.name)"
+    let smart = try smartRender(timeline, renderer: renderer, plan: plan, range: range)
+    if target.format.carriesSound {
+      // The parts of a smart render are joined by their packets: the first carries the whole
+      // video's sound, encoded once, as MKV parts do.
+      var smartPart = false
+      if case .render = smart, plan.options.part != nil { smartPart = true }
+      plan.options.audio = try Self.audio(
+        for: target, frames: range, of: total, time: timeline.time(ofFrame:), wholeInFirstPart: smartPart
+      ) {
+        try AudioMix.make(
+          for: timeline, tracks: tracks, clipAudio: played.clipAudio, levels: played.levels, range: $0)
+      }
+    }
     var note: String?
-    switch try smartRender(timeline, renderer: renderer, plan: plan, range: range) {
+    switch smart {
     case .render(let smart):
-      try run(smart, frames: total, describe: describe, note: smart.smart.summary(rate: timeline.rate))
+      smart.plan.options.audio = plan.options.audio
+      try run(smart, frames: range.count, describe: describe, note: smart.smart.summary(rate: timeline.rate))
       return
     case .declined(let reason?): note = "every frame encoded, none copied: \(reason)"
     case .declined(nil): break

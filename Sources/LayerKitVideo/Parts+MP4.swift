@@ -1,0 +1,99 @@
+import Foundation
+import LayerKitMedia
+
+/// The MP4 parts of a smart render (`--shard` with `--smart`), joined by their packets: each part
+/// starts on an IDR picture and is a run of closed GOPs, so the parts are cut whole, restamped and
+/// spliced as a smart render splices its stretches (`Splice`), the first part's sound (the whole
+/// video's) copied under them. The copied frames stay the sources' own, bit for bit: a sharded
+/// smart render joins to the frames of a whole one.
+extension PartsSource {
+  /// Each MP4 part's place, its record, and the part carrying the whole video's sound.
+  static func mp4Parts(_ paths: [String], checked: Bool) throws -> (
+    [(first: Int, count: Int, info: ClipInfo)], [PartRecord], String?
+  ) {
+    var parts: [(first: Int, count: Int, info: ClipInfo)] = []
+    var records: [PartRecord] = []
+    var first = 0
+    for p in paths {
+      let info = try ClipInfo.probe(p)
+      if checked {
+        guard let text = info.containerTags[PartRecord.tag], let record = PartRecord(text: text) else {
+          throw VideoError.incompatibleParts(
+            "\(p) has no \(PartRecord.tag) tag: it is not a part of a LayerKit render of a frame range (a shard)")
+        }
+        records.append(record)
+      }
+      parts.append((first, 0, info))
+    }
+    if checked { try PartRecord.checkTiling(zip(paths, records).map { ($0, $1) }) }
+    for i in parts.indices {
+      let count = try countFrames(paths[i])
+      if checked, count != records[i].frames.count {
+        throw VideoError.incompatibleParts(
+          "\(paths[i]) holds \(count) frames; its record says \(records[i].frames.count): a part cut short")
+      }
+      parts[i].first = first
+      parts[i].count = count
+      first += count
+    }
+    return (parts, records, parts.first(where: { $0.info.hasAudio }).map(\.info.path))
+  }
+
+  /// Joins MP4 parts by their packets into the MP4 `target`, with the first part's sound, or
+  /// `audio` (encoded once under the whole), or none.
+  /// - Throws: `.incompatibleParts` when the parts cannot make one stream (another codec,
+  ///   profile, size or rate; a part that does not start on an IDR picture) or the target is not
+  ///   an MP4; what ffmpeg says when it fails.
+  public func joinMP4(to target: OutputTarget, sound: Bool, audio: String?) throws -> Int {
+    guard target.format == .mp4, case .file(let output) = target.kind else {
+      throw VideoError.incompatibleParts("MP4 parts join into an .mp4 file (their packets are copied)")
+    }
+    let streams = try paths.map { try SourceStream.probe($0) }
+    let rate = try FrameRate(mkvParts[0].info.frameRate)
+    let encoder = SmartPlan.copyableCodecs.first(where: { $0.value == streams[0].codec })?.key
+    if let why = SmartPlan.declines(
+      streams, format: .mp4, encoder: encoder, pixelFormat: nil, width: width, height: height, rate: rate)
+    {
+      throw VideoError.incompatibleParts("the parts cannot be joined by their packets: \(why)")
+    }
+    var delay = 0
+    for (i, stream) in streams.enumerated() {
+      let packets = try SourcePackets.scan(stream, frameCount: mkvParts[i].count)
+      guard packets.unusable == nil, packets.keyframes.first == 0 else {
+        throw VideoError.incompatibleParts(
+          "\(paths[i]) does not start on an IDR picture (\(packets.unusable ?? "an open GOP")): it is not a smart part")
+      }
+      delay = max(delay, packets.reorder.max() ?? 0)
+    }
+    let folder = try SmartRender.makeFolder(beside: output)
+    defer { SmartRender.removeFolder(folder) }
+    func run(_ args: [String]) throws {
+      let process = try FFmpeg.start(try FFmpeg.ffmpeg(), args, stdin: false, stdout: .discard)
+      let status = process.wait()
+      guard status == 0 else {
+        throw VideoError.programFailed(program: "ffmpeg", status: status, detail: process.errorTail())
+      }
+    }
+    var pieces: [String] = []
+    for (i, part) in mkvParts.enumerated() {
+      let piece = "\(folder)/\(i).ts"
+      EmergencyStop.add(temporary: piece)
+      try Splice.cut(
+        paths[i], codec: streams[0].codec, rate: rate.framesPerSecond, from: 0, count: part.count, at: part.first,
+        delay: delay, to: piece, run: run)
+      pieces.append(piece)
+    }
+    var soundTrack: Splice.Sound?
+    if sound {
+      if let audio {
+        soundTrack = .encode(AudioMix.track(audio))
+      } else if let audioPart {
+        soundTrack = .copy(audioPart)
+      }
+    }
+    _ = try Splice.mux(
+      pieces, codec: streams[0].codec, sound: soundTrack, frames: frameCount, part: nil, target: output,
+      displayPath: target.displayPath, run: run)
+    return frameCount
+  }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import LayerKitMedia
+
+/// Joining H.264 / HEVC stretches by their packets, without decoding them: what a smart render
+/// and the join of its parts share. Each stretch starts on a clean IDR picture of an MP4 (a clip,
+/// a smart render's encoded stretches, a part); it is cut out by ffmpeg, its parameter sets put
+/// in band, its packets restamped into its place, as MPEG-TS; the pieces are joined by the concat
+/// protocol and written as one MP4 with the sound.
+enum Splice {
+  /// The sound under a spliced video.
+  enum Sound {
+    /// The first audio stream of a file, copied.
+    case copy(String)
+    /// A mix, encoded once (AAC) under the whole video.
+    case encode(AudioMix)
+  }
+
+  /// Cuts `count` frames of the MP4 at `path` from its frame `first` (a clean keyframe) into the
+  /// MPEG-TS `piece`, restamped as frames `at`… of the video: presentation at the frame's index,
+  /// decode at the packet's place in the whole stream's decode order less `delay` (the largest
+  /// reordering of any piece), so decode times rise one frame a packet across every seam and
+  /// never pass a presentation time; both `delay + 1` frames on, so none is negative. In
+  /// MPEG-TS's 90 kHz ticks.
+  static func cut(
+    _ path: String, codec: String, rate: Double, from first: Int, count: Int, at position: Int, delay: Int,
+    to piece: String, run: ([String]) throws -> Void
+  ) throws {
+    let (num, den) = rateFraction(rate)
+    let tick = "90000*\(den)/\(num)"
+    let start = delay + 1 + position
+    let index = "round((PTS-STARTPTS)*\(num)/(90000*\(den)))"
+    let restamp = "setts=pts=round((\(start)+\(index))*\(tick)):dts=round((\(start)+N-\(delay))*\(tick))"
+    var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
+    // Half a frame past the keyframe: the demuxer seeks back to it, and no further.
+    if first > 0 { args += ["-ss", FFmpeg.seconds((Double(first) + 0.5) / rate)] }
+    args += ["-i", path, "-frames:v", String(count), "-map", "0:v:0", "-c", "copy", "-bsf:v"]
+    args.append((codec == "hevc" ? "hevc_mp4toannexb," : "h264_mp4toannexb,") + restamp)
+    args += ["-f", "mpegts", "-muxdelay", "0", "-muxpreload", "0", piece]
+    try run(args)
+  }
+
+  /// The pieces joined (the concat protocol over MPEG-TS) with `sound`, written as an MP4 (`avc3`
+  /// / `hev1`: parameter sets in band, where the pieces' differ; faststart; `part` recorded)
+  /// beside `target`, its packets counted against `frames`, renamed over it. Returns its size.
+  static func mux(
+    _ pieces: [String], codec: String, sound: Sound?, frames: Int, part: PartRecord?, target: String,
+    displayPath: String, run: ([String]) throws -> Void
+  ) throws -> Int64? {
+    let temporary = try TemporaryFile(beside: target)
+    try temporary.closeDescriptor()
+    var args = [
+      "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", "concat:" + pieces.joined(separator: "|"),
+    ]
+    switch sound {
+    case .copy(let path)?: args += ["-i", path, "-map", "0:v:0", "-map", "1:a:0", "-c", "copy"]
+    case .encode(let mix)?:
+      // The mix's graph counts its inputs from 1, after the video's place.
+      for extra in mix.inputs { args += extra }
+      args += ["-filter_complex", mix.filterGraph, "-map", "0:v:0", "-map", "[\(mix.outputLabel)]"]
+      args += ["-c:v", "copy", "-c:a", "aac", "-b:a", "192k", "-shortest"]
+    case nil: args += ["-map", "0:v:0", "-c", "copy"]
+    }
+    args += ["-tag:v", codec == "hevc" ? "hev1" : "avc3"]
+    if let part {
+      args += ["-metadata", "\(PartRecord.tag)=\(part)", "-movflags", "+faststart+use_metadata_tags"]
+    } else {
+      args += ["-movflags", "+faststart"]
+    }
+    do {
+      try run(args + ["-f", "mp4", temporary.path])
+      let counted = try PartsSource.countFrames(temporary.path)
+      guard counted == frames else {
+        throw VideoError.unwritableOutput(
+          path: displayPath, reason: "the spliced video holds \(counted) frames, not the \(frames) it should")
+      }
+      let size = (try? FileManager.default.attributesOfItem(atPath: temporary.path)[.size] as? NSNumber)?.int64Value
+      try temporary.commit()
+      return size
+    } catch {
+      temporary.discard()
+      throw error
+    }
+  }
+
+  /// A rate as a fraction: exact for whole rates and NTSC's (30000/1001 and kin).
+  static func rateFraction(_ rate: Double) -> (Int, Int) {
+    if let r = try? FrameRate(rate) { return (r.numerator, r.denominator) }
+    return (Int((rate * 1000).rounded()), 1000)
+  }
+}
