@@ -54,6 +54,14 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     timeline: Timeline, renderer: Renderer, plan: OutputPlan, smart: SmartPlan, packets: [Int: SourcePackets],
     streams: [SourceStream]
   ) {
+    // Decoders start the encoded stretches at clean keyframes without decoding the GOP before.
+    var timeline = timeline
+    for (i, p) in packets {
+      if case .clip(var info) = timeline.items[i].source {
+        info.cleanKeyframes = Set(p.keyframes)
+        timeline.items[i].source = .clip(info)
+      }
+    }
     self.timeline = timeline
     self.renderer = renderer
     self.plan = plan

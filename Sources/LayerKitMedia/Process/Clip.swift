@@ -26,6 +26,10 @@ public struct ClipInfo: Sendable, Equatable {
   public var storedWidth: Int?
   /// The container's tags (ffprobe's `format.tags`), keys upper-cased.
   public var containerTags: [String: String] = [:]
+  /// Frames a decoder may start at without decoding the GOP before them: clean keyframes (an
+  /// IDR picture, nothing decoded after it shown before it), when known (a smart render's scan
+  /// of the packets); empty otherwise.
+  public var cleanKeyframes: Set<Int> = []
 
   public init(
     path: String, width: Int, height: Int, frameRate: Double, duration: Double, hasAudio: Bool,
@@ -374,9 +378,15 @@ public final class ClipDecoder: @unchecked Sendable {
     let count = max(1, lastFrame - index + 1)
     // Seek half a frame before the wanted frame's time: ffmpeg's accurate seek then drops every
     // frame before it, whatever the rounding of either time.
-    let seek = (Double(index) - 0.5) / info.frameRate
     var args = ["-nostdin", "-hide_banner", "-loglevel", "error"]
-    if seek > 0 { args += ["-ss", FFmpeg.seconds(seek)] }
+    if info.cleanKeyframes.contains(index) && index > 0 {
+      // A clean keyframe: seeking a quarter frame past it lands on it, and nothing before it
+      // needs decoding or dropping.
+      args += ["-noaccurate_seek", "-ss", FFmpeg.seconds((Double(index) + 0.25) / info.frameRate)]
+    } else {
+      let seek = (Double(index) - 0.5) / info.frameRate
+      if seek > 0 { args += ["-ss", FFmpeg.seconds(seek)] }
+    }
     // passthrough: every decoded frame once, as it comes (rawvideo would default to constant
     // rate, which duplicates the first frame after a seek).
     args += ["-i", info.path, "-map", "0:v:0", "-an", "-sn", "-fps_mode", "passthrough", "-frames:v", String(count)]
