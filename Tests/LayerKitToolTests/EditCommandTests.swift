@@ -486,3 +486,62 @@ final class EditCommandTests: XCTestCase {
     XCTAssertNotEqual(ours[16], ours[14])
   }
 }
+
+/// `layerkit edit`: an edit file rendered; `slideshow --print-edit` writes one that renders to
+/// the same frames.
+final class EditFileCommandTests: XCTestCase {
+  func testAPrintedEditRendersToTheSameFrames() throws {
+    let h = try ToolHarness.make("edit-file")
+    defer { h.cleanUp() }
+    let clip = try h.clip("c.mp4", width: 64, height: 36, fps: 25, seconds: 2)
+    let still = try h.write(try SampleScene.testImage(width: 64, height: 36, hue: 0.3), "s.png")
+    let flags = [
+      "slideshow", still, clip, "--hold", "1", "--transition", "push:fromRight", "--transition-duration", "0.4",
+      "--title", "Hello", "--renderer", "cpu", "--quiet",
+    ]
+    let direct = h.path("direct.y4m")
+    XCTAssertEqual(try h.run(flags + ["-o", direct]).status, 0)
+    let printed = try h.run(flags + ["--print-edit", "-o", h.path("unused.y4m")])
+    XCTAssertEqual(printed.status, 0, printed.stderr)
+    let spec = h.path("show.json")
+    try printed.stdout.write(toFile: spec, atomically: true, encoding: .utf8)
+    let fromFile = h.path("edit.y4m")
+    let r = try h.run(["edit", spec, "-o", fromFile, "--renderer", "cpu", "--quiet"])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    XCTAssertEqual(
+      FileManager.default.contents(atPath: fromFile), FileManager.default.contents(atPath: direct),
+      "the same frames, byte for byte")
+  }
+
+  /// editly's JSON5, its outPath taken from the file's folder; a typo refused with its path,
+  /// nothing written.
+  func testAJSON5SpecRendersAndATypoIsNamed() throws {
+    let h = try ToolHarness.make("edit-json5")
+    defer { h.cleanUp() }
+    _ = try h.clip("a.mp4", width: 64, height: 36, fps: 25, seconds: 2)
+    let spec = h.path("show.json5")
+    try """
+    // editly's form
+    {
+      outPath: 'show.mp4', fps: 25,
+      defaults: { transition: { name: 'fade', duration: 0.4 } },
+      clips: [
+        { duration: 1, layers: [{ type: 'video', path: 'a.mp4', cutFrom: 0, cutTo: 1 }] },
+        { duration: 1, layers: [{ type: 'video', path: 'a.mp4', cutFrom: 1, cutTo: 2 }, { type: 'title', text: 'B' }] },
+      ],
+    }
+    """.write(toFile: spec, atomically: true, encoding: .utf8)
+    let r = try h.run(["edit", spec, "--renderer", "cpu", "--quiet"])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let streams = try h.probe(h.path("show.mp4"))
+    XCTAssertEqual(streams.first?["nb_read_frames"], "40", "2 s less the 0.4 s fade at 25 fps")
+    let typo = h.path("typo.json5")
+    try "{ outPath: 'typo.mp4', clips: [{ layers: [{ type: 'video', path: 'a.mp4', cutTo: 1, mixVolme: 0.5 }] }] }"
+      .write(toFile: typo, atomically: true, encoding: .utf8)
+    let bad = try h.run(["edit", typo])
+    XCTAssertEqual(bad.status, 1)
+    XCTAssertTrue(
+      bad.stderr.contains("clips[0].layers[0].mixVolme: unknown key (did you mean \"mixVolume\"?)"), bad.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("typo.mp4")))
+  }
+}

@@ -13,7 +13,8 @@ struct LayerKitCommand: ParsableCommand {
     commandName: "layerkit",
     abstract: "Render Core Animation–style layer trees offscreen, on the GPU (headless EGL) or the CPU.",
     subcommands: [
-      Render.self, Present.self, TransitionCommand.self, Slideshow.self, Concat.self, Join.self, List.self,
+      Render.self, Present.self, TransitionCommand.self, Slideshow.self, Concat.self, EditCommand.self, Join.self,
+      List.self,
       Compare.self,
       Parity.self,
       Info.self,

@@ -1,0 +1,267 @@
+import Foundation
+import LayerKitMedia
+
+/// The keys an edit file may hold, checked one by one, and editly's forms turned into the
+/// `Edit`'s: `outPath`, `audioFilePath` and `loopAudio` (a looped track), `outputVolume` in dB,
+/// `defaults.layer` and `defaults.layerType` merged into the layers, editly's transition names.
+extension EditFile {
+  /// editly's keys that change nothing in the video (its logging and temporary files).
+  static let quietKeys: Set<String> = ["enableFfmpegLog", "verbose", "logTimes", "keepTmp"]
+  /// editly's keys and layer types LayerKit does not render yet: refused by name.
+  static let notYet: Set<String> = ["audioNorm", "fast", "customOutputArgs"]
+  static let notYetLayers: Set<String> = [
+    "audio", "detached-audio", "image-overlay", "subtitle", "title-background", "news-title", "slide-in-text",
+    "fill-color", "pause", "radial-gradient", "linear-gradient", "rainbow-colors", "gl",
+  ]
+  /// Layer types that are JavaScript or editly's own advertisement: never.
+  static let neverLayers: [String: String] = [
+    "canvas": "a canvas layer is a JavaScript function, which LayerKit does not run",
+    "fabric": "a fabric layer is a JavaScript function, which LayerKit does not run",
+    "editly-banner": "editly's banner is editly's own advertisement",
+  ]
+
+  static let topKeys: Set<String> = [
+    "width", "height", "fps", "defaults", "clips", "audioTracks", "keepSourceAudio", "clipsAudioVolume",
+    "outputVolume", "outPath", "audioFilePath", "loopAudio", "allowRemoteRequests",
+    "overlays", "subtitles", "ducking", "loudness",
+  ]
+  static let layerKeys: [String: Set<String>] = [
+    "video": [
+      "type", "path", "cutFrom", "cutTo", "resizeMode", "mixVolume", "speed", "loop", "zoomDirection", "zoomAmount",
+      "panDirection",
+    ],
+    "image": ["type", "path", "resizeMode", "zoomDirection", "zoomAmount", "panDirection"],
+    "title": ["type", "text", "position", "textColor", "fontPath", "fontFamily", "fontSize", "box", "fade"],
+  ]
+  /// editly's layer keys LayerKit does not place yet.
+  static let notYetLayerKeys: Set<String> = [
+    "start", "stop", "width", "height", "left", "top", "originX", "originY",
+  ]
+  static let transitionKeys: Set<String> = ["name", "duration", "easing"]
+  static let notYetTransitionKeys: Set<String> = ["audioInCurve", "audioOutCurve", "params"]
+  static let trackKeys: Set<String> = [
+    "path", "mixVolume", "cutFrom", "cutTo", "start", "loop", "fadeIn", "fadeOut", "voice",
+  ]
+  static let overlayKeys: Set<String> = [
+    "path", "cutFrom", "position", "width", "margin", "opacity", "start", "stop",
+  ]
+  static let subtitleKeys: Set<String> = ["path", "fontFamily", "fontSize", "textColor", "box"]
+  static let duckingKeys: Set<String> = ["amount", "attack", "release"]
+
+  /// editly's transition names that are not LayerKit SPECs, as LayerKit plays them.
+  static let transitionNames: [String: String] = [
+    "directional-left": "push:fromRight", "directional-right": "push:fromLeft",
+    "directional-up": "push:fromBottom", "directional-down": "push:fromTop", "dummy": "none",
+  ]
+
+  struct Reader {
+    let file: String
+    let folder: String
+
+    func fail(_ path: String, _ message: String) -> EditFile.Error {
+      EditFile.Error(file: file, path: path, message: message)
+    }
+
+    /// Checks an object's keys: known ones pass, editly's quiet ones are dropped, the rest are
+    /// refused (not yet, or unknown with the nearest known key).
+    func check(
+      _ object: [String: Tree], at path: String, known: Set<String>, notYet: Set<String> = [],
+      quiet: Set<String> = []
+    ) throws(EditFile.Error) -> [String: Tree] {
+      var kept: [String: Tree] = [:]
+      for key in object.keys.sorted() {
+        let value = object[key]!
+        let at = path.isEmpty ? key : "\(path).\(key)"
+        if known.contains(key) {
+          kept[key] = value
+        } else if quiet.contains(key) {
+          continue
+        } else if notYet.contains(key) {
+          throw fail(at, "editly's \(key) is not supported by LayerKit yet")
+        } else {
+          let near = Spelling.nearest(to: key, among: known.union(notYet).union(quiet))
+          throw fail(at, "unknown key" + (near.map { " (did you mean \"\($0)\"?)" } ?? ""))
+        }
+      }
+      return kept
+    }
+
+    func object(_ tree: Tree?, at path: String) throws(EditFile.Error) -> [String: Tree] {
+      guard case .object(let o)? = tree else {
+        throw fail(path, "found \(tree?.kind ?? "nothing"), expected an object")
+      }
+      return o
+    }
+
+    func array(_ tree: Tree?, at path: String) throws(EditFile.Error) -> [Tree] {
+      guard case .array(let a)? = tree else { throw fail(path, "found \(tree?.kind ?? "nothing"), expected an array") }
+      return a
+    }
+
+    /// A path as written, taken from the file's folder when relative.
+    func resolved(_ tree: Tree?) -> Tree? {
+      guard case .string(let p)? = tree, !p.hasPrefix("/"), !p.isEmpty else { return tree }
+      return .string(folder == "." ? p : (folder as NSString).appendingPathComponent(p))
+    }
+
+    /// The whole file: the tree the `Edit` decodes, and `outPath`.
+    mutating func edit(_ tree: Tree) throws(EditFile.Error) -> (Tree, String?) {
+      var top = try check(
+        try object(tree, at: ""), at: "", known: Self.topKeys, notYet: EditFile.notYet, quiet: EditFile.quietKeys)
+      if case .bool(true)? = top["allowRemoteRequests"] {
+        throw fail("allowRemoteRequests", "media are read from files; LayerKit does not fetch URLs")
+      }
+      top["allowRemoteRequests"] = nil
+      var outPath: String?
+      if let out = top.removeValue(forKey: "outPath") {
+        guard case .string(let s) = resolved(out)! else {
+          throw fail("outPath", "found \(out.kind), expected a string")
+        }
+        outPath = s
+      }
+      // Layer defaults: for every layer (defaults.layer), and by type (defaults.layerType).
+      var layerDefaults: [String: Tree] = [:]
+      var typeDefaults: [String: [String: Tree]] = [:]
+      if let d = top["defaults"] {
+        var defaults = try check(
+          try object(d, at: "defaults"), at: "defaults", known: ["duration", "transition", "layer", "layerType"])
+        if let layer = defaults.removeValue(forKey: "layer") {
+          layerDefaults = try object(layer, at: "defaults.layer")
+        }
+        if let types = defaults.removeValue(forKey: "layerType") {
+          for (type, value) in try object(types, at: "defaults.layerType") {
+            guard Self.layerKeys[type] != nil else {
+              throw fail("defaults.layerType.\(type)", try layerTypeProblem(type))
+            }
+            typeDefaults[type] = try object(value, at: "defaults.layerType.\(type)")
+          }
+        }
+        if let t = defaults["transition"], t != .null {
+          defaults["transition"] = try transition(t, at: "defaults.transition")
+        }
+        // What the Edit keeps of the layer defaults: resizeMode and fontPath for every layer.
+        var kept: [String: Tree] = [:]
+        for key in ["resizeMode", "fontPath"] where layerDefaults[key] != nil {
+          kept[key] = key == "fontPath" ? resolved(layerDefaults[key]) : layerDefaults[key]
+        }
+        if !kept.isEmpty { defaults["layer"] = .object(kept) }
+        top["defaults"] = .object(defaults)
+      }
+      guard let clipsTree = top["clips"] else { throw fail("clips", "the key clips is missing") }
+      var clips: [Tree] = []
+      for (i, c) in try array(clipsTree, at: "clips").enumerated() {
+        clips.append(try clip(c, at: "clips[\(i)]", layerDefaults: layerDefaults, typeDefaults: typeDefaults))
+      }
+      top["clips"] = .array(clips)
+      // audioFilePath (and loopAudio): a track under the whole video.
+      var tracks: [Tree] = []
+      if let t = top["audioTracks"] {
+        for (i, track) in try array(t, at: "audioTracks").enumerated() {
+          var o = try check(try object(track, at: "audioTracks[\(i)]"), at: "audioTracks[\(i)]", known: Self.trackKeys)
+          o["path"] = resolved(o["path"])
+          tracks.append(.object(o))
+        }
+      }
+      if let music = top.removeValue(forKey: "audioFilePath") {
+        var track: [String: Tree] = ["path": resolved(music)!]
+        if case .bool(true)? = top["loopAudio"] { track["loop"] = .bool(true) }
+        tracks.insert(.object(track), at: 0)
+      }
+      top["loopAudio"] = nil
+      if !tracks.isEmpty { top["audioTracks"] = .array(tracks) }
+      if case .string(let text)? = top["outputVolume"] {
+        top["outputVolume"] = .number(try decibels(text, at: "outputVolume"))
+      }
+      if let o = top["overlays"] {
+        var overlays: [Tree] = []
+        for (i, overlay) in try array(o, at: "overlays").enumerated() {
+          var v = try check(try object(overlay, at: "overlays[\(i)]"), at: "overlays[\(i)]", known: Self.overlayKeys)
+          v["path"] = resolved(v["path"])
+          overlays.append(.object(v))
+        }
+        top["overlays"] = .array(overlays)
+      }
+      if let s = top["subtitles"] {
+        var v = try check(try object(s, at: "subtitles"), at: "subtitles", known: Self.subtitleKeys)
+        v["path"] = resolved(v["path"])
+        top["subtitles"] = .object(v)
+      }
+      if let d = top["ducking"] {
+        top["ducking"] = .object(try check(try object(d, at: "ducking"), at: "ducking", known: Self.duckingKeys))
+      }
+      return (.object(top), outPath)
+    }
+
+    func clip(
+      _ tree: Tree, at path: String, layerDefaults: [String: Tree], typeDefaults: [String: [String: Tree]]
+    ) throws(EditFile.Error) -> Tree {
+      var clip = try check(try object(tree, at: path), at: path, known: ["duration", "transition", "layers"])
+      if let t = clip["transition"], t != .null { clip["transition"] = try transition(t, at: "\(path).transition") }
+      var layers: [Tree] = []
+      // editly takes one layer as well as an array of them.
+      let written: [Tree]
+      if case .object? = clip["layers"] {
+        written = [clip["layers"]!]
+      } else {
+        written = try array(clip["layers"], at: "\(path).layers")
+      }
+      for (j, l) in written.enumerated() {
+        let at = "\(path).layers[\(j)]"
+        let given = try object(l, at: at)
+        guard case .string(let type)? = given["type"] else { throw fail("\(at).type", "expected a layer type") }
+        guard let known = Self.layerKeys[type] else { throw fail("\(at).type", try layerTypeProblem(type)) }
+        // Defaults first (for every layer, then by type), the layer's own keys over them; only
+        // the keys this type takes are inherited.
+        var merged: [String: Tree] = [:]
+        for (k, v) in layerDefaults where known.contains(k) { merged[k] = v }
+        for (k, v) in typeDefaults[type] ?? [:] { merged[k] = v }
+        for (k, v) in given { merged[k] = v }
+        var layer = try check(merged, at: at, known: known, notYet: Self.notYetLayerKeys)
+        for key in ["path", "fontPath"] where layer[key] != nil { layer[key] = resolved(layer[key]) }
+        layers.append(.object(layer))
+      }
+      clip["layers"] = .array(layers)
+      return .object(clip)
+    }
+
+    func transition(_ tree: Tree, at path: String) throws(EditFile.Error) -> Tree {
+      var t = try check(
+        try object(tree, at: path), at: path, known: Self.transitionKeys, notYet: Self.notYetTransitionKeys)
+      if case .string(let name)? = t["name"] {
+        let lower = name.lowercased()
+        if let mapped = EditFile.transitionNames[lower] { t["name"] = .string(mapped) }
+      }
+      return .object(t)
+    }
+
+    func layerTypeProblem(_ type: String) throws(EditFile.Error) -> String {
+      if let never = EditFile.neverLayers[type] { return never }
+      if EditFile.notYetLayers.contains(type) { return "editly's \(type) layer is not supported by LayerKit yet" }
+      let all = Set(Self.layerKeys.keys).union(EditFile.notYetLayers).union(EditFile.neverLayers.keys)
+      return "unknown layer type \"\(type)\""
+        + (Spelling.nearest(to: type, among: all).map { " (did you mean \"\($0)\"?)" } ?? "")
+    }
+
+    /// `-6dB`, `3 dB`, or a plain gain written as a string.
+    func decibels(_ text: String, at path: String) throws(EditFile.Error) -> Double {
+      let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+      if t.hasSuffix("db"), let db = Double(t.dropLast(2).trimmingCharacters(in: .whitespaces)) {
+        return pow(10, db / 20)
+      }
+      if let gain = Double(t) { return gain }
+      throw fail(path, "found \"\(text)\", expected a gain (1.5) or decibels (\"-6dB\")")
+    }
+  }
+}
+
+extension EditFile.Reader {
+  static let topKeys = EditFile.topKeys
+  static let layerKeys = EditFile.layerKeys
+  static let notYetLayerKeys = EditFile.notYetLayerKeys
+  static let transitionKeys = EditFile.transitionKeys
+  static let notYetTransitionKeys = EditFile.notYetTransitionKeys
+  static let trackKeys = EditFile.trackKeys
+  static let overlayKeys = EditFile.overlayKeys
+  static let subtitleKeys = EditFile.subtitleKeys
+  static let duckingKeys = EditFile.duckingKeys
+}
