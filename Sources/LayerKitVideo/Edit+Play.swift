@@ -53,7 +53,8 @@ extension Edit {
         switch layer {
         case .video(let v): path = v.path
         case .image(let i): path = i.path
-        case .title: continue
+        case .imageOverlay(let o): path = o.path
+        case .title, .audio, .detachedAudio: continue
         }
         if seen.insert(path).inserted { paths.append(path) }
       }
@@ -118,15 +119,57 @@ extension Edit {
       }
       levels.loudness = loudness
     }
+    // The clips' own sounds and overlays, placed at their clips' starts.
+    var edit = self
+    var start = 0.0
+    for (i, clip) in clips.enumerated() {
+      let length = items[i].duration
+      try edit.place(clip.layers, at: "clips[\(i)]", start: start, length: length)
+      if i < transitions.count { start += length - transitions[i].duration }
+    }
     return PlayedEdit(
-      items: items, transitions: transitions, overlays: try playOverlays(sources), subtitles: try playSubtitles(),
-      tracks: try playTracks(), clipAudio: keepSourceAudio ?? false, levels: levels, fit: fit,
-      overlayPaths: (overlays ?? []).map(\.path), size: try playSize())
+      items: items, transitions: transitions, overlays: try edit.playOverlays(sources),
+      subtitles: try playSubtitles(), tracks: try edit.playTracks(), clipAudio: keepSourceAudio ?? false,
+      levels: levels, fit: fit, overlayPaths: (edit.overlays ?? []).map(\.path), size: try playSize())
+  }
+
+  /// A clip's `audio`, `detached-audio` and `image-overlay` layers as tracks and overlays of the
+  /// whole video, the clip starting at `start` seconds and lasting `length`.
+  private mutating func place(_ layers: [Layer], at path: String, start: Double, length: Double) throws {
+    for (j, layer) in layers.enumerated() {
+      let at = "\(path).layers[\(j)]"
+      switch layer {
+      case .audio(let a), .detachedAudio(let a):
+        var track = AudioTrack(path: a.path)
+        track.mixVolume = a.mixVolume
+        track.cutFrom = a.cutFrom
+        track.cutTo = a.cutTo
+        let offset = try Self.seconds(a.start, at: at + ".start") ?? 0
+        track.start = start + offset
+        if case .audio = layer {
+          // editly's audio layer sounds for its clip's length.
+          let from = a.cutFrom ?? 0
+          track.cutTo = min(a.cutTo ?? .infinity, from + length)
+        }
+        audioTracks = (audioTracks ?? []) + [track]
+      case .imageOverlay(let o):
+        var overlay = Overlay(path: o.path)
+        overlay.position = o.position
+        overlay.width = o.width
+        let from = try Self.seconds(o.start, at: at + ".start") ?? 0
+        let to = try Self.seconds(o.stop, at: at + ".stop") ?? length
+        guard to > from else { throw VideoError.invalidEdit(at: at + ".stop", reason: "it must come after start") }
+        overlay.start = start + from
+        overlay.stop = start + min(to, length)
+        overlays = (overlays ?? []) + [overlay]
+      case .video, .image, .title: break
+      }
+    }
   }
 
   /// A clip as a timeline item: its picture layer, its length, speed and loop, Ken Burns, titles.
   private func item(_ clip: Clip, at: String, sources: [String: MediaSource]) throws -> TimelineItem {
-    let pictures = clip.layers.filter { if case .title = $0 { return false } else { return true } }
+    let pictures = clip.layers.filter(\.isPicture)
     guard pictures.count == 1 else {
       throw VideoError.invalidEdit(
         at: at + ".layers",
@@ -155,7 +198,7 @@ extension Edit {
       item = TimelineItem(source: source, duration: clip.duration ?? defaults?.duration ?? 4)
       zoom = (image.zoomDirection, image.zoomAmount, image.panDirection)
       resizeMode = image.resizeMode
-    case .title:
+    case .title, .audio, .detachedAudio, .imageOverlay:
       throw VideoError.invalidEdit(at: at + ".layers", reason: "a title needs a picture under it")
     }
     item.fit = try resizeMode.map { try Self.fit($0, at: at + ".layers.resizeMode") }

@@ -128,8 +128,22 @@ public struct Edit: Codable, Sendable, Equatable {
     case video(Video)
     case image(Image)
     case title(Title)
+    /// editly's `audio`: a sound file under the clip, for the clip's length.
+    case audio(AudioLayer)
+    /// editly's `detached-audio`: a sound file from `start` seconds into the clip, to its end.
+    case detachedAudio(AudioLayer)
+    /// editly's `image-overlay`: a picture over the clip, from `start` to `stop` seconds into it.
+    case imageOverlay(OverlayLayer)
 
     enum CodingKeys: String, CodingKey { case type }
+
+    /// Whether the layer is the clip's picture (a video or an image).
+    public var isPicture: Bool {
+      switch self {
+      case .video, .image: true
+      case .title, .audio, .detachedAudio, .imageOverlay: false
+      }
+    }
 
     public init(from decoder: Decoder) throws {
       let type = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .type)
@@ -137,9 +151,14 @@ public struct Edit: Codable, Sendable, Equatable {
       case "video": self = .video(try Video(from: decoder))
       case "image": self = .image(try Image(from: decoder))
       case "title": self = .title(try Title(from: decoder))
+      case "audio": self = .audio(try AudioLayer(from: decoder))
+      case "detached-audio": self = .detachedAudio(try AudioLayer(from: decoder))
+      case "image-overlay": self = .imageOverlay(try OverlayLayer(from: decoder))
       default:
         throw DecodingError.dataCorrupted(
-          .init(codingPath: decoder.codingPath, debugDescription: "a layer of type '\(type)': video, image or title"))
+          .init(
+            codingPath: decoder.codingPath,
+            debugDescription: "a layer of type '\(type)': video, image, title, audio, detached-audio or image-overlay"))
       }
     }
 
@@ -155,6 +174,15 @@ public struct Edit: Codable, Sendable, Equatable {
       case .title(let t):
         try c.encode("title", forKey: .type)
         try t.encode(to: encoder)
+      case .audio(let a):
+        try c.encode("audio", forKey: .type)
+        try a.encode(to: encoder)
+      case .detachedAudio(let a):
+        try c.encode("detached-audio", forKey: .type)
+        try a.encode(to: encoder)
+      case .imageOverlay(let o):
+        try c.encode("image-overlay", forKey: .type)
+        try o.encode(to: encoder)
       }
     }
   }
@@ -233,6 +261,30 @@ public struct Edit: Codable, Sendable, Equatable {
     public var fadeOut: Double?
     /// LayerKit's: a voice-over: other tracks duck under it (with `ducking`), never it.
     public var voice: Bool?
+
+    public init(path: String) { self.path = path }
+  }
+
+  /// A sound file in a clip (editly's `audio` and `detached-audio` layers).
+  public struct AudioLayer: Codable, Sendable, Equatable {
+    public var path: String
+    public var cutFrom: Double?
+    public var cutTo: Double?
+    public var mixVolume: Double?
+    /// Seconds into the clip it starts (`detached-audio`; `audio` starts with the clip).
+    public var start: Double?
+
+    public init(path: String) { self.path = path }
+  }
+
+  /// A picture over one clip (editly's `image-overlay`): `position` and `width` as an overlay's,
+  /// shown from `start` to `stop` seconds into the clip (its whole length by default).
+  public struct OverlayLayer: Codable, Sendable, Equatable {
+    public var path: String
+    public var position: String?
+    public var width: Double?
+    public var start: Double?
+    public var stop: Double?
 
     public init(path: String) { self.path = path }
   }

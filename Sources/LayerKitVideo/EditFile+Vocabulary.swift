@@ -10,7 +10,7 @@ extension EditFile {
   /// editly's keys and layer types LayerKit does not render yet: refused by name.
   static let notYet: Set<String> = ["audioNorm", "fast", "customOutputArgs"]
   static let notYetLayers: Set<String> = [
-    "audio", "detached-audio", "image-overlay", "subtitle", "title-background", "news-title", "slide-in-text",
+    "subtitle", "title-background", "news-title", "slide-in-text",
     "fill-color", "pause", "radial-gradient", "linear-gradient", "rainbow-colors", "gl",
   ]
   /// Layer types that are JavaScript or editly's own advertisement: never.
@@ -32,6 +32,9 @@ extension EditFile {
     ],
     "image": ["type", "path", "resizeMode", "zoomDirection", "zoomAmount", "panDirection"],
     "title": ["type", "text", "position", "textColor", "fontPath", "fontFamily", "fontSize", "box", "fade"],
+    "audio": ["type", "path", "cutFrom", "cutTo", "mixVolume"],
+    "detached-audio": ["type", "path", "cutFrom", "cutTo", "mixVolume", "start"],
+    "image-overlay": ["type", "path", "position", "width", "start", "stop"],
   ]
   /// editly's layer keys LayerKit does not place yet.
   static let notYetLayerKeys: Set<String> = [

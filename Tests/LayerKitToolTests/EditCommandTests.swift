@@ -544,4 +544,58 @@ final class EditFileCommandTests: XCTestCase {
       bad.stderr.contains("clips[0].layers[0].mixVolme: unknown key (did you mean \"mixVolume\"?)"), bad.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("typo.mp4")))
   }
+
+  /// editly's clip-level layers: `image-overlay` over its part of the clip, `detached-audio`
+  /// from `start` seconds into its clip, `audio` under its clip.
+  func testClipLayersArePlacedAtTheirClipsStart() throws {
+    let h = try ToolHarness.make("edit-layers")
+    defer { h.cleanUp() }
+    _ = try h.clip("a.mp4", width: 64, height: 36, fps: 25, seconds: 3, audio: false)
+    let ffmpeg = ToolHarness.which("ffmpeg")
+    XCTAssertEqual(
+      try ToolHarness.run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "sine=f=330:d=3", h.path("tone.m4a")]).status, 0)
+    XCTAssertEqual(
+      try ToolHarness.run(
+        ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "color=c=red:s=16x16", "-frames:v", "1", h.path("logo.png")]
+      ).status, 0)
+    let spec = h.path("layers.json5")
+    try """
+    {
+      outPath: 'layers.mp4', fps: 25, defaults: { duration: 2, transition: { name: 'fade', duration: 0.4 } },
+      clips: [
+        { layers: [{ type: 'video', path: 'a.mp4', cutFrom: 0, cutTo: 2 },
+                   { type: 'image-overlay', path: 'logo.png', position: 'top-right', width: 0.25, start: 0.8, stop: 1.6 }] },
+        { layers: [{ type: 'video', path: 'a.mp4', cutFrom: 1, cutTo: 3 }, { type: 'detached-audio', path: 'tone.m4a', start: 0.5 }] },
+      ],
+    }
+    """.write(toFile: spec, atomically: true, encoding: .utf8)
+    let r = try h.run(["edit", spec, "--renderer", "cpu", "--quiet"])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let out = h.path("layers.mp4")
+    // The second clip starts at 1.6 s (2 s less the fade): the tone from 2.1 s.
+    func rms(_ range: String) throws -> String {
+      let a = try ToolHarness.run(
+        ffmpeg,
+        [
+          "-v", "error", "-i", out, "-af",
+          "atrim=\(range),astats=metadata=1,ametadata=print:key=lavfi.astats.Overall.RMS_level:file=-",
+          "-f", "null", "-",
+        ])
+      return a.stdout.split(separator: "\n").last.map(String.init) ?? ""
+    }
+    let before = try rms("0:1.9")
+    XCTAssertTrue(before.hasSuffix("=-inf"), before)
+    let level = Double(try rms("2.3:2.9").split(separator: "=").last ?? "") ?? -200
+    XCTAssertGreaterThan(level, -40)
+    // The logo is over the top-right corner at 1.2 s, not at 0.4 s.
+    func corner(_ t: String) throws -> [UInt8] {
+      let png = h.path("corner-\(t).png")
+      let f = try ToolHarness.run(
+        ffmpeg, ["-v", "error", "-ss", t, "-i", out, "-frames:v", "1", "-vf", "crop=4:4:56:2,scale=1:1", png])
+      XCTAssertEqual(f.status, 0, f.stderr)
+      return Array(try ImageFile.read(URL(fileURLWithPath: png)).pixels.prefix(3))
+    }
+    XCTAssertGreaterThan(try corner("1.2").first ?? 0, 200, "red over the corner")
+    XCTAssertLessThan(try corner("0.4").first ?? 255, 200)
+  }
 }

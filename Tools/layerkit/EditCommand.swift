@@ -49,7 +49,7 @@ struct EditCommand: ParsableCommand {
           switch layer {
           case .video(let v): v.path
           case .image(let i): i.path
-          case .title: nil
+          case .title, .audio, .detachedAudio, .imageOverlay: nil
           }
         }
       }
