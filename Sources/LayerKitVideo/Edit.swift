@@ -134,13 +134,16 @@ public struct Edit: Codable, Sendable, Equatable {
     case detachedAudio(AudioLayer)
     /// editly's `image-overlay`: a picture over the clip, from `start` to `stop` seconds into it.
     case imageOverlay(OverlayLayer)
+    /// editly's `fill-color`, `linear-gradient` and `radial-gradient`: the clip's picture made
+    /// of colours.
+    case colors(ColorLayer)
 
     enum CodingKeys: String, CodingKey { case type }
 
     /// Whether the layer is the clip's picture (a video or an image).
     public var isPicture: Bool {
       switch self {
-      case .video, .image: true
+      case .video, .image, .colors: true
       case .title, .audio, .detachedAudio, .imageOverlay: false
       }
     }
@@ -154,11 +157,17 @@ public struct Edit: Codable, Sendable, Equatable {
       case "audio": self = .audio(try AudioLayer(from: decoder))
       case "detached-audio": self = .detachedAudio(try AudioLayer(from: decoder))
       case "image-overlay": self = .imageOverlay(try OverlayLayer(from: decoder))
+      case "fill-color", "linear-gradient", "radial-gradient":
+        var layer = try ColorLayer(from: decoder)
+        layer.kind = ColorLayer.Kind(rawValue: type)!
+        self = .colors(layer)
       default:
         throw DecodingError.dataCorrupted(
           .init(
             codingPath: decoder.codingPath,
-            debugDescription: "a layer of type '\(type)': video, image, title, audio, detached-audio or image-overlay"))
+            debugDescription:
+              "a layer of type '\(type)': video, image, title, audio, detached-audio, image-overlay, fill-color, "
+              + "linear-gradient or radial-gradient"))
       }
     }
 
@@ -183,6 +192,9 @@ public struct Edit: Codable, Sendable, Equatable {
       case .imageOverlay(let o):
         try c.encode("image-overlay", forKey: .type)
         try o.encode(to: encoder)
+      case .colors(let l):
+        try c.encode(l.kind.rawValue, forKey: .type)
+        try l.encode(to: encoder)
       }
     }
   }
@@ -263,6 +275,21 @@ public struct Edit: Codable, Sendable, Equatable {
     public var voice: Bool?
 
     public init(path: String) { self.path = path }
+  }
+
+  /// A clip's picture made of colours: editly's `fill-color` (`color`), `linear-gradient` (two
+  /// `colors`, top to bottom) and `radial-gradient` (two `colors`, centre to corners).
+  public struct ColorLayer: Codable, Sendable, Equatable {
+    public enum Kind: String, Sendable {
+      case fill = "fill-color", linear = "linear-gradient", radial = "radial-gradient"
+    }
+    public var kind = Kind.fill
+    public var color: String?
+    public var colors: [String]?
+
+    enum CodingKeys: String, CodingKey { case color, colors }
+
+    public init(_ kind: Kind) { self.kind = kind }
   }
 
   /// A sound file in a clip (editly's `audio` and `detached-audio` layers).

@@ -11,7 +11,7 @@ extension EditFile {
   static let notYet: Set<String> = ["audioNorm", "fast", "customOutputArgs"]
   static let notYetLayers: Set<String> = [
     "subtitle", "title-background", "news-title", "slide-in-text",
-    "fill-color", "pause", "radial-gradient", "linear-gradient", "rainbow-colors", "gl",
+    "pause", "rainbow-colors", "gl",
   ]
   /// Layer types that are JavaScript or editly's own advertisement: never.
   static let neverLayers: [String: String] = [
@@ -35,6 +35,9 @@ extension EditFile {
     "audio": ["type", "path", "cutFrom", "cutTo", "mixVolume"],
     "detached-audio": ["type", "path", "cutFrom", "cutTo", "mixVolume", "start"],
     "image-overlay": ["type", "path", "position", "width", "start", "stop"],
+    "fill-color": ["type", "color"],
+    "linear-gradient": ["type", "colors"],
+    "radial-gradient": ["type", "colors"],
   ]
   /// editly's layer keys LayerKit does not place yet.
   static let notYetLayerKeys: Set<String> = [

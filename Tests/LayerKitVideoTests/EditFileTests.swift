@@ -72,7 +72,7 @@ final class EditFileTests: XCTestCase {
     XCTAssertEqual(error(clip("{ type: 'canvas', func: 1 }"))?.path, "clips[0].layers[0].type")
     XCTAssertTrue(error(clip("{ type: 'canvas' }"))?.message.contains("JavaScript") == true)
     XCTAssertTrue(error(clip("{ type: 'editly-banner' }"))?.message.contains("advertisement") == true)
-    XCTAssertTrue(error(clip("{ type: 'fill-color', color: 'red' }"))?.message.contains("not supported") == true)
+    XCTAssertTrue(error(clip("{ type: 'rainbow-colors' }"))?.message.contains("not supported") == true)
     XCTAssertEqual(
       error(clip("{ type: 'imag', path: 'a.png' }"))?.message, "unknown layer type \"imag\" (did you mean \"image\"?)")
     XCTAssertEqual(error("{ clip: [] }")?.message, "unknown key (did you mean \"clips\"?)")
@@ -84,5 +84,46 @@ final class EditFileTests: XCTestCase {
     XCTAssertEqual(error("{ clips: 3 }")?.message, "found a number, expected an array")
     XCTAssertEqual(error("{ width: 'wide', clips: [] }")?.path, "width")
     XCTAssertNotNil(error("{ clips: [ }"), "not JSON5")
+  }
+
+  /// editly's colour layers are a clip's picture: one colour, a gradient top to bottom, a
+  /// gradient from the centre out.
+  func testColourLayersArePictures() throws {
+    let file = try read(
+      """
+      { clips: [
+        { layers: [{ type: 'fill-color', color: '#ff0000' }] },
+        { layers: [{ type: 'linear-gradient', colors: ['black', 'white'] }] },
+        { layers: { type: 'radial-gradient', colors: ['white', 'black'] } },
+      ] }
+      """)
+    guard case .colors(let fill) = file.edit.clips[0].layers[0],
+      case .colors(let linear) = file.edit.clips[1].layers[0],
+      case .colors(let radial) = file.edit.clips[2].layers[0]
+    else { return XCTFail("\(file.edit.clips)") }
+    XCTAssertEqual([fill.kind, linear.kind, radial.kind], [.fill, .linear, .radial])
+    let red = try Edit.picture(fill, width: 8, height: 4, at: "c")
+    XCTAssertEqual(Array(red.pixels.prefix(4)), [255, 0, 0, 255])
+    let ramp = try Edit.picture(linear, width: 4, height: 5, at: "c")
+    XCTAssertEqual(ramp.pixels[0], 0, "black at the top")
+    XCTAssertEqual(ramp.pixels[(4 * 4) * 4], 255, "white at the bottom")
+    XCTAssertEqual(ramp.pixels[(2 * 4) * 4], 128, "grey halfway")
+    let glow = try Edit.picture(radial, width: 9, height: 9, at: "c")
+    XCTAssertGreaterThan(glow.pixels[(4 * 9 + 4) * 4], 240, "white at the centre")
+    XCTAssertLessThan(glow.pixels[0], 40, "black towards the corners")
+    XCTAssertEqual(
+      error("{ clips: [{ layers: [{ type: 'linear-gradient', colors: ['red'] }] }] }").map { _ in "read" }, nil,
+      "two colours are checked when played")
+    XCTAssertThrowsError(try Edit.picture(Edit.ColorLayer(.linear).with(colors: ["red"]), width: 2, height: 2, at: "c"))
+    XCTAssertThrowsError(try Edit.picture(Edit.ColorLayer(.fill).with(color: "mauvish"), width: 2, height: 2, at: "c"))
+  }
+}
+
+extension Edit.ColorLayer {
+  func with(colors: [String]? = nil, color: String? = nil) -> Self {
+    var l = self
+    l.colors = colors ?? l.colors
+    l.color = color ?? l.color
+    return l
   }
 }

@@ -115,7 +115,7 @@ final class EditTests: XCTestCase {
     XCTAssertEqual([sized.width, sized.height], [640, 360])
     XCTAssertEqual(sized.fps, 25)
     XCTAssertThrowsError(try decode(#"{"clips": [{"layers": [{"type": "fabric"}]}]}"#)) { error in
-      XCTAssertTrue("\(error)".contains("video, image or title"), "\(error)")
+      XCTAssertTrue("\(error)".contains("a layer of type 'fabric': video, image, title"), "\(error)")
     }
   }
 

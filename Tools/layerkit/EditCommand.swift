@@ -49,11 +49,10 @@ struct EditCommand: ParsableCommand {
           switch layer {
           case .video(let v): v.path
           case .image(let i): i.path
-          case .title, .audio, .detachedAudio, .imageOverlay: nil
+          case .title, .audio, .detachedAudio, .imageOverlay, .colors: nil
           }
         }
       }
-      guard !pictures.isEmpty else { throw ParameterError("\(spec): no clip shows a video or an image") }
       var seen = Set<String>()
       let sources = try job.open(pictures.filter { seen.insert($0).inserted })
       try job.play(edit, sources: sources, printEdit: printEdit)

@@ -41,7 +41,9 @@ struct Parity: ParsableCommand {
   func validate() throws {
     try checkNamed([scene], "the scene file")
     guard times == nil || every == nil else { throw ValidationError("use --times or --every, not both") }
-    if let every { guard every > 0 else { throw ValidationError("--every must be a whole number of frames ≥ 1, not \(every)") } }
+    if let every {
+      guard every > 0 else { throw ValidationError("--every must be a whole number of frames ≥ 1, not \(every)") }
+    }
   }
 
   func run() throws {

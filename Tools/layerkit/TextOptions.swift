@@ -111,7 +111,7 @@ struct TextOptions: ParsableArguments {
         case .image(var image):
           (image.zoomDirection, image.zoomAmount, image.panDirection) = (direction ?? "none", zoomAmount, panName)
           return .image(image)
-        case .title, .audio, .detachedAudio, .imageOverlay: return layer
+        case .title, .audio, .detachedAudio, .imageOverlay, .colors: return layer
         }
       }
     }

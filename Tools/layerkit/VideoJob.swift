@@ -146,7 +146,8 @@ struct VideoJob {
   /// progress, signals and a summary line.
   /// - Parameter sources: the media the edit shows, in order (the first gives the default size).
   func render(_ played: PlayedEdit, sources: [MediaSource], includesEnd: Bool) throws {
-    let first = sources[0].size
+    // With no media (colour layers only), the edit's size, else 640×360.
+    let first = sources.first?.size ?? (width: 640, height: 360)
     var width = options.size?.width ?? played.width ?? first.width
     var height = options.size?.height ?? played.height ?? first.height
     try OutputIdentity.refuse(
