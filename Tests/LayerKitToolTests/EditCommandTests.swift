@@ -598,4 +598,31 @@ final class EditFileCommandTests: XCTestCase {
     XCTAssertGreaterThan(try corner("1.2").first ?? 0, 200, "red over the corner")
     XCTAssertLessThan(try corner("0.4").first ?? 255, 200)
   }
+
+  /// `--gl-transitions DIR` (or `$LAYERKIT_GL_TRANSITIONS`): a transition name that is no
+  /// built-in effect is the gl-transitions file of that name, matched case-insensitively.
+  func testTransitionNamesAreLookedUpInAGLTransitionsFolder() throws {
+    let h = try ToolHarness.make("edit-gl")
+    defer { h.cleanUp() }
+    let folder = h.path("gl")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let shader = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("examples/transitions/circle_open.glsl")
+    try FileManager.default.copyItem(atPath: shader.path, toPath: folder + "/CircleOpen.glsl")
+    let spec = h.path("gl.json5")
+    try """
+    { width: 64, height: 36, fps: 25, defaults: { duration: 1, transition: { name: 'circleopen', duration: 0.4 } },
+      clips: [{ layers: [{ type: 'fill-color', color: 'red' }] }, { layers: [{ type: 'fill-color', color: 'blue' }] }] }
+    """.write(toFile: spec, atomically: true, encoding: .utf8)
+    let withFlag = try h.run(["edit", spec, "--gl-transitions", folder, "--renderer", "gpu", "-o", h.path("a.y4m")])
+    XCTAssertEqual(withFlag.status, 0, withFlag.stderr)
+    let withEnv = try h.run(
+      ["edit", spec, "--renderer", "gpu", "-o", h.path("b.y4m")], environment: ["LAYERKIT_GL_TRANSITIONS": folder])
+    XCTAssertEqual(withEnv.status, 0, withEnv.stderr)
+    XCTAssertEqual(
+      FileManager.default.contents(atPath: h.path("a.y4m")), FileManager.default.contents(atPath: h.path("b.y4m")))
+    let without = try h.run(["edit", spec, "--renderer", "gpu", "-o", h.path("c.y4m")])
+    XCTAssertEqual(without.status, 1)
+    XCTAssertTrue(without.stderr.contains("circleopen"), without.stderr)
+  }
 }

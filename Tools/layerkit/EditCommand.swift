@@ -27,6 +27,11 @@ struct EditCommand: ParsableCommand {
   @Argument(help: "The edit file (.json5 or .json).") var spec: String
   @Option(name: .shortAndLong, help: "The output (overrides the file's outPath).") var output: String?
   @Flag(help: "Print the edit as LayerKit reads it (JSON) and render nothing.") var printEdit = false
+  @Option(
+    help: ArgumentHelp(
+      "A folder of gl-transitions files (NAME.glsl): a transition name that is no built-in effect is looked up there, case-insensitively, as editly does (default: $LAYERKIT_GL_TRANSITIONS).",
+      valueName: "DIR"))
+  var glTransitions: String?
   @Argument(parsing: .allUnrecognized, help: "Video options, as `slideshow` takes them.") var videoOptions: [String] =
     []
 
@@ -43,7 +48,10 @@ struct EditCommand: ParsableCommand {
       }
       let options = try VideoOptions.parse(["-o", out] + videoOptions)
       let job = try VideoJob(options: options, command: "edit")
-      let edit = file.edit
+      var edit = file.edit
+      if let dir = glTransitions ?? ProcessInfo.processInfo.environment["LAYERKIT_GL_TRANSITIONS"] {
+        edit = try Self.resolvingTransitions(edit, in: dir)
+      }
       let pictures = edit.clips.flatMap { clip in
         clip.layers.compactMap { layer -> String? in
           switch layer {
@@ -57,5 +65,35 @@ struct EditCommand: ParsableCommand {
       let sources = try job.open(pictures.filter { seen.insert($0).inserted })
       try job.play(edit, sources: sources, printEdit: printEdit)
     }
+  }
+
+  /// The edit with every transition name that is neither a built-in effect nor a path replaced by
+  /// the gl-transitions file of that name in `dir` (case-insensitive), where there is one.
+  static func resolvingTransitions(_ edit: Edit, in dir: String) throws -> Edit {
+    var isDir: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+      throw ValidationError("--gl-transitions \(dir): not a folder")
+    }
+    var files: [String: String] = [:]
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where name.hasSuffix(".glsl") {
+      files[String(name.dropLast(5)).lowercased()] = (dir as NSString).appendingPathComponent(name)
+    }
+    let builtIn = Set(TransitionEffects.all.keys.map { $0.lowercased() }).union(["none", "random"])
+    func resolved(_ t: Edit.Transition?) -> Edit.Transition? {
+      guard var t, let name = t.name else { return t }
+      let head = String(name.split(separator: ":", maxSplits: 1).first ?? "")
+      guard !builtIn.contains(head.lowercased()), !head.hasSuffix(".glsl"), let file = files[head.lowercased()] else {
+        return t
+      }
+      t.name = file + name.dropFirst(head.count)
+      return t
+    }
+    var edit = edit
+    let fallback = resolved(edit.defaults?.transition)
+    edit.defaults?.transition = fallback
+    for i in edit.clips.indices {
+      if case .given(let t) = edit.clips[i].transition, let r = resolved(t) { edit.clips[i].transition = .given(r) }
+    }
+    return edit
   }
 }
