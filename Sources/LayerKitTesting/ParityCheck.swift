@@ -120,7 +120,7 @@ public struct ParityChecker {
 /// `XCTAssertImagesIdentical` write on failure.
 /// - Returns: the files written, in the order of `suffixes`.
 /// - Throws: `MediaError.writeFailed` when the folder cannot be made, or the PNG writer's error.
-func writeComparisonImages(
+package func writeComparisonImages(
   name: String, expected: Image, actual: Image, diff: Image?, suffixes: [String], to directory: URL
 ) throws -> [URL] {
   do {

@@ -52,6 +52,12 @@ struct EditCommand: ParsableCommand {
       if let dir = glTransitions ?? ProcessInfo.processInfo.environment["LAYERKIT_GL_TRANSITIONS"] {
         edit = try Self.resolvingTransitions(edit, in: dir)
       }
+      // A GIF, Y4M or PNG frames carry no sound: the edit's is left out, said once (editly
+      // writes a silent GIF the same way).
+      if !(try OutputTarget(path: out, format: options.encoder.format)).format.carriesSound, edit.hasSound {
+        edit = edit.withoutSound
+        if !options.run.quiet { printError("layerkit edit: \(out) carries no sound; the edit's sound is left out") }
+      }
       let pictures = edit.clips.flatMap { clip in
         clip.layers.compactMap { layer -> String? in
           switch layer {
@@ -93,6 +99,31 @@ struct EditCommand: ParsableCommand {
     edit.defaults?.transition = fallback
     for i in edit.clips.indices {
       if case .given(let t) = edit.clips[i].transition, let r = resolved(t) { edit.clips[i].transition = .given(r) }
+    }
+    return edit
+  }
+}
+
+extension Edit {
+  /// Whether the edit has any sound: tracks, sound layers, or the clips' own.
+  var hasSound: Bool {
+    !(audioTracks ?? []).isEmpty || keepSourceAudio == true
+      || clips.contains {
+        $0.layers.contains { if case .audio = $0 { true } else if case .detachedAudio = $0 { true } else { false } }
+      }
+  }
+
+  /// The edit without its sound.
+  var withoutSound: Edit {
+    var edit = self
+    edit.audioTracks = nil
+    edit.keepSourceAudio = false
+    edit.ducking = nil
+    edit.loudness = nil
+    for i in edit.clips.indices {
+      edit.clips[i].layers.removeAll {
+        if case .audio = $0 { true } else if case .detachedAudio = $0 { true } else { false }
+      }
     }
     return edit
   }
