@@ -71,8 +71,11 @@ extension Edit {
   ///     registered, by the caller, which knows the GPU).
   /// - Throws: `VideoError.invalidEdit` naming the field at fault; the errors of reading
   ///   overlays and subtitles.
+  /// - Parameter clampingTransitions: editly's rule for edit files: each transition is at most
+  ///   half of either clip beside it (the video commands refuse a transition longer than an
+  ///   item can hold instead).
   public func play(
-    sources: [String: MediaSource],
+    sources: [String: MediaSource], clampingTransitions: Bool = false,
     transition: (_ spec: String, _ duration: Double, _ easing: String?) throws
       -> TimelineTransition
   ) throws -> PlayedEdit {
@@ -92,10 +95,11 @@ extension Edit {
       case .given(let t): given = t
       }
       let name = given?.name ?? (given == nil ? "none" : defaults?.transition?.name ?? "fade")
-      let duration = given?.duration ?? defaults?.transition?.duration ?? 0.5
+      var duration = given?.duration ?? defaults?.transition?.duration ?? 0.5
       guard duration.isFinite, duration >= 0, duration <= Limits.maxSeconds else {
         throw VideoError.invalidEdit(at: at + ".duration", reason: "seconds from 0 to \(Int(Limits.maxSeconds))")
       }
+      if clampingTransitions { duration = min(duration, items[i].duration / 2, items[i + 1].duration / 2) }
       if name == "none" || duration == 0 {
         transitions.append(TimelineTransition(effect: "fade", duration: 0, label: "none"))
       } else {

@@ -152,4 +152,20 @@ final class EditTests: XCTestCase {
     XCTAssertTrue(filter.contains("clip((5.000000-t)/1.000000,0,1)"), filter)
     XCTAssertTrue(filter.hasPrefix("volume=eval=frame:volume='1-0.7488"), filter)
   }
+
+  /// editly's rule for edit files: a transition is at most half of either clip beside it; the
+  /// video commands keep the transition as given (and the timeline refuses what cannot fit).
+  func testEditFilesClampTransitionsToHalfTheirClips() throws {
+    var edit = Edit(clips: [
+      Edit.Clip(duration: 1, layers: [.image(.init(path: "a.png"))]),
+      Edit.Clip(duration: 3, layers: [.image(.init(path: "a.png"))]),
+      Edit.Clip(duration: 3, layers: [.image(.init(path: "a.png"))]),
+    ])
+    edit.defaults = Edit.Defaults(transition: Edit.Transition(name: "fade", duration: 2))
+    let clamped = try edit.play(sources: try sources(), clampingTransitions: true) { spec, duration, _ in
+      TimelineTransition(effect: "fade", duration: duration, label: spec)
+    }
+    XCTAssertEqual(clamped.transitions.map(\.duration), [0.5, 1.5], "half of the 1 s clip; half of the 3 s ones")
+    XCTAssertEqual(try play(edit).transitions.map(\.duration), [2, 2])
+  }
 }

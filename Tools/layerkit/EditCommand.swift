@@ -69,7 +69,7 @@ struct EditCommand: ParsableCommand {
       }
       var seen = Set<String>()
       let sources = try job.open(pictures.filter { seen.insert($0).inserted })
-      try job.play(edit, sources: sources, printEdit: printEdit)
+      try job.play(edit, sources: sources, printEdit: printEdit, editly: true)
     }
   }
 

@@ -129,7 +129,9 @@ extension VideoJob {
 
   /// Plays `edit` (durations, transitions parsed once, overlays and subtitles read, tracks) and
   /// renders it, or with `printEdit` prints it as JSON and renders nothing.
-  func play(_ edit: Edit, sources: [MediaSource], printEdit: Bool) throws {
+  /// - Parameter editly: editly's rules where the video commands have their own (an edit file's
+  ///   transitions clamped to half of either clip beside them).
+  func play(_ edit: Edit, sources: [MediaSource], printEdit: Bool, editly: Bool = false) throws {
     var byPath: [String: MediaSource] = [:]
     for source in sources { byPath[source.path] = source }
     // Overlays (pictures, or clips for picture-in-picture) opened as the inputs are.
@@ -138,7 +140,7 @@ extension VideoJob {
     var random = SeededRandom(seed: 1)
     let played: PlayedEdit
     do {
-      played = try edit.play(sources: byPath) { spec, duration, easing in
+      played = try edit.play(sources: byPath, clampingTransitions: editly) { spec, duration, easing in
         var timing = MediaTimingFunction(name: options.timing)
         if let easing {
           guard let name = MediaTimingFunction.Name(rawValue: easing) else {
