@@ -119,7 +119,12 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
       side.enter()
       DispatchQueue.global().async { [self] in
         defer { side.leave() }
-        do { try encodeSound(audio, to: path) } catch { sideFailure.withLock { $0 = $0 ?? error } }
+        do {
+          try encodeSound(audio, to: path)
+        } catch {
+          sideFailure.withLock { $0 = $0 ?? error }
+          cancel(error)
+        }
       }
     }
     let pieces = smart.segments.indices.map { "\(folder)/\($0).ts" }

@@ -407,8 +407,8 @@ final class HardeningTests: XCTestCase {
   }
 
   /// ffmpeg's failures reach the user as one line in plain words: a file that is not media, an
-  /// MP4 cut off before its index, damaged clip data, a still in a format LayerKit does not read,
-  /// a file without video — never ffmpeg's `[mov,mp4,… @ 0x…]` lines.
+  /// MP4 cut off before its index, damaged clip data, a damaged WebP or BMP still, a file
+  /// without video — never ffmpeg's `[mov,mp4,… @ 0x…]` lines.
   func testFFmpegFailuresAreToldInPlainWords() throws {
     let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
     func ffmpeg(_ arguments: [String]) throws {
@@ -418,14 +418,16 @@ final class HardeningTests: XCTestCase {
     try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x36:d=2", "-c:v", "libx264", h.path("whole.mp4")])
     try Data(try Data(contentsOf: URL(fileURLWithPath: h.path("whole.mp4"))).prefix(3000)).write(
       to: URL(fileURLWithPath: h.path("cut.mp4")))
-    try ffmpeg(["-f", "lavfi", "-i", "color=red:s=16x16", "-frames:v", "1", h.path("still.webp")])
-    try ffmpeg(["-f", "lavfi", "-i", "color=red:s=16x16", "-frames:v", "1", h.path("still.bmp")])
+    try ffmpeg(["-f", "lavfi", "-i", "color=red:s=16x16", "-frames:v", "1", h.path("whole.webp")])
+    try Data(try Data(contentsOf: URL(fileURLWithPath: h.path("whole.webp"))).prefix(30)).write(
+      to: URL(fileURLWithPath: h.path("still.webp")))
+    try Data("BM".utf8 + [UInt8](repeating: 0x78, count: 40)).write(to: URL(fileURLWithPath: h.path("still.bmp")))
     try ffmpeg(["-f", "lavfi", "-i", "sine", "-t", "1", h.path("sound.m4a")])
     let cases: [(String, String)] = [
       ("garbage.mp4", "not a media file ffmpeg can read"),
       ("cut.mp4", "truncated: an MP4/MOV cut off before its index (moov) was written"),
-      ("still.webp", "a WEBP image; LayerKit reads PNG and JPEG stills"),
-      ("still.bmp", "a BMP image; LayerKit reads PNG and JPEG stills"),
+      ("still.webp", "damaged or truncated: ffmpeg could not decode it"),
+      ("still.bmp", "invalid header size"),
       ("sound.m4a", "no video stream"),
     ]
     for (name, message) in cases {
