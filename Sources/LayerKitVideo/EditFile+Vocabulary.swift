@@ -5,8 +5,9 @@ import LayerKitMedia
 /// `Edit`'s: `outPath`, `audioFilePath` and `loopAudio` (a looped track), `outputVolume` in dB,
 /// `defaults.layer` and `defaults.layerType` merged into the layers, editly's transition names.
 extension EditFile {
-  /// editly's keys that change nothing in the video (its logging and temporary files).
-  static let quietKeys: Set<String> = ["enableFfmpegLog", "verbose", "logTimes", "keepTmp"]
+  /// editly's keys that change nothing in the video (its logging and temporary files), and
+  /// `$schema` (an editor's pointer to Schemas/edit.schema.json).
+  static let quietKeys: Set<String> = ["enableFfmpegLog", "verbose", "logTimes", "keepTmp", "$schema"]
   /// editly's keys and layer types LayerKit does not render yet: refused by name.
   static let notYet: Set<String> = ["audioNorm", "fast", "customOutputArgs"]
   static let notYetLayers: Set<String> = [
