@@ -113,6 +113,20 @@ public struct AudioMix: Sendable, Equatable {
     public var loudness: Double?
     /// A gain over the whole mix, after the loudness.
     public var outputVolume: Double
+    /// editly's `audioNorm`: the whole mix's level evened out over time (ffmpeg's `dynaudnorm`,
+    /// frames of 500 ms smoothed over `gaussSize` of them, gain at most `maxGain`), before the
+    /// loudness and the last gain.
+    public var normalize: Normalize?
+
+    public struct Normalize: Sendable, Equatable {
+      public var gaussSize: Int
+      public var maxGain: Double
+
+      public init(gaussSize: Int = 5, maxGain: Double = 30) {
+        self.gaussSize = gaussSize
+        self.maxGain = maxGain
+      }
+    }
 
     public init(
       clipVolume: Double = 1, duck: Double = 0, duckAttack: Double = 0.3, duckRelease: Double = 0.3,
@@ -203,21 +217,26 @@ public struct AudioMix: Sendable, Equatable {
       graph.append(full.joined(separator: ",") + "[t\(n)]")
       labels.append("[t\(n)]")
     }
-    let last = levels.outputVolume != 1 ? "volume=\(levels.outputVolume)" : nil
+    let even = levels.normalize.map { "dynaudnorm=g=\($0.gaussSize):m=\($0.maxGain)" }
+    let volume = levels.outputVolume != 1 ? "volume=\(levels.outputVolume)" : nil
     guard let target = levels.loudness else {
-      return mix(inputs, graph, labels, total: total, range: range, finish: last)
+      let last = [even, volume].compactMap { $0 }
+      return mix(
+        inputs, graph, labels, total: total, range: range, finish: last.isEmpty ? nil : last.joined(separator: ","))
     }
+    let last = volume
     // Two passes, as ffmpeg's loudnorm is meant to be run: the whole mix measured, then one
     // linear gain that brings it to the target (within its true-peak limit). Its output (at
     // 192 kHz) goes back to 48 kHz stereo by aformat: an aresample there cannot pick a channel
     // layout when the measured loudness range is 0 (ffmpeg 5.1).
-    guard let whole = mix(inputs, graph, labels, total: total, range: nil) else { return nil }
+    guard let whole = mix(inputs, graph, labels, total: total, range: nil, finish: even) else { return nil }
     let measured = try whole.measureLoudness(target: target)
     let normalize =
       "loudnorm=I=\(target):TP=-1.5:LRA=11:measured_I=\(measured.i):measured_TP=\(measured.tp)"
       + ":measured_LRA=\(measured.lra):measured_thresh=\(measured.thresh):offset=\(measured.offset)"
       + ":linear=true:print_format=none,\(format)" + (last.map { "," + $0 } ?? "")
-    return mix(inputs, graph, labels, total: total, range: range, finish: normalize)
+    let finish = (even.map { $0 + "," } ?? "") + normalize
+    return mix(inputs, graph, labels, total: total, range: range, finish: finish)
   }
 
   /// A track's input arguments and filter chain, placed in the video's time (nil when it

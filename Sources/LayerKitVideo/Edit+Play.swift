@@ -117,6 +117,17 @@ extension Edit {
       levels.duckRelease =
         try Self.seconds(ducking.release, at: "ducking.release", within: 0...10) ?? levels.duckRelease
     }
+    if let norm = audioNorm, norm.enable == true {
+      let g = norm.gaussSize ?? 5
+      guard (3...301).contains(g), g % 2 == 1 else {
+        throw VideoError.invalidEdit(at: "audioNorm.gaussSize", reason: "an odd number from 3 to 301")
+      }
+      let m = norm.maxGain ?? 30
+      guard m.isFinite, (1...100).contains(m) else {
+        throw VideoError.invalidEdit(at: "audioNorm.maxGain", reason: "a gain from 1 to 100")
+      }
+      levels.normalize = AudioMix.Levels.Normalize(gaussSize: g, maxGain: m)
+    }
     if let loudness {
       guard loudness.isFinite, (-70 ... -5).contains(loudness) else {
         throw VideoError.invalidEdit(at: "loudness", reason: "LUFS from -70 to -5")

@@ -32,6 +32,21 @@ public struct Edit: Codable, Sendable, Equatable {
   public var ducking: Ducking?
   /// LayerKit's: the mix brought to this integrated loudness, LUFS (EBU R128, two passes).
   public var loudness: Double?
+  /// editly's: the mix's level evened out over time (ffmpeg's dynaudnorm).
+  public var audioNorm: AudioNorm?
+
+  /// editly's `audioNorm`: `enable`, `gaussSize` (5, odd), `maxGain` (30).
+  public struct AudioNorm: Codable, Sendable, Equatable {
+    public var enable: Bool?
+    public var gaussSize: Int?
+    public var maxGain: Double?
+
+    public init(enable: Bool? = true, gaussSize: Int? = nil, maxGain: Double? = nil) {
+      self.enable = enable
+      self.gaussSize = gaussSize
+      self.maxGain = maxGain
+    }
+  }
 
   public init(clips: [Clip]) { self.clips = clips }
 

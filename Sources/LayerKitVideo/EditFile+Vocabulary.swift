@@ -9,7 +9,7 @@ extension EditFile {
   /// `$schema` (an editor's pointer to Schemas/edit.schema.json).
   static let quietKeys: Set<String> = ["enableFfmpegLog", "verbose", "logTimes", "keepTmp", "$schema"]
   /// editly's keys and layer types LayerKit does not render yet: refused by name.
-  static let notYet: Set<String> = ["audioNorm", "fast", "customOutputArgs"]
+  static let notYet: Set<String> = ["fast", "customOutputArgs"]
   static let notYetLayers: Set<String> = [
     "subtitle", "title-background", "news-title", "slide-in-text",
     "pause", "rainbow-colors", "gl",
@@ -24,7 +24,7 @@ extension EditFile {
   static let topKeys: Set<String> = [
     "width", "height", "fps", "defaults", "clips", "audioTracks", "keepSourceAudio", "clipsAudioVolume",
     "outputVolume", "outPath", "audioFilePath", "loopAudio", "allowRemoteRequests",
-    "overlays", "subtitles", "ducking", "loudness",
+    "overlays", "subtitles", "ducking", "loudness", "audioNorm",
   ]
   static let layerKeys: [String: Set<String>] = [
     "video": [
@@ -192,6 +192,10 @@ extension EditFile {
         var v = try check(try object(s, at: "subtitles"), at: "subtitles", known: Self.subtitleKeys)
         v["path"] = resolved(v["path"])
         top["subtitles"] = .object(v)
+      }
+      if let n = top["audioNorm"] {
+        top["audioNorm"] = .object(
+          try check(try object(n, at: "audioNorm"), at: "audioNorm", known: ["enable", "gaussSize", "maxGain"]))
       }
       if let d = top["ducking"] {
         top["ducking"] = .object(try check(try object(d, at: "ducking"), at: "ducking", known: Self.duckingKeys))

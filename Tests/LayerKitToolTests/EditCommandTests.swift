@@ -625,4 +625,34 @@ final class EditFileCommandTests: XCTestCase {
     XCTAssertEqual(without.status, 1)
     XCTAssertTrue(without.stderr.contains("circleopen"), without.stderr)
   }
+
+  /// editly's `audioNorm`: a quiet track is brought up by ffmpeg's dynaudnorm over the mix.
+  func testAudioNormEvensOutTheMix() throws {
+    let h = try ToolHarness.make("edit-norm")
+    defer { h.cleanUp() }
+    let ffmpeg = ToolHarness.which("ffmpeg")
+    XCTAssertEqual(
+      try ToolHarness.run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "sine=f=440:d=4", h.path("tone.wav")]).status, 0)
+    func level(_ norm: String) throws -> Double {
+      let spec = h.path("n\(norm.count).json5")
+      try """
+      { width: 64, height: 36, fps: 25, audioTracks: [{ path: 'tone.wav', mixVolume: 0.05 }], \(norm)
+        clips: [{ duration: 3, layers: [{ type: 'fill-color', color: 'black' }] }] }
+      """.write(toFile: spec, atomically: true, encoding: .utf8)
+      let out = h.path("n\(norm.count).mp4")
+      let r = try h.run(["edit", spec, "--renderer", "cpu", "--quiet", "-o", out])
+      XCTAssertEqual(r.status, 0, r.stderr)
+      let a = try ToolHarness.run(
+        ffmpeg,
+        [
+          "-v", "error", "-i", out, "-af",
+          "atrim=1:2.5,astats=metadata=1,ametadata=print:key=lavfi.astats.Overall.RMS_level:file=-",
+          "-f", "null", "-",
+        ])
+      return Double(a.stdout.split(separator: "\n").last?.split(separator: "=").last ?? "") ?? -200
+    }
+    let plain = try level("")
+    let evened = try level("audioNorm: { enable: true, maxGain: 30 },")
+    XCTAssertGreaterThan(evened, plain + 10, "dynaudnorm lifts a track 26 dB down by more than 10 dB")
+  }
 }

@@ -77,7 +77,8 @@ final class EditFileTests: XCTestCase {
       error(clip("{ type: 'imag', path: 'a.png' }"))?.message, "unknown layer type \"imag\" (did you mean \"image\"?)")
     XCTAssertEqual(error("{ clip: [] }")?.message, "unknown key (did you mean \"clips\"?)")
     XCTAssertEqual(error("{ clips: [], allowRemoteRequests: true }")?.path, "allowRemoteRequests")
-    XCTAssertEqual(error("{ clips: [], audioNorm: { enable: true } }")?.path, "audioNorm")
+    XCTAssertEqual(error("{ clips: [], fast: true }")?.path, "fast")
+    XCTAssertEqual(error("{ clips: [], audioNorm: { enable: true, gauss: 5 } }")?.path, "audioNorm.gauss")
     XCTAssertEqual(
       error("{ clips: [{ layers: [], transition: { name: 'fade', audioOutCurve: 'tri' } }] }")?.path,
       "clips[0].transition.audioOutCurve")
