@@ -11,7 +11,7 @@ extension EditFile {
   /// editly's keys and layer types LayerKit does not render yet: refused by name.
   static let notYet: Set<String> = ["fast", "customOutputArgs"]
   static let notYetLayers: Set<String> = [
-    "subtitle", "title-background", "news-title", "slide-in-text",
+    "subtitle", "news-title", "slide-in-text",
     "pause", "rainbow-colors", "gl",
   ]
   /// Layer types that are JavaScript or editly's own advertisement: never.
@@ -136,11 +136,13 @@ extension EditFile {
           layerDefaults = try object(layer, at: "defaults.layer")
         }
         if let types = defaults.removeValue(forKey: "layerType") {
-          for (type, value) in try object(types, at: "defaults.layerType") {
+          for (written, value) in try object(types, at: "defaults.layerType") {
+            // A title-background's keys are its title's.
+            let type = written == "title-background" ? "title" : written
             guard Self.layerKeys[type] != nil else {
-              throw fail("defaults.layerType.\(type)", try layerTypeProblem(type))
+              throw fail("defaults.layerType.\(written)", try layerTypeProblem(written))
             }
-            typeDefaults[type] = try object(value, at: "defaults.layerType.\(type)")
+            typeDefaults[type, default: [:]].merge(try object(value, at: "defaults.layerType.\(written)")) { $1 }
           }
         }
         if let t = defaults["transition"], t != .null {
@@ -216,7 +218,24 @@ extension EditFile {
       } else {
         written = try array(clip["layers"], at: "\(path).layers")
       }
+      // editly's title-background: a title over a background picture (colours), two layers here.
+      var expanded: [(Int, Tree)] = []
       for (j, l) in written.enumerated() {
+        let at = "\(path).layers[\(j)]"
+        guard case .object(var o) = l, case .string("title-background")? = o["type"] else {
+          expanded.append((j, l))
+          continue
+        }
+        var background: [String: Tree] = ["type": .string("linear-gradient")]
+        if let b = o.removeValue(forKey: "background") { background = try object(b, at: "\(at).background") }
+        guard case .string(let kind)? = background["type"],
+          ["fill-color", "linear-gradient", "radial-gradient"].contains(kind)
+        else { throw fail("\(at).background.type", "fill-color, linear-gradient or radial-gradient") }
+        o["type"] = .string("title")
+        expanded.append((j, .object(background)))
+        expanded.append((j, .object(o)))
+      }
+      for (j, l) in expanded {
         let at = "\(path).layers[\(j)]"
         let given = try object(l, at: at)
         guard case .string(let type)? = given["type"] else { throw fail("\(at).type", "expected a layer type") }

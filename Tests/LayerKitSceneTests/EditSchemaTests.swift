@@ -51,6 +51,7 @@ final class EditSchemaTests: XCTestCase {
       XCTAssertEqual(keys(root, ["$defs", "layer-\(type)", "properties"]), known, type)
     }
     XCTAssertEqual(
-      keys(root, ["$defs"]).filter { $0.hasPrefix("layer-") }, Set(EditFile.layerKeys.keys.map { "layer-\($0)" }))
+      keys(root, ["$defs"]).filter { $0.hasPrefix("layer-") },
+      Set(EditFile.layerKeys.keys.map { "layer-\($0)" }).union(["layer-title-background"]))
   }
 }

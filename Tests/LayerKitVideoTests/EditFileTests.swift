@@ -118,6 +118,29 @@ final class EditFileTests: XCTestCase {
     XCTAssertThrowsError(try Edit.picture(Edit.ColorLayer(.linear).with(colors: ["red"]), width: 2, height: 2, at: "c"))
     XCTAssertThrowsError(try Edit.picture(Edit.ColorLayer(.fill).with(color: "mauvish"), width: 2, height: 2, at: "c"))
   }
+
+  /// editly's title-background: a title over a picture of colours (a linear gradient unless its
+  /// `background` says), as two layers.
+  func testATitleBackgroundIsATitleOverColours() throws {
+    let file = try read(
+      """
+      { defaults: { layerType: { 'title-background': { textColor: '#ffcc00' } } }, clips: [
+        { layers: [{ type: 'title-background', text: 'One' }] },
+        { layers: [{ type: 'title-background', text: 'Two', background: { type: 'radial-gradient', colors: ['red', 'blue'] } }] },
+      ] }
+      """)
+    guard case .colors(let first) = file.edit.clips[0].layers[0], case .title(let one) = file.edit.clips[0].layers[1],
+      case .colors(let second) = file.edit.clips[1].layers[0]
+    else { return XCTFail("\(file.edit.clips)") }
+    XCTAssertEqual(first.kind, .linear)
+    XCTAssertEqual(one.text, "One")
+    XCTAssertEqual(one.textColor, "#ffcc00")
+    XCTAssertEqual(second.kind, .radial)
+    XCTAssertEqual(second.colors, ["red", "blue"])
+    XCTAssertEqual(
+      error("{ clips: [{ layers: [{ type: 'title-background', text: 'x', background: { type: 'image' } }] }] }")?.path,
+      "clips[0].layers[0].background.type")
+  }
 }
 
 extension Edit.ColorLayer {
