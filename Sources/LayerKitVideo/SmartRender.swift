@@ -155,6 +155,13 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
       side.wait()
       throw error
     }
+    // The copies and the mux draw no frames: a beat every 2 s tells the caller's frame-time
+    // watchdog the render is alive while ffmpeg copies large stretches.
+    let beat = DispatchSource.makeTimerSource(queue: .global())
+    beat.schedule(deadline: .now() + 2, repeating: 2)
+    beat.setEventHandler { [copiedDone] in progress?(min(total, copiedDone.add(0)), total) }
+    beat.resume()
+    defer { beat.cancel() }
     side.wait()
     if let error = sideFailure.current { throw error }
     try checkCancelled()
