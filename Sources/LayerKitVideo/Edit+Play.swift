@@ -42,25 +42,21 @@ public struct PlayedEdit: Sendable {
 }
 
 extension Edit {
-  /// Every picture and clip path the edit's clips and overlays show, in order, each once: what the caller
+  /// The files the clips' pictures are (video and image layers), in order, each once: the
+  /// sources a command opens, the first giving the default size.
+  public var picturePaths: [String] {
+    var seen = Set<String>()
+    return clips.flatMap { $0.layers.compactMap(\.picturePath) }.filter { seen.insert($0).inserted }
+  }
+
+  /// Every picture and clip path the edit's clips and overlays show, each once: what the caller
   /// opens (several at once) before `play`.
   public var mediaPaths: [String] {
-    var seen = Set<String>()
-    var paths: [String] = []
-    for clip in clips {
-      for layer in clip.layers {
-        let path: String
-        switch layer {
-        case .video(let v): path = v.path
-        case .image(let i): path = i.path
-        case .imageOverlay(let o): path = o.path
-        case .title, .audio, .detachedAudio, .colors: continue
-        }
-        if seen.insert(path).inserted { paths.append(path) }
-      }
+    let overlaid = clips.flatMap { clip in
+      clip.layers.compactMap { layer -> String? in if case .imageOverlay(let o) = layer { o.path } else { nil } }
     }
-    for overlay in overlays ?? [] where seen.insert(overlay.path).inserted { paths.append(overlay.path) }
-    return paths
+    var seen = Set<String>()
+    return (picturePaths + overlaid + (overlays ?? []).map(\.path)).filter { seen.insert($0).inserted }
   }
 
   /// The edit as a timeline's parts and a mix: durations and speeds by editly's rules, titles,

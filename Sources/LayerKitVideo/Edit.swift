@@ -155,11 +155,28 @@ public struct Edit: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey { case type }
 
-    /// Whether the layer is the clip's picture (a video or an image).
+    /// Whether the layer is the clip's picture (a video, an image, or colours).
     public var isPicture: Bool {
       switch self {
       case .video, .image, .colors: true
       case .title, .audio, .detachedAudio, .imageOverlay: false
+      }
+    }
+
+    /// Whether the layer is a sound (`audio`, `detached-audio`).
+    public var isSound: Bool {
+      switch self {
+      case .audio, .detachedAudio: true
+      default: false
+      }
+    }
+
+    /// The file a picture layer shows (a video's or an image's), nil for any other layer.
+    public var picturePath: String? {
+      switch self {
+      case .video(let v): v.path
+      case .image(let i): i.path
+      case .title, .audio, .detachedAudio, .imageOverlay, .colors: nil
       }
     }
 

@@ -114,7 +114,7 @@ extension EditFile {
     /// The whole file: the tree the `Edit` decodes, and `outPath`.
     mutating func edit(_ tree: Tree) throws(EditFile.Error) -> (Tree, String?) {
       var top = try check(
-        try object(tree, at: ""), at: "", known: Self.topKeys, notYet: EditFile.notYet, quiet: EditFile.quietKeys)
+        try object(tree, at: ""), at: "", known: EditFile.topKeys, notYet: EditFile.notYet, quiet: EditFile.quietKeys)
       if case .bool(true)? = top["allowRemoteRequests"] {
         throw fail("allowRemoteRequests", "media are read from files; LayerKit does not fetch URLs")
       }
@@ -139,7 +139,7 @@ extension EditFile {
           for (written, value) in try object(types, at: "defaults.layerType") {
             // A title-background's keys are its title's.
             let type = written == "title-background" ? "title" : written
-            guard Self.layerKeys[type] != nil else {
+            guard EditFile.layerKeys[type] != nil else {
               throw fail("defaults.layerType.\(written)", try layerTypeProblem(written))
             }
             typeDefaults[type, default: [:]].merge(try object(value, at: "defaults.layerType.\(written)")) { $1 }
@@ -166,7 +166,8 @@ extension EditFile {
       var tracks: [Tree] = []
       if let t = top["audioTracks"] {
         for (i, track) in try array(t, at: "audioTracks").enumerated() {
-          var o = try check(try object(track, at: "audioTracks[\(i)]"), at: "audioTracks[\(i)]", known: Self.trackKeys)
+          var o = try check(
+            try object(track, at: "audioTracks[\(i)]"), at: "audioTracks[\(i)]", known: EditFile.trackKeys)
           o["path"] = resolved(o["path"])
           tracks.append(.object(o))
         }
@@ -184,14 +185,15 @@ extension EditFile {
       if let o = top["overlays"] {
         var overlays: [Tree] = []
         for (i, overlay) in try array(o, at: "overlays").enumerated() {
-          var v = try check(try object(overlay, at: "overlays[\(i)]"), at: "overlays[\(i)]", known: Self.overlayKeys)
+          var v = try check(
+            try object(overlay, at: "overlays[\(i)]"), at: "overlays[\(i)]", known: EditFile.overlayKeys)
           v["path"] = resolved(v["path"])
           overlays.append(.object(v))
         }
         top["overlays"] = .array(overlays)
       }
       if let s = top["subtitles"] {
-        var v = try check(try object(s, at: "subtitles"), at: "subtitles", known: Self.subtitleKeys)
+        var v = try check(try object(s, at: "subtitles"), at: "subtitles", known: EditFile.subtitleKeys)
         v["path"] = resolved(v["path"])
         top["subtitles"] = .object(v)
       }
@@ -200,7 +202,7 @@ extension EditFile {
           try check(try object(n, at: "audioNorm"), at: "audioNorm", known: ["enable", "gaussSize", "maxGain"]))
       }
       if let d = top["ducking"] {
-        top["ducking"] = .object(try check(try object(d, at: "ducking"), at: "ducking", known: Self.duckingKeys))
+        top["ducking"] = .object(try check(try object(d, at: "ducking"), at: "ducking", known: EditFile.duckingKeys))
       }
       return (.object(top), outPath)
     }
@@ -239,14 +241,14 @@ extension EditFile {
         let at = "\(path).layers[\(j)]"
         let given = try object(l, at: at)
         guard case .string(let type)? = given["type"] else { throw fail("\(at).type", "expected a layer type") }
-        guard let known = Self.layerKeys[type] else { throw fail("\(at).type", try layerTypeProblem(type)) }
+        guard let known = EditFile.layerKeys[type] else { throw fail("\(at).type", try layerTypeProblem(type)) }
         // Defaults first (for every layer, then by type), the layer's own keys over them; only
         // the keys this type takes are inherited.
         var merged: [String: Tree] = [:]
         for (k, v) in layerDefaults where known.contains(k) { merged[k] = v }
         for (k, v) in typeDefaults[type] ?? [:] { merged[k] = v }
         for (k, v) in given { merged[k] = v }
-        var layer = try check(merged, at: at, known: known, notYet: Self.notYetLayerKeys)
+        var layer = try check(merged, at: at, known: known, notYet: EditFile.notYetLayerKeys)
         for key in ["path", "fontPath"] where layer[key] != nil { layer[key] = resolved(layer[key]) }
         layers.append(.object(layer))
       }
@@ -256,7 +258,7 @@ extension EditFile {
 
     func transition(_ tree: Tree, at path: String) throws(EditFile.Error) -> Tree {
       var t = try check(
-        try object(tree, at: path), at: path, known: Self.transitionKeys, notYet: Self.notYetTransitionKeys)
+        try object(tree, at: path), at: path, known: EditFile.transitionKeys, notYet: EditFile.notYetTransitionKeys)
       if case .string(let name)? = t["name"] {
         let lower = name.lowercased()
         if let mapped = EditFile.transitionNames[lower] { t["name"] = .string(mapped) }
@@ -267,7 +269,7 @@ extension EditFile {
     func layerTypeProblem(_ type: String) throws(EditFile.Error) -> String {
       if let never = EditFile.neverLayers[type] { return never }
       if EditFile.notYetLayers.contains(type) { return "editly's \(type) layer is not supported by LayerKit yet" }
-      let all = Set(Self.layerKeys.keys).union(EditFile.notYetLayers).union(EditFile.neverLayers.keys)
+      let all = Set(EditFile.layerKeys.keys).union(EditFile.notYetLayers).union(EditFile.neverLayers.keys)
       return "unknown layer type \"\(type)\""
         + (Spelling.nearest(to: type, among: all).map { " (did you mean \"\($0)\"?)" } ?? "")
     }
@@ -282,16 +284,4 @@ extension EditFile {
       throw fail(path, "found \"\(text)\", expected a gain (1.5) or decibels (\"-6dB\")")
     }
   }
-}
-
-extension EditFile.Reader {
-  static let topKeys = EditFile.topKeys
-  static let layerKeys = EditFile.layerKeys
-  static let notYetLayerKeys = EditFile.notYetLayerKeys
-  static let transitionKeys = EditFile.transitionKeys
-  static let notYetTransitionKeys = EditFile.notYetTransitionKeys
-  static let trackKeys = EditFile.trackKeys
-  static let overlayKeys = EditFile.overlayKeys
-  static let subtitleKeys = EditFile.subtitleKeys
-  static let duckingKeys = EditFile.duckingKeys
 }

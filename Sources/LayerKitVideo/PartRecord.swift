@@ -85,7 +85,8 @@ public struct PartRecord: Sendable, Equatable, CustomStringConvertible {
   ///   frames missing (which, and between which parts).
   public static func checkTiling(_ parts: [(path: String, record: PartRecord)]) throws(VideoError) {
     guard let first = parts.first else { throw .incompatibleParts("no parts given") }
-    for part in parts.dropFirst() where part.record.plan != first.record.plan || part.record.total != first.record.total {
+    for part in parts.dropFirst() where part.record.plan != first.record.plan || part.record.total != first.record.total
+    {
       throw .incompatibleParts(
         "\(part.path) belongs to another render than \(first.path) (plan \(part.record.plan), \(part.record.total) frames; "
           + "\(first.path): plan \(first.record.plan), \(first.record.total) frames)")
@@ -109,19 +110,22 @@ public struct PartRecord: Sendable, Equatable, CustomStringConvertible {
         let holder = parts[..<index].lastIndex { $0.record.frames.overlaps(frames) } ?? index - 1
         throw .incompatibleParts(
           "part \(index + 1) (\(part.path)) holds frames \(frames.lowerBound)..<\(frames.upperBound), which part "
-            + "\(holder + 1) (\(parts[holder].path)) already holds (a part given twice, or parts of different shard counts)")
+            + "\(holder + 1) (\(parts[holder].path)) already holds (a part given twice, or parts of different shard counts)"
+        )
       }
       if frames.lowerBound > expected {
         let place = previous.map { "between \($0) and \(part.path)" } ?? "before \(part.path)"
         throw .incompatibleParts(
-          "frames \(expected)..<\(frames.lowerBound) of \(total) are missing \(place) (a part not given, or not rendered)")
+          "frames \(expected)..<\(frames.lowerBound) of \(total) are missing \(place) (a part not given, or not rendered)"
+        )
       }
       expected = frames.upperBound
       previous = part.path
     }
     if expected != total {
       throw .incompatibleParts(
-        "frames \(expected)..<\(total) of \(total) are missing after \(previous ?? "") (the last part not given, or not rendered)")
+        "frames \(expected)..<\(total) of \(total) are missing after \(previous ?? "") (the last part not given, or not rendered)"
+      )
     }
   }
 }

@@ -7,38 +7,6 @@ import LayerKitMedia
 /// video's) copied under them. The copied frames stay the sources' own, bit for bit: a sharded
 /// smart render joins to the frames of a whole one.
 extension PartsSource {
-  /// Each MP4 part's place, its record, and the part carrying the whole video's sound.
-  static func mp4Parts(_ paths: [String], checked: Bool) throws -> (
-    [(first: Int, count: Int, info: ClipInfo)], [PartRecord], String?
-  ) {
-    var parts: [(first: Int, count: Int, info: ClipInfo)] = []
-    var records: [PartRecord] = []
-    var first = 0
-    for p in paths {
-      let info = try ClipInfo.probe(p)
-      if checked {
-        guard let text = info.containerTags[PartRecord.tag], let record = PartRecord(text: text) else {
-          throw VideoError.incompatibleParts(
-            "\(p) has no \(PartRecord.tag) tag: it is not a part of a LayerKit render of a frame range (a shard)")
-        }
-        records.append(record)
-      }
-      parts.append((first, 0, info))
-    }
-    if checked { try PartRecord.checkTiling(zip(paths, records).map { ($0, $1) }) }
-    for i in parts.indices {
-      let count = try countFrames(paths[i])
-      if checked, count != records[i].frames.count {
-        throw VideoError.incompatibleParts(
-          "\(paths[i]) holds \(count) frames; its record says \(records[i].frames.count): a part cut short")
-      }
-      parts[i].first = first
-      parts[i].count = count
-      first += count
-    }
-    return (parts, records, parts.first(where: { $0.info.hasAudio }).map(\.info.path))
-  }
-
   /// Joins MP4 parts by their packets into the MP4 `target`, with the first part's sound, or
   /// `audio` (encoded once under the whole), or none.
   /// - Throws: `.incompatibleParts` when the parts cannot make one stream (another codec,
@@ -49,24 +17,24 @@ extension PartsSource {
       throw VideoError.incompatibleParts("MP4 parts join into an .mp4 file (their packets are copied)")
     }
     let streams = try paths.map { try SourceStream.probe($0) }
-    let rate = try FrameRate(mkvParts[0].info.frameRate)
-    let encoder = SmartPlan.copyableCodecs.first(where: { $0.value == streams[0].codec })?.key
+    let rate = try self.rate ?? FrameRate(clipParts[0].info.frameRate)
     if let why = SmartPlan.declines(
-      streams, format: .mp4, encoder: encoder, pixelFormat: nil, width: width, height: height, rate: rate)
+      streams, format: .mp4, encoder: SmartPlan.encoder(for: streams[0].codec), pixelFormat: nil, width: width,
+      height: height, rate: rate)
     {
       throw VideoError.incompatibleParts("the parts cannot be joined by their packets: \(why)")
     }
     var delay = 0
     for (i, stream) in streams.enumerated() {
-      let packets = try SourcePackets.scan(stream, frameCount: mkvParts[i].count)
+      let packets = try SourcePackets.scan(stream, frameCount: clipParts[i].count)
       guard packets.unusable == nil, packets.keyframes.first == 0 else {
         throw VideoError.incompatibleParts(
           "\(paths[i]) does not start on an IDR picture (\(packets.unusable ?? "an open GOP")): it is not a smart part")
       }
       delay = max(delay, packets.reorder.max() ?? 0)
     }
-    let folder = try SmartRender.makeFolder(beside: output)
-    defer { SmartRender.removeFolder(folder) }
+    let folder = try Splice.makeFolder(beside: output)
+    defer { Splice.removeFolder(folder) }
     func run(_ args: [String]) throws {
       let process = try FFmpeg.start(try FFmpeg.ffmpeg(), args, stdin: false, stdout: .discard)
       let status = process.wait()
@@ -75,11 +43,11 @@ extension PartsSource {
       }
     }
     var pieces: [String] = []
-    for (i, part) in mkvParts.enumerated() {
+    for (i, part) in clipParts.enumerated() {
       let piece = "\(folder)/\(i).ts"
       EmergencyStop.add(temporary: piece)
       try Splice.cut(
-        paths[i], codec: streams[0].codec, rate: rate.framesPerSecond, from: 0, count: part.count, at: part.first,
+        paths[i], codec: streams[0].codec, rate: rate, from: 0, count: part.count, at: part.first,
         delay: delay, to: piece, run: run)
       pieces.append(piece)
     }

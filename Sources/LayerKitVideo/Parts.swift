@@ -19,11 +19,11 @@ public final class PartsSource: FrameSource {
   /// For MKV and MP4 parts: the first part with an audio stream (the whole timeline's sound).
   public let audioPart: String?
   /// Every part's record, in order (empty when unchecked).
-  public internal(set) var records: [PartRecord] = []
+  public private(set) var records: [PartRecord] = []
   /// For PNG folders: the path of every frame, by number.
   private var pngFrames: [String] = []
   /// For MKV and MP4 parts: (first frame, frames, info) per part.
-  var mkvParts: [(first: Int, count: Int, info: ClipInfo)] = []
+  private(set) var clipParts: [(first: Int, count: Int, info: ClipInfo)] = []
   private var decoder: (part: Int, ClipDecoder)?
 
   /// Reads the parts' headers (and PNG folders' listings) and, when `checked`, their records.
@@ -114,15 +114,9 @@ public final class PartsSource: FrameSource {
       rate = header.frameRate
       frameCount = 0
       audioPart = nil
-    } else if exts == ["mp4"] && !folders.contains(true) {
-      kind = .mp4
-      (mkvParts, records, audioPart) = try PartsSource.mp4Parts(paths, checked: checked)
-      width = mkvParts[0].info.width
-      height = mkvParts[0].info.height
-      rate = try FrameRate(mkvParts[0].info.frameRate)
-      frameCount = mkvParts.last.map { $0.first + $0.count } ?? 0
-    } else if exts == ["mkv"] && !folders.contains(true) {
-      kind = .mkv
+    } else if (exts == ["mkv"] || exts == ["mp4"]) && !folders.contains(true) {
+      // Lossless MKV parts, or a smart render's MP4 parts: each a clip with its record as a tag.
+      kind = exts == ["mkv"] ? .mkv : .mp4
       var first = 0
       var audio: String?
       for p in paths {
@@ -133,34 +127,34 @@ public final class PartsSource: FrameSource {
           }
           records.append(record)
         }
-        mkvParts.append((first, 0, info))
+        clipParts.append((first, 0, info))
       }
       if checked { try PartRecord.checkTiling(zip(paths, records).map { ($0, $1) }) }
-      let sizes = Set(mkvParts.map { "\($0.info.width)×\($0.info.height)" })
+      let sizes = Set(clipParts.map { "\($0.info.width)×\($0.info.height)" })
       guard sizes.count == 1 else {
         throw VideoError.incompatibleParts("the parts have different sizes: \(sizes.sorted())")
       }
-      let rates = Set(mkvParts.map { String(format: "%.4g", $0.info.frameRate) })
+      let rates = Set(clipParts.map { String(format: "%.4g", $0.info.frameRate) })
       guard rates.count == 1 else {
         throw VideoError.incompatibleParts(
           "the parts have different frame rates: \(rates.sorted().joined(separator: ", ")) fps")
       }
       // Counted (by decoding packets) only now that the set is known to be whole.
-      for i in mkvParts.indices {
+      for i in clipParts.indices {
         let count = try PartsSource.countFrames(paths[i])
         if checked, count != records[i].frames.count {
           throw VideoError.incompatibleParts(
             "\(paths[i]) holds \(count) frames; its record says \(records[i].frames.count) "
               + "(frames \(records[i].frames.lowerBound)..<\(records[i].frames.upperBound)): a part cut short")
         }
-        mkvParts[i].first = first
-        mkvParts[i].count = count
+        clipParts[i].first = first
+        clipParts[i].count = count
         first += count
-        if audio == nil && mkvParts[i].info.hasAudio { audio = paths[i] }
+        if audio == nil && clipParts[i].info.hasAudio { audio = paths[i] }
       }
-      width = mkvParts[0].info.width
-      height = mkvParts[0].info.height
-      rate = try FrameRate(mkvParts[0].info.frameRate)
+      width = clipParts[0].info.width
+      height = clipParts[0].info.height
+      rate = try FrameRate(clipParts[0].info.frameRate)
       frameCount = first
       audioPart = audio
     } else {
@@ -211,7 +205,7 @@ public final class PartsSource: FrameSource {
     case .pngFolders:
       return try ImageFile.read(URL(fileURLWithPath: pngFrames[index]))
     case .mkv, .mp4:
-      guard let part = mkvParts.firstIndex(where: { index >= $0.first && index < $0.first + $0.count }) else {
+      guard let part = clipParts.firstIndex(where: { index >= $0.first && index < $0.first + $0.count }) else {
         throw VideoError.incompatibleParts("no part holds frame \(index)")
       }
       if decoder?.part != part {
@@ -220,10 +214,10 @@ public final class PartsSource: FrameSource {
         // a smart render joined into another format) are decoded as any clip.
         decoder = (
           part,
-          ClipDecoder(mkvParts[part].info, lastFrame: mkvParts[part].count - 1, storedPremultiplied: kind == .mkv)
+          ClipDecoder(clipParts[part].info, lastFrame: clipParts[part].count - 1, storedPremultiplied: kind == .mkv)
         )
       }
-      return try decoder!.1.frame(index: index - mkvParts[part].first)
+      return try decoder!.1.frame(index: index - clipParts[part].first)
     case .y4m:
       throw VideoError.incompatibleParts("Y4M parts join into a .y4m file (frames copied as they are)")
     }

@@ -101,6 +101,12 @@ extension SmartPlan {
   /// between them.
   public static let copyableCodecs = ["libx264": "h264", "libx265": "hevc"]
 
+  /// The encoder that writes stretches between a codec's copied packets (libx264 for h264), nil
+  /// for a codec that is not copied.
+  public static func encoder(for codec: String) -> String? {
+    copyableCodecs.first(where: { $0.value == codec })?.key
+  }
+
   /// Why the clips' packets cannot be copied into an output of `format` written by `encoder`
   /// (nil: the default for the format) in `pixelFormat` (nil: the clips' own) at
   /// `width`×`height` and `rate`; nil when they can. One line a person reads, naming the first

@@ -19,9 +19,11 @@ extension VideoPipeline: RenderJob {}
 /// Smart rendering (issue 26): a timeline written to MP4 with the stretches its edit leaves alone
 /// copied from the clips' own packets, GOP by GOP, and only the rest rendered and encoded.
 ///
-/// 1. Each `.encode` stretch of the `SmartPlan` runs through a `VideoPipeline` of its frames into
-///    an MPEG-TS of its own, encoded as the clips are (`SmartPlan.stretchArguments`: codec,
-///    profile, level, pixel format, colour tags), starting on an IDR picture.
+/// 1. The `.encode` stretches of the `SmartPlan` run one after another through one
+///    `VideoPipeline` (`StretchSource`) into one encoder, encoded as the clips are
+///    (`SmartPlan.stretchArguments`: codec, profile, level, pixel format, colour tags), an IDR
+///    picture forced at each stretch's start; the copied stretches are cut and the sound encoded
+///    by children alongside.
 /// 2. Each stretch, copied or encoded, is restamped into its place (ffmpeg's `setts`): frame k's
 ///    presentation time is k frames, and every packet's decode time is its place in the whole
 ///    stream's decode order less the largest reordering of any stretch (`SourcePackets.reorder`),
@@ -98,8 +100,8 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     }
     let started = Date()
     let cpuAtStart = VideoPipeline.cpuSeconds()
-    let folder = try Self.makeFolder(beside: target)
-    defer { Self.removeFolder(folder) }
+    let folder = try Splice.makeFolder(beside: target)
+    defer { Splice.removeFolder(folder) }
     let total = smart.frames.count
     let origin = smart.frames.lowerBound
     // Decode times trail presentation times by the largest reordering of any stretch: the
@@ -138,7 +140,7 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
             case .clip(let info) = timeline.items[item].source
           else { continue }
           try Splice.cut(
-            info.path, codec: codec, rate: info.frameRate, from: sourceFrames.lowerBound, count: frames.count,
+            info.path, codec: codec, rate: timeline.rate, from: sourceFrames.lowerBound, count: frames.count,
             at: frames.lowerBound - origin, delay: delay, to: pieces[n], run: runChild)
           progress?(min(total, copiedDone.add(frames.count)), total)
         }
@@ -159,7 +161,7 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     // watchdog the render is alive while ffmpeg copies large stretches.
     let beat = DispatchSource.makeTimerSource(queue: .global())
     beat.schedule(deadline: .now() + 2, repeating: 2)
-    beat.setEventHandler { [copiedDone] in progress?(min(total, copiedDone.add(0)), total) }
+    beat.setEventHandler { [copiedDone] in progress?(min(total, copiedDone.value), total) }
     beat.resume()
     defer { beat.cancel() }
     side.wait()
@@ -192,17 +194,12 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     guard !stretches.isEmpty else { return VideoPipeline.Stages() }
     let path = "\(folder)/encoded.mp4"
     EmergencyStop.add(temporary: path)
-    var starts: [Int] = []
-    var count = 0
-    for (_, frames) in stretches {
-      starts.append(count)
-      count += frames.count
-    }
+    let source = StretchSource(timeline: timeline, renderer: renderer, stretches: stretches.map(\.1))
+    let (starts, count) = (source.starts, source.frameCount)
     var options = plan.options
     let idr = starts.dropFirst().map { "eq(n,\($0))" }
     let force = idr.isEmpty ? [] : ["-force_key_frames", "expr:" + idr.joined(separator: "+"), "-forced-idr", "1"]
     (options.audio, options.part, options.stretch) = (nil, nil, arguments + force)
-    let source = StretchSource(timeline: timeline, renderer: renderer, stretches: stretches.map(\.1))
     let pipeline = try VideoPipeline(
       source: source, width: timeline.width, height: timeline.height, rate: timeline.rate, frameCount: count,
       plan: OutputPlan(target: OutputTarget(path: path, format: .mp4), options: options))
@@ -211,7 +208,7 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     lock.unlock()
     try checkCancelled()
     let summary = try pipeline.run { [copiedDone] sent, _ in
-      progress?(min(self.smart.frames.count, copiedDone.add(0) + sent), self.smart.frames.count)
+      progress?(min(self.smart.frames.count, copiedDone.value + sent), self.smart.frames.count)
     }
     lock.lock()
     self.pipeline = nil
@@ -232,7 +229,7 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     for ((n, frames), start) in zip(stretches, starts) {
       try checkCancelled()
       try Splice.cut(
-        path, codec: codec, rate: timeline.rate.framesPerSecond, from: start, count: frames.count,
+        path, codec: codec, rate: timeline.rate, from: start, count: frames.count,
         at: frames.lowerBound - smart.frames.lowerBound, delay: delay, to: pieces[n], run: runChild)
     }
     return summary.stages
@@ -267,50 +264,17 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
       throw VideoError.programFailed(program: "ffmpeg", status: status, detail: detail)
     }
   }
-
-  /// A fresh folder for the stretches beside the target (same disk), named so a person who
-  /// finds one after a crash knows whose it is.
-  static func makeFolder(beside target: String) throws(VideoError) -> String {
-    let dir = (target as NSString).deletingLastPathComponent
-    let base = (target as NSString).lastPathComponent
-    var template = Array(((dir.isEmpty ? "" : dir + "/") + ".\(base).smart-XXXXXX").utf8CString)
-    guard let made = mkdtemp(&template) else {
-      throw .unwritableOutput(path: target, reason: String(cString: strerror(errno)))
-    }
-    return String(cString: made)
-  }
-
-  static func remove(_ path: String) {
-    unlink(path)
-    EmergencyStop.remove(temporary: path)
-  }
-
-  static func removeFolder(_ folder: String) {
-    if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
-      for name in names { remove(folder + "/" + name) }
-    }
-    rmdir(folder)
-  }
-}
-
-extension VideoPipeline.Stages {
-  /// Adds another run's seconds (a smart render's encoded stretches, one after another).
-  mutating func add(_ other: Self) {
-    source += other.source
-    decodeWait += other.decodeWait
-    prepare += other.prepare
-    write += other.write
-    finish += other.finish
-  }
 }
 
 /// A count several threads add to.
 final class Counter: @unchecked Sendable {
-  private let value = Locked(0)
+  private let count = Locked(0)
+  var value: Int { count.current }
   /// Adds `n`; the new value.
   func add(_ n: Int) -> Int {
-    value.withLock {
-      $0 += n; return $0
+    count.withLock {
+      $0 += n
+      return $0
     }
   }
 }
@@ -323,7 +287,10 @@ final class StretchSource: FrameSource {
   private let timeline: Timeline
   private let renderer: Renderer
   private let stretches: [Range<Int>]
-  private let starts: [Int]
+  /// Where each stretch starts among the source's frames.
+  let starts: [Int]
+  /// The frames of every stretch.
+  let frameCount: Int
   private var current: (index: Int, source: TimelineRenderer)?
   private var planes: (YUVFrameLayout, YUVConversion.Background)?
   private let interrupted = Locked(false)
@@ -341,6 +308,7 @@ final class StretchSource: FrameSource {
       n += s.count
     }
     self.starts = starts
+    frameCount = n
   }
 
   private func source(for i: Int) -> (TimelineRenderer, Int) {

@@ -121,11 +121,10 @@ public struct SourcePackets: Sendable, Equatable {
       let ticks = (p.pts - first) * Int64(num) * Int64(rn)
       let per = Int64(den) * Int64(rd)
       let (j, rest) = ticks.quotientAndRemainder(dividingBy: per)
-      let off = min(rest, per - rest)
-      guard off * 4 < per, j + (rest * 2 >= per ? 1 : 0) < Int64(packets.count) else {
+      let index = Int(j) + (rest * 2 >= per ? 1 : 0)
+      guard min(rest, per - rest) * 4 < per, index < packets.count else {
         return unusable("its frames are not evenly spaced (a variable frame rate)")
       }
-      let index = Int(j) + (rest * 2 >= per ? 1 : 0)
       guard order[index] < 0 else { return unusable("two of its frames share a time (a variable frame rate)") }
       order[index] = d
       shown[d] = index

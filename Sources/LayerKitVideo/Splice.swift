@@ -1,6 +1,10 @@
 import Foundation
 import LayerKitMedia
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Joining H.264 / HEVC stretches by their packets, without decoding them: what a smart render
 /// and the join of its parts share. Each stretch starts on a clean IDR picture of an MP4 (a clip,
 /// a smart render's encoded stretches, a part); it is cut out by ffmpeg, its parameter sets put
@@ -22,17 +26,17 @@ enum Splice {
   /// never pass a presentation time; both `delay + 1` frames on, so none is negative. In
   /// MPEG-TS's 90 kHz ticks.
   static func cut(
-    _ path: String, codec: String, rate: Double, from first: Int, count: Int, at position: Int, delay: Int,
+    _ path: String, codec: String, rate: FrameRate, from first: Int, count: Int, at position: Int, delay: Int,
     to piece: String, run: ([String]) throws -> Void
   ) throws {
-    let (num, den) = rateFraction(rate)
+    let (num, den) = (rate.numerator, rate.denominator)
     let tick = "90000*\(den)/\(num)"
     let start = delay + 1 + position
     let index = "round((PTS-STARTPTS)*\(num)/(90000*\(den)))"
     let restamp = "setts=pts=round((\(start)+\(index))*\(tick)):dts=round((\(start)+N-\(delay))*\(tick))"
     var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
     // Half a frame past the keyframe: the demuxer seeks back to it, and no further.
-    if first > 0 { args += ["-ss", FFmpeg.seconds((Double(first) + 0.5) / rate)] }
+    if first > 0 { args += ["-ss", FFmpeg.seconds((Double(first) + 0.5) / rate.framesPerSecond)] }
     args += ["-i", path, "-frames:v", String(count), "-map", "0:v:0", "-c", "copy", "-bsf:v"]
     args.append((codec == "hevc" ? "hevc_mp4toannexb," : "h264_mp4toannexb,") + restamp)
     args += ["-f", "mpegts", "-muxdelay", "0", "-muxpreload", "0", piece]
@@ -82,9 +86,26 @@ enum Splice {
     }
   }
 
-  /// A rate as a fraction: exact for whole rates and NTSC's (30000/1001 and kin).
-  static func rateFraction(_ rate: Double) -> (Int, Int) {
-    if let r = try? FrameRate(rate) { return (r.numerator, r.denominator) }
-    return (Int((rate * 1000).rounded()), 1000)
+  /// A fresh folder for the pieces beside the target (same disk), named so a person who finds
+  /// one after a crash knows whose it is.
+  static func makeFolder(beside target: String) throws(VideoError) -> String {
+    let dir = (target as NSString).deletingLastPathComponent
+    let base = (target as NSString).lastPathComponent
+    var template = Array(((dir.isEmpty ? "" : dir + "/") + ".\(base).smart-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else {
+      throw .unwritableOutput(path: target, reason: String(cString: strerror(errno)))
+    }
+    return String(cString: made)
+  }
+
+  /// The folder and every piece in it removed (and let go by `EmergencyStop`).
+  static func removeFolder(_ folder: String) {
+    if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
+      for name in names {
+        unlink(folder + "/" + name)
+        EmergencyStop.remove(temporary: folder + "/" + name)
+      }
+    }
+    rmdir(folder)
   }
 }

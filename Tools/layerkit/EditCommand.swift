@@ -58,17 +58,7 @@ struct EditCommand: ParsableCommand {
         edit = edit.withoutSound
         if !options.run.quiet { printError("layerkit edit: \(out) carries no sound; the edit's sound is left out") }
       }
-      let pictures = edit.clips.flatMap { clip in
-        clip.layers.compactMap { layer -> String? in
-          switch layer {
-          case .video(let v): v.path
-          case .image(let i): i.path
-          case .title, .audio, .detachedAudio, .imageOverlay, .colors: nil
-          }
-        }
-      }
-      var seen = Set<String>()
-      let sources = try job.open(pictures.filter { seen.insert($0).inserted })
+      let sources = try job.open(edit.picturePaths)
       try job.play(edit, sources: sources, printEdit: printEdit, editly: true)
     }
   }
@@ -108,9 +98,7 @@ extension Edit {
   /// Whether the edit has any sound: tracks, sound layers, or the clips' own.
   var hasSound: Bool {
     !(audioTracks ?? []).isEmpty || keepSourceAudio == true
-      || clips.contains {
-        $0.layers.contains { if case .audio = $0 { true } else if case .detachedAudio = $0 { true } else { false } }
-      }
+      || clips.contains { $0.layers.contains(where: \.isSound) }
   }
 
   /// The edit without its sound.
@@ -120,10 +108,9 @@ extension Edit {
     edit.keepSourceAudio = false
     edit.ducking = nil
     edit.loudness = nil
+    edit.audioNorm = nil
     for i in edit.clips.indices {
-      edit.clips[i].layers.removeAll {
-        if case .audio = $0 { true } else if case .detachedAudio = $0 { true } else { false }
-      }
+      edit.clips[i].layers.removeAll(where: \.isSound)
     }
     return edit
   }

@@ -39,7 +39,7 @@ extension VideoJob {
     }
     let ordered = clips.keys.sorted().map { streams[clips[$0]!.path]! }
     // Without --codec, the clips' own: HEVC clips make an HEVC output.
-    let encoder = options.encoder.codec ?? SmartPlan.copyableCodecs.first(where: { $0.value == ordered[0].codec })?.key
+    let encoder = options.encoder.codec ?? SmartPlan.encoder(for: ordered[0].codec)
     if let reason = SmartPlan.declines(
       ordered, format: plan.target.format, encoder: encoder, pixelFormat: options.encoder.pixFmt,
       width: timeline.width, height: timeline.height, rate: timeline.rate)
