@@ -18,6 +18,7 @@ packages=(
   fonts-noto-color-emoji              # colour emoji (bitmap strikes), 10 MB
   libharfbuzz-bin                     # hb-shape: the tests check shaping against HarfBuzz's own output
   ffmpeg                              # encoding MP4/WebM/GIF/MOV, decoding clips, mixing audio
+  libheif-examples                    # heif-convert: HEIC and AVIF photos (ffmpeg 5.1 cannot decode them)
   chromium python3                    # tests: every MP4 and WebM plays to its end in a real player
 )
 

@@ -5,7 +5,7 @@ extension Edit {
   /// A colour layer's picture at `width`×`height`: one colour (black by default), or a gradient
   /// between two (editly's defaults when unsaid: a dark blue into a light one).
   static func picture(_ layer: ColorLayer, width: Int, height: Int, at: String) throws -> LayerKit.Image {
-    if layer.kind == .fill {
+    if layer.kind == .fill || layer.kind == .pause {
       return try LayerKit.Image(
         width: width, height: height, color: try color(layer.color ?? "black", at: at + ".color"))
     }

@@ -135,7 +135,7 @@ extension Edit {
     var start = 0.0
     for (i, clip) in clips.enumerated() {
       let length = items[i].duration
-      try edit.place(clip.layers, at: "clips[\(i)]", start: start, length: length)
+      try edit.place(clip, at: "clips[\(i)]", start: start, length: length)
       if i < transitions.count { start += length - transitions[i].duration }
     }
     return PlayedEdit(
@@ -144,10 +144,11 @@ extension Edit {
       levels: levels, fit: fit, overlayPaths: (edit.overlays ?? []).map(\.path), size: try playSize())
   }
 
-  /// A clip's `audio`, `detached-audio` and `image-overlay` layers as tracks and overlays of the
-  /// whole video, the clip starting at `start` seconds and lasting `length`.
-  private mutating func place(_ layers: [Layer], at path: String, start: Double, length: Double) throws {
-    for (j, layer) in layers.enumerated() {
+  /// A clip's `audio` and `detached-audio` layers as tracks of the whole video, and its videos
+  /// after its picture as overlays, the clip starting at `start` seconds and lasting `length`.
+  private mutating func place(_ clip: Clip, at path: String, start: Double, length: Double) throws {
+    let picture = Self.pictureIndex(clip)
+    for (j, layer) in clip.layers.enumerated() {
       let at = "\(path).layers[\(j)]"
       switch layer {
       case .audio(let a), .detachedAudio(let a):
@@ -163,38 +164,49 @@ extension Edit {
           track.cutTo = min(a.cutTo ?? .infinity, from + length)
         }
         audioTracks = (audioTracks ?? []) + [track]
-      case .imageOverlay(let o):
-        var overlay = Overlay(path: o.path)
-        overlay.position = o.position
-        overlay.width = o.width
-        let from = try Self.seconds(o.start, at: at + ".start") ?? 0
-        let to = try Self.seconds(o.stop, at: at + ".stop") ?? length
-        guard to > from else { throw VideoError.invalidEdit(at: at + ".stop", reason: "it must come after start") }
+      case .video(let v) where j != picture:
+        // A video over the clip's picture: a clip overlay in its box for its span (silent).
+        var overlay = Overlay(path: v.path)
+        overlay.cutFrom = v.cutFrom
+        let (from, to) = try Self.span(v.start, v.stop, at: at)
+        guard from < length else { continue }
         overlay.start = start + from
-        overlay.stop = start + min(to, length)
+        overlay.stop = start + min(to ?? length, length)
+        let box = try Self.box(
+          width: v.width, height: v.height, left: v.left, top: v.top, originX: v.originX, originY: v.originY, at: at)
+        overlay.position = .point(.init(x: box.origin.x, y: box.origin.y))
+        (overlay.width, overlay.height) = (box.size.width, box.size.height)
+        overlay.resizeMode = v.resizeMode ?? defaults?.layer?.resizeMode ?? "contain"
+        overlay.margin = 0
         overlays = (overlays ?? []) + [overlay]
-      case .video, .image, .title, .colors: break
+      case .video, .image, .title, .colors, .imageOverlay, .text, .gl: break
       }
     }
   }
 
-  /// A clip as a timeline item: its picture layer, its length, speed and loop, Ken Burns, titles.
+  /// A clip as a timeline item: its picture (its first layer, when that is a whole picture;
+  /// else black), its length, speed and loop, Ken Burns, its first title, and the layers drawn
+  /// over the picture.
   private func item(_ clip: Clip, at: String, sources: [String: MediaSource]) throws -> TimelineItem {
-    let pictures = clip.layers.filter(\.isPicture)
-    guard pictures.count == 1 else {
-      throw VideoError.invalidEdit(
-        at: at + ".layers",
-        reason: "\(pictures.count) video and image layers; a clip shows one (pictures over it go in overlays)")
-    }
     if let d = clip.duration {
       guard d.isFinite, d > 0, d <= Limits.maxSeconds else {
         throw VideoError.invalidEdit(at: at + ".duration", reason: "seconds above 0, at most \(Int(Limits.maxSeconds))")
       }
     }
+    let pictureIndex = Self.pictureIndex(clip)
     var item: TimelineItem
-    var zoom: (String?, Double?, String?)
+    var zoom: (String?, Double?, String?) = (nil, nil, nil)
     var resizeMode: String?
-    switch pictures[0] {
+    let size = try playSize()
+    let frameSize = (width: size.width ?? 640, height: size.height ?? 360)
+    // The clip's length: its duration, else its first video's cut (at its speed), else the default.
+    var length = clip.duration ?? defaults?.duration ?? 4
+    if clip.duration == nil, let j = clip.layers.firstIndex(where: { if case .video = $0 { true } else { false } }),
+      j != pictureIndex, case .video(let v) = clip.layers[j], case .clip(let info)? = sources[v.path]
+    {
+      length = try videoItem(v, info: info, source: .clip(info), duration: nil, at: "\(at).layers[\(j)]").duration
+    }
+    switch pictureIndex.map({ clip.layers[$0] }) {
     case .video(let v):
       guard let source = sources[v.path], case .clip(let info) = source else {
         throw VideoError.invalidEdit(at: at + ".layers", reason: "\(v.path) is not a clip (a video layer plays one)")
@@ -206,26 +218,46 @@ extension Edit {
       guard let source = sources[image.path] else {
         throw VideoError.invalidEdit(at: at + ".layers", reason: "\(image.path) was not opened")
       }
-      item = TimelineItem(source: source, duration: clip.duration ?? defaults?.duration ?? 4)
+      item = TimelineItem(source: source, duration: length)
       zoom = (image.zoomDirection, image.zoomAmount, image.panDirection)
       resizeMode = image.resizeMode
     case .colors(let layer):
-      let size = try playSize()
-      let (w, h) = (size.width ?? 640, size.height ?? 360)
       item = TimelineItem(
-        source: .image(Still(try Self.picture(layer, width: w, height: h, at: at), name: layer.kind.rawValue)),
-        duration: clip.duration ?? defaults?.duration ?? 4)
+        source: .image(
+          Still(
+            try Self.picture(layer, width: frameSize.width, height: frameSize.height, at: at), name: layer.kind.rawValue
+          )),
+        duration: length)
       resizeMode = "stretch"
-    case .title, .audio, .detachedAudio, .imageOverlay:
-      throw VideoError.invalidEdit(at: at + ".layers", reason: "a title needs a picture under it")
+    default:
+      // No whole picture first: black under the layers, as editly's empty canvas.
+      item = TimelineItem(
+        source: .image(Still(try LayerKit.Image(width: 16, height: 9, color: .black), name: "black")), duration: length)
+      resizeMode = "stretch"
     }
     item.fit = try resizeMode.map { try Self.fit($0, at: at + ".layers.resizeMode") }
     item.motion = try Self.motion(zoom.0, amount: zoom.1, pan: zoom.2, at: at)
-    for case .title(let title) in clip.layers {
-      guard item.title == nil else {
-        throw VideoError.invalidEdit(at: at + ".layers", reason: "two titles; a clip has at most one")
+    let fit =
+      try item.fit ?? defaults?.layer?.resizeMode.map { try Self.fit($0, at: "defaults.layer.resizeMode") }
+      ?? .containBlur
+    for (j, layer) in clip.layers.enumerated() where j != pictureIndex && !layer.isSound {
+      let path = "\(at).layers[\(j)]"
+      // The first title at a preset place for the whole clip is the item's own (drawn once and
+      // laid over the planes); the rest are drawn with the picture.
+      if case .title(let title) = layer, item.title == nil, title.start == nil, title.stop == nil,
+        title.zoomDirection == nil,
+        title.position.map({ $0.name.flatMap(TextStyle.Position.init(rawValue:)) != nil }) ?? true,
+        item.layers.isEmpty
+      {
+        item.title = TimelineTitle(AttributedText(title.text), style: try Self.style(title, at: path))
+        continue
       }
-      item.title = TimelineTitle(AttributedText(title.text), style: try Self.style(title, at: at))
+      if case .gl = layer {
+        throw VideoError.invalidEdit(at: path, reason: "a gl layer is not drawn by LayerKit yet")
+      }
+      if let drawn = try clipLayer(layer, at: path, sources: sources, size: frameSize, fit: fit) {
+        item.layers.append(drawn)
+      }
     }
     return item
   }
@@ -334,19 +366,15 @@ extension Edit {
     if let font = title.fontPath ?? title.fontFamily { style.font = font }
     if let size = title.fontSize {
       guard size.isFinite, size > 0, size <= 0.5 else {
-        throw VideoError.invalidEdit(at: at + ".layers.fontSize", reason: "a fraction of the height in (0, 0.5]")
+        throw VideoError.invalidEdit(at: at + ".fontSize", reason: "a fraction of the height in (0, 0.5]")
       }
       style.size = size
     }
-    if let color = title.textColor { style.color = try Self.color(color, at: at + ".layers.textColor") }
-    if let position = title.position {
-      guard let p = TextStyle.Position(rawValue: position) else {
-        throw VideoError.invalidEdit(at: at + ".layers.position", reason: "top, center, bottom or lower-third")
-      }
-      style.position = p
-    }
-    if let box = title.box { style.box = box == "none" ? nil : try Self.color(box, at: at + ".layers.box") }
-    if let fade = try seconds(title.fade, at: at + ".layers.fade", within: 0...60) { style.fade = fade }
+    if let color = title.textColor { style.color = try Self.color(color, at: at + ".textColor") }
+    // A preset place; any other (editly's nine, a point) is the clip layer's to lay.
+    if let p = title.position?.name.flatMap(TextStyle.Position.init(rawValue:)) { style.position = p }
+    if let box = title.box { style.box = box == "none" ? nil : try Self.color(box, at: at + ".box") }
+    if let fade = try seconds(title.fade, at: at + ".fade", within: 0...60) { style.fade = fade }
     return style
   }
 
@@ -355,101 +383,5 @@ extension Edit {
       throw VideoError.invalidEdit(at: at, reason: "'\(text)' is not a colour: a name or #RRGGBB[AA]")
     }
     return color
-  }
-
-  private func playOverlays(_ sources: [String: MediaSource]) throws -> [ImageOverlay] {
-    try (overlays ?? []).enumerated().map { i, o in
-      let at = "overlays[\(i)]"
-      let position = try o.position.map { name in
-        guard let p = ImageOverlay.Position(rawValue: name) else {
-          throw VideoError.invalidEdit(at: at + ".position", reason: "'\(name)': one of editly's nine positions")
-        }
-        return p
-      }
-      for (value, name, range) in [
-        (o.width, "width", 0.001...1.0), (o.margin, "margin", 0...0.5), (o.opacity, "opacity", 0...1),
-      ] {
-        if let value, !(value.isFinite && range.contains(value)) {
-          throw VideoError.invalidEdit(at: "\(at).\(name)", reason: "from \(range.lowerBound) to \(range.upperBound)")
-        }
-      }
-      let start = try Self.seconds(o.start, at: at + ".start") ?? 0
-      let stop = try Self.seconds(o.stop, at: at + ".stop")
-      if let stop, stop <= start { throw VideoError.invalidEdit(at: at + ".stop", reason: "must come after start") }
-      let cutFrom = try Self.seconds(o.cutFrom, at: at + ".cutFrom") ?? 0
-      switch sources[o.path] {
-      case .clip(let info):
-        guard cutFrom < info.duration else {
-          throw VideoError.invalidEdit(
-            at: at + ".cutFrom", reason: "\(o.path) is \(Limits.format(info.duration)) s long; the cut starts after it")
-        }
-        return try ImageOverlay.clip(
-          info, clipStart: cutFrom, position: position ?? .bottomRight, width: o.width ?? 0.3,
-          margin: o.margin ?? 0.03, opacity: o.opacity ?? 1, start: start, end: stop)
-      case .image(let still):
-        if o.cutFrom != nil { throw VideoError.invalidEdit(at: at + ".cutFrom", reason: "\(o.path) is a still") }
-        return ImageOverlay(
-          image: try still.load(), position: position ?? .topRight, width: o.width ?? 0.15, margin: o.margin ?? 0.03,
-          opacity: o.opacity ?? 1, start: start, end: stop)
-      case nil:
-        return ImageOverlay(
-          image: try ImageFile.read(URL(fileURLWithPath: o.path)), position: position ?? .topRight,
-          width: o.width ?? 0.15, margin: o.margin ?? 0.03, opacity: o.opacity ?? 1, start: start, end: stop)
-      }
-    }
-  }
-
-  private func playSubtitles() throws -> Subtitles? {
-    guard let subtitles else { return nil }
-    var style = TextStyle.subtitle
-    if let font = subtitles.fontFamily { style.font = font }
-    if let size = subtitles.fontSize {
-      guard size.isFinite, size > 0, size <= 0.5 else {
-        throw VideoError.invalidEdit(at: "subtitles.fontSize", reason: "a fraction of the height in (0, 0.5]")
-      }
-      style.size = size
-    }
-    if let color = subtitles.textColor { style.color = try Self.color(color, at: "subtitles.textColor") }
-    if let box = subtitles.box { style.box = box == "none" ? nil : try Self.color(box, at: "subtitles.box") }
-    return Subtitles(cues: try SubtitleFile.read(URL(fileURLWithPath: subtitles.path)), style: style)
-  }
-
-  /// The frame size and rate the edit gives, checked: both sides or neither, within the limits.
-  private func playSize() throws -> (width: Int?, height: Int?, fps: Double?) {
-    if (width == nil) != (height == nil) {
-      throw VideoError.invalidEdit(at: width == nil ? "width" : "height", reason: "give width and height, or neither")
-    }
-    if let width, let height {
-      guard (1...LayerKit.Image.maxDimension).contains(width), (1...LayerKit.Image.maxDimension).contains(height) else {
-        throw VideoError.invalidEdit(at: "width", reason: "sides from 1 to \(LayerKit.Image.maxDimension) pixels")
-      }
-    }
-    if let fps, !(fps.isFinite && Limits.framesPerSecond.contains(fps)) {
-      throw VideoError.invalidEdit(
-        at: "fps",
-        reason:
-          "from \(Limits.format(Limits.framesPerSecond.lowerBound)) to \(Limits.format(Limits.framesPerSecond.upperBound))"
-      )
-    }
-    return (width, height, fps)
-  }
-
-  private func playTracks() throws -> [AudioMix.Track] {
-    try (audioTracks ?? []).enumerated().map { i, t in
-      let at = "audioTracks[\(i)]"
-      var track = AudioMix.Track(path: t.path)
-      track.volume = try Self.gain(t.mixVolume, at: at + ".mixVolume")
-      track.start = try Self.seconds(t.start, at: at + ".start") ?? 0
-      track.cutFrom = try Self.seconds(t.cutFrom, at: at + ".cutFrom") ?? 0
-      track.cutTo = try Self.seconds(t.cutTo, at: at + ".cutTo")
-      if let to = track.cutTo, to <= track.cutFrom {
-        throw VideoError.invalidEdit(at: at + ".cutTo", reason: "the cut must end after it starts")
-      }
-      track.loop = t.loop ?? false
-      track.fadeIn = try Self.seconds(t.fadeIn, at: at + ".fadeIn") ?? 0
-      track.fadeOut = try Self.seconds(t.fadeOut, at: at + ".fadeOut") ?? 0
-      track.voice = t.voice ?? false
-      return track
-    }
   }
 }

@@ -149,17 +149,21 @@ public struct Edit: Codable, Sendable, Equatable {
     case detachedAudio(AudioLayer)
     /// editly's `image-overlay`: a picture over the clip, from `start` to `stop` seconds into it.
     case imageOverlay(OverlayLayer)
-    /// editly's `fill-color`, `linear-gradient` and `radial-gradient`: the clip's picture made
-    /// of colours.
+    /// editly's `fill-color`, `pause`, `linear-gradient`, `radial-gradient` and
+    /// `rainbow-colors`: colours over the whole frame.
     case colors(ColorLayer)
+    /// editly's `subtitle`, `news-title` and `slide-in-text`.
+    case text(Caption)
+    /// editly's `gl`: a fragment shader's picture, on the GPU.
+    case gl(ShaderLayer)
 
     enum CodingKeys: String, CodingKey { case type }
 
     /// Whether the layer is the clip's picture (a video, an image, or colours).
     public var isPicture: Bool {
       switch self {
-      case .video, .image, .colors: true
-      case .title, .audio, .detachedAudio, .imageOverlay: false
+      case .video, .image, .colors, .gl: true
+      case .title, .audio, .detachedAudio, .imageOverlay, .text: false
       }
     }
 
@@ -176,7 +180,7 @@ public struct Edit: Codable, Sendable, Equatable {
       switch self {
       case .video(let v): v.path
       case .image(let i): i.path
-      case .title, .audio, .detachedAudio, .imageOverlay, .colors: nil
+      case .title, .audio, .detachedAudio, .imageOverlay, .colors, .text, .gl: nil
       }
     }
 
@@ -189,17 +193,25 @@ public struct Edit: Codable, Sendable, Equatable {
       case "audio": self = .audio(try AudioLayer(from: decoder))
       case "detached-audio": self = .detachedAudio(try AudioLayer(from: decoder))
       case "image-overlay": self = .imageOverlay(try OverlayLayer(from: decoder))
-      case "fill-color", "linear-gradient", "radial-gradient":
-        var layer = try ColorLayer(from: decoder)
-        layer.kind = ColorLayer.Kind(rawValue: type)!
-        self = .colors(layer)
+      case "gl": self = .gl(try ShaderLayer(from: decoder))
       default:
-        throw DecodingError.dataCorrupted(
-          .init(
-            codingPath: decoder.codingPath,
-            debugDescription:
-              "a layer of type '\(type)': video, image, title, audio, detached-audio, image-overlay, fill-color, "
-              + "linear-gradient or radial-gradient"))
+        if let kind = ColorLayer.Kind(rawValue: type) {
+          var layer = try ColorLayer(from: decoder)
+          layer.kind = kind
+          self = .colors(layer)
+        } else if let kind = Caption.Kind(rawValue: type) {
+          var layer = try Caption(from: decoder)
+          layer.kind = kind
+          self = .text(layer)
+        } else {
+          throw DecodingError.dataCorrupted(
+            .init(
+              codingPath: decoder.codingPath,
+              debugDescription:
+                "a layer of type '\(type)': video, image, title, subtitle, news-title, slide-in-text, audio, "
+                + "detached-audio, image-overlay, fill-color, pause, linear-gradient, radial-gradient, "
+                + "rainbow-colors or gl"))
+        }
       }
     }
 
@@ -227,6 +239,12 @@ public struct Edit: Codable, Sendable, Equatable {
       case .colors(let l):
         try c.encode(l.kind.rawValue, forKey: .type)
         try l.encode(to: encoder)
+      case .text(let l):
+        try c.encode(l.kind.rawValue, forKey: .type)
+        try l.encode(to: encoder)
+      case .gl(let l):
+        try c.encode("gl", forKey: .type)
+        try l.encode(to: encoder)
       }
     }
   }
@@ -248,6 +266,17 @@ public struct Edit: Codable, Sendable, Equatable {
     public var zoomAmount: Double?
     /// LayerKit's: left, right, up or down, panning as it zooms.
     public var panDirection: String?
+    /// editly's placement: seconds into the clip it shows from and to, and a box in fractions
+    /// of the frame (`width`, `height`: 1; `left`, `top`: 0), anchored at its `originX` (left,
+    /// center, right) and `originY` (top, center, bottom).
+    public var start: Double?
+    public var stop: Double?
+    public var width: Double?
+    public var height: Double?
+    public var left: Double?
+    public var top: Double?
+    public var originX: String?
+    public var originY: String?
 
     public init(path: String, cutFrom: Double? = nil, cutTo: Double? = nil) {
       self.path = path
@@ -256,13 +285,22 @@ public struct Edit: Codable, Sendable, Equatable {
     }
   }
 
-  /// A still picture (PNG, JPEG).
+  /// A still picture (PNG, JPEG, WebP, GIF, TIFF, BMP, SVG, HEIC, AVIF).
   public struct Image: Codable, Sendable, Equatable {
     public var path: String
     public var resizeMode: String?
     public var zoomDirection: String?
     public var zoomAmount: Double?
     public var panDirection: String?
+    /// Placed as a video layer is (`Video.start` …).
+    public var start: Double?
+    public var stop: Double?
+    public var width: Double?
+    public var height: Double?
+    public var left: Double?
+    public var top: Double?
+    public var originX: String?
+    public var originY: String?
 
     public init(path: String) { self.path = path }
   }
@@ -270,8 +308,8 @@ public struct Edit: Codable, Sendable, Equatable {
   /// A title over the clip's picture, faded in and out over the clip.
   public struct Title: Codable, Sendable, Equatable {
     public var text: String
-    /// top, center, bottom or lower-third.
-    public var position: String?
+    /// top, center, bottom, lower-third, editly's nine names, or `{x, y, originX, originY}`.
+    public var position: Position?
     /// A colour: a name or #RRGGBB[AA].
     public var textColor: String?
     /// A font file.
@@ -284,6 +322,12 @@ public struct Edit: Codable, Sendable, Equatable {
     public var box: String?
     /// LayerKit's: seconds it fades in and out.
     public var fade: Double?
+    /// Seconds into the clip it shows from and to.
+    public var start: Double?
+    public var stop: Double?
+    /// editly's Ken Burns on a title: in or out, by `zoomAmount` (0.1) over its span.
+    public var zoomDirection: String?
+    public var zoomAmount: Double?
 
     public init(text: String) { self.text = text }
   }
@@ -309,17 +353,22 @@ public struct Edit: Codable, Sendable, Equatable {
     public init(path: String) { self.path = path }
   }
 
-  /// A clip's picture made of colours: editly's `fill-color` (`color`), `linear-gradient` (two
-  /// `colors`, top to bottom) and `radial-gradient` (two `colors`, centre to corners).
+  /// Colours over the frame: editly's `fill-color` and `pause` (`color`), `linear-gradient`
+  /// (two `colors`, top to bottom), `radial-gradient` (two `colors`, centre to corners) and
+  /// `rainbow-colors` (a rainbow drifting across).
   public struct ColorLayer: Codable, Sendable, Equatable {
     public enum Kind: String, Sendable {
-      case fill = "fill-color", linear = "linear-gradient", radial = "radial-gradient"
+      case fill = "fill-color", pause, linear = "linear-gradient", radial = "radial-gradient"
+      case rainbow = "rainbow-colors"
     }
     public var kind = Kind.fill
     public var color: String?
     public var colors: [String]?
+    /// Seconds into the clip it shows from and to.
+    public var start: Double?
+    public var stop: Double?
 
-    enum CodingKeys: String, CodingKey { case color, colors }
+    enum CodingKeys: String, CodingKey { case color, colors, start, stop }
 
     public init(_ kind: Kind) { self.kind = kind }
   }
@@ -336,12 +385,16 @@ public struct Edit: Codable, Sendable, Equatable {
     public init(path: String) { self.path = path }
   }
 
-  /// A picture over one clip (editly's `image-overlay`): `position` and `width` as an overlay's,
-  /// shown from `start` to `stop` seconds into the clip (its whole length by default).
+  /// A picture over one clip (editly's `image-overlay`): at `position` (a name or a point),
+  /// `width` and `height` fractions of the frame's (one given: the other from the picture's
+  /// aspect), shown from `start` to `stop` seconds into the clip (its whole length by default).
   public struct OverlayLayer: Codable, Sendable, Equatable {
     public var path: String
-    public var position: String?
+    public var position: Position?
     public var width: Double?
+    public var height: Double?
+    public var zoomDirection: String?
+    public var zoomAmount: Double?
     public var start: Double?
     public var stop: Double?
 
@@ -355,10 +408,15 @@ public struct Edit: Codable, Sendable, Equatable {
     public var path: String
     public var cutFrom: Double?
     /// editly's nine: top-left, top, top-right, center-left, center, center-right, bottom-left,
-    /// bottom, bottom-right.
-    public var position: String?
-    /// A fraction of the frame's width (0.15 for a picture, 0.3 for a clip).
+    /// bottom, bottom-right; or a point `{x, y, originX, originY}`.
+    public var position: Position?
+    /// A fraction of the frame's width (0.15 for a picture, 0.3 for a clip; with `height` alone,
+    /// from the picture's aspect).
     public var width: Double?
+    /// A fraction of the frame's height (the picture's aspect by default).
+    public var height: Double?
+    /// With both `width` and `height`: how the picture fills that box (stretch by default).
+    public var resizeMode: String?
     /// The gap to the edges, a fraction of the frame's shorter side.
     public var margin: Double?
     public var opacity: Double?

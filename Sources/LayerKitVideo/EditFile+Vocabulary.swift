@@ -10,10 +10,7 @@ extension EditFile {
   static let quietKeys: Set<String> = ["enableFfmpegLog", "verbose", "logTimes", "keepTmp", "$schema"]
   /// editly's keys and layer types LayerKit does not render yet: refused by name.
   static let notYet: Set<String> = ["fast", "customOutputArgs"]
-  static let notYetLayers: Set<String> = [
-    "subtitle", "news-title", "slide-in-text",
-    "pause", "rainbow-colors", "gl",
-  ]
+  static let notYetLayers: Set<String> = ["gl"]
   /// Layer types that are JavaScript or editly's own advertisement: never.
   static let neverLayers: [String: String] = [
     "canvas": "a canvas layer is a JavaScript function, which LayerKit does not run",
@@ -29,28 +26,44 @@ extension EditFile {
   static let layerKeys: [String: Set<String>] = [
     "video": [
       "type", "path", "cutFrom", "cutTo", "resizeMode", "mixVolume", "speed", "loop", "zoomDirection", "zoomAmount",
-      "panDirection",
+      "panDirection", "start", "stop", "width", "height", "left", "top", "originX", "originY",
     ],
-    "image": ["type", "path", "resizeMode", "zoomDirection", "zoomAmount", "panDirection"],
-    "title": ["type", "text", "position", "textColor", "fontPath", "fontFamily", "fontSize", "box", "fade"],
+    "image": [
+      "type", "path", "resizeMode", "zoomDirection", "zoomAmount", "panDirection", "start", "stop", "width", "height",
+      "left", "top", "originX", "originY",
+    ],
+    "title": [
+      "type", "text", "position", "textColor", "fontPath", "fontFamily", "fontSize", "box", "fade", "start", "stop",
+      "zoomDirection", "zoomAmount",
+    ],
+    "subtitle": [
+      "type", "text", "textColor", "backgroundColor", "fontPath", "fontFamily", "fontSize", "position", "start", "stop",
+    ],
+    "news-title": [
+      "type", "text", "textColor", "backgroundColor", "fontPath", "fontFamily", "fontSize", "position", "start", "stop",
+    ],
+    "slide-in-text": [
+      "type", "text", "color", "textColor", "fontPath", "fontFamily", "fontSize", "charSpacing", "position", "start",
+      "stop",
+    ],
     "audio": ["type", "path", "cutFrom", "cutTo", "mixVolume"],
     "detached-audio": ["type", "path", "cutFrom", "cutTo", "mixVolume", "start"],
-    "image-overlay": ["type", "path", "position", "width", "start", "stop"],
-    "fill-color": ["type", "color"],
-    "linear-gradient": ["type", "colors"],
-    "radial-gradient": ["type", "colors"],
+    "image-overlay": ["type", "path", "position", "width", "height", "zoomDirection", "zoomAmount", "start", "stop"],
+    "fill-color": ["type", "color", "start", "stop"],
+    "pause": ["type", "color", "start", "stop"],
+    "linear-gradient": ["type", "colors", "start", "stop"],
+    "radial-gradient": ["type", "colors", "start", "stop"],
+    "rainbow-colors": ["type", "start", "stop"],
   ]
   /// editly's layer keys LayerKit does not place yet.
-  static let notYetLayerKeys: Set<String> = [
-    "start", "stop", "width", "height", "left", "top", "originX", "originY",
-  ]
+  static let notYetLayerKeys: Set<String> = []
   static let transitionKeys: Set<String> = ["name", "duration", "easing"]
   static let notYetTransitionKeys: Set<String> = ["audioInCurve", "audioOutCurve", "params"]
   static let trackKeys: Set<String> = [
     "path", "mixVolume", "cutFrom", "cutTo", "start", "loop", "fadeIn", "fadeOut", "voice",
   ]
   static let overlayKeys: Set<String> = [
-    "path", "cutFrom", "position", "width", "margin", "opacity", "start", "stop",
+    "path", "cutFrom", "position", "width", "height", "resizeMode", "margin", "opacity", "start", "stop",
   ]
   static let subtitleKeys: Set<String> = ["path", "fontFamily", "fontSize", "textColor", "box"]
   static let duckingKeys: Set<String> = ["amount", "attack", "release"]
@@ -230,6 +243,8 @@ extension EditFile {
         }
         var background: [String: Tree] = ["type": .string("linear-gradient")]
         if let b = o.removeValue(forKey: "background") { background = try object(b, at: "\(at).background") }
+        // editly's own examples also write `color` for a fill.
+        if case .string("color")? = background["type"] { background["type"] = .string("fill-color") }
         guard case .string(let kind)? = background["type"],
           ["fill-color", "linear-gradient", "radial-gradient"].contains(kind)
         else { throw fail("\(at).background.type", "fill-color, linear-gradient or radial-gradient") }
@@ -248,6 +263,15 @@ extension EditFile {
         for (k, v) in layerDefaults where known.contains(k) { merged[k] = v }
         for (k, v) in typeDefaults[type] ?? [:] { merged[k] = v }
         for (k, v) in given { merged[k] = v }
+        // A layer's duration (editly's older form, in its own examples): shown that long from
+        // its start.
+        if known.contains("stop"), let d = merged["duration"] {
+          guard case .number(let seconds) = d else { throw fail("\(at).duration", "found \(d.kind), expected seconds") }
+          var start = 0.0
+          if case .number(let s)? = merged["start"] { start = s }
+          merged["duration"] = nil
+          merged["stop"] = merged["stop"] ?? .number(start + seconds)
+        }
         var layer = try check(merged, at: at, known: known, notYet: EditFile.notYetLayerKeys)
         for key in ["path", "fontPath"] where layer[key] != nil { layer[key] = resolved(layer[key]) }
         layers.append(.object(layer))

@@ -42,6 +42,14 @@ public struct ImageOverlay: Sendable {
   /// seconds since the overlay came on, holding its last frame past its end; silent.
   public var clip: ClipInfo?
   public var clipStart: Double = 0
+  /// A fraction of the frame's height, instead of the picture's aspect; with `width` 0, the
+  /// width is the picture's aspect.
+  public var height: Double?
+  /// Where the picture sits instead of `position` and `margin`: a point of the frame (x, y,
+  /// fractions of it) and the picture's own point laid there (fractions of its size).
+  public var point: SIMD4<Double>?
+  /// How the picture fills its box when `width` and `height` are both given.
+  public var gravity = ContentsGravity.resize
 
   public init(
     image: Image, position: Position = .topRight, width: Double = 0.15, margin: Double = 0.03, opacity: Double = 1,
@@ -86,17 +94,26 @@ public struct ImageOverlay: Sendable {
   func layer(frameWidth: Int, frameHeight: Int, showing shown: Image? = nil) -> Layer {
     let image = shown ?? image
     let (fw, fh) = (Double(frameWidth), Double(frameHeight))
-    let w = fw * width
     let aspect = clip.map { Double($0.height) / Double(max(1, $0.width)) } ?? Double(image.height) / Double(image.width)
-    let h = w * aspect
+    var w = fw * width
+    var h = w * aspect
+    if let height {
+      h = fh * height
+      if width == 0 { w = h / aspect }
+    }
     let m = min(fw, fh) * margin
     let (ax, ay) = position.anchor
-    let x = m + (fw - 2 * m - w) * ax
-    let y = m + (fh - 2 * m - h) * ay
+    var x = m + (fw - 2 * m - w) * ax
+    var y = m + (fh - 2 * m - h) * ay
+    if let point {
+      x = point[0] * fw - point[2] * w
+      y = point[1] * fh - point[3] * h
+    }
     let root = Layer(frame: Rect(x: 0, y: 0, width: fw, height: fh))
     let picture = Layer(frame: Rect(x: x, y: y, width: w, height: h))
     picture.contents = image
-    picture.contentsGravity = .resize
+    picture.contentsGravity = height != nil && width > 0 ? gravity : .resize
+    picture.masksToBounds = true
     picture.opacity = opacity
     root.addSublayer(picture)
     return root

@@ -42,8 +42,9 @@ public enum MediaSource: Sendable {
   case image(Still)
   case clip(ClipInfo)
 
-  /// Reads a PNG or JPEG as a still (by its signature), a WebP, BMP, TIFF or SVG as a still
-  /// decoded by ffmpeg (`OtherStills`), anything else as a clip through ffprobe.
+  /// Reads a PNG or JPEG as a still (by its signature); a WebP, BMP, TIFF, SVG, HEIC, AVIF or
+  /// one-frame GIF as a still decoded by ffmpeg or libheif (`OtherStills`); anything else (an
+  /// animated GIF included) as a clip through ffprobe.
   /// - Throws: `MediaError` for a damaged image, `VideoError` for a file that is neither.
   /// What a path is when it exists and is not a regular file ("a FIFO", "a directory", …): such
   /// a path is no input (reading it would wait forever or never end).
@@ -58,7 +59,7 @@ public enum MediaSource: Sendable {
       return .image(try Still(path: path))
     }
     if head == nil { throw MediaError.fileNotFound(path: path) }
-    if let first = FileIO.head(path, count: 1024), OtherStills.format(of: first) != nil {
+    if OtherStills.stillFormat(ofFile: path) != nil {
       return .image(Still(try OtherStills.read(path), name: path))
     }
     return .clip(try ClipInfo.probe(path))

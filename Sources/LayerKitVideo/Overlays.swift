@@ -64,14 +64,36 @@ public struct TextStyle: Sendable, Equatable {
   ) throws -> Layer {
     let root = Layer(frame: Rect(x: 0, y: 0, width: width, height: height))
     root.opacity = opacity
+    guard let box = try box(text, width: width, height: height, note: note) else { return root }
+    // The safe margins: 5 % of the height at the top and bottom.
+    let margin = height * 0.05
+    let boxHeight = box.bounds.height
+    let y: Double
+    switch position {
+    case .top: y = margin
+    case .center: y = (height - boxHeight) / 2
+    case .bottom: y = height - margin - boxHeight
+    case .lowerThird: y = height * 0.72 - boxHeight / 2
+    }
+    box.frame.origin = Point(x: (width - box.bounds.width) / 2, y: y)
+    root.addSublayer(box)
+    return root
+  }
+
+  /// The text in its box, at the origin, for a frame of `width × height` (nil: no text engine).
+  /// - Parameter alignment: the lines' alignment inside the box.
+  func box(
+    _ text: AttributedText, width: Double, height: Double, alignment: TextLayer.AlignmentMode = .center,
+    note: (String) -> Void
+  ) throws -> Layer? {
     // Installed once; a frame only reads it.
-    guard let engine = TextLayer.layoutEngine ?? FontStack.install() else { return root }
+    guard let engine = TextLayer.layoutEngine ?? FontStack.install() else { return nil }
     let maxWidth = width * self.width
     var points = size * height
     var layout: TextLayout
     let smallest = points * minimumScale
     repeat {
-      layout = try engine.layout(request(text, points: points, width: maxWidth))
+      layout = try engine.layout(request(text, points: points, width: maxWidth, alignment: alignment))
       if layout.lines.count <= maxLines || points <= smallest + 1e-9 { break }
       points = max(points * 0.9, smallest)
     } while true
@@ -82,40 +104,36 @@ public struct TextStyle: Sendable, Equatable {
     let lineHeight = layout.lines.count > 1 ? (layout.lines[1].baseline - layout.lines[0].baseline) : points * 1.17
     let textHeight = lineHeight * Double(max(layout.lines.count, 1))
     let pad = points * padding
-    let boxWidth = inkWidth + 2 * pad
-    let boxHeight = textHeight + 2 * pad
-    // The safe margins: 5 % of the height at the top and bottom.
-    let margin = height * 0.05
-    let y: Double
-    switch position {
-    case .top: y = margin
-    case .center: y = (height - boxHeight) / 2
-    case .bottom: y = height - margin - boxHeight
-    case .lowerThird: y = height * 0.72 - boxHeight / 2
-    }
-    let box = Layer(frame: Rect(x: (width - boxWidth) / 2, y: y, width: boxWidth, height: boxHeight))
+    let box = Layer(frame: Rect(x: 0, y: 0, width: inkWidth + 2 * pad, height: textHeight + 2 * pad))
     box.backgroundColor = self.box
     box.cornerRadius = self.box == nil ? 0 : points * radius
     let label = TextLayer()
-    label.frame = Rect(x: pad - (maxWidth - inkWidth) / 2, y: pad, width: maxWidth, height: textHeight + 1)
+    let shift: Double
+    switch alignment {
+    case .left, .natural, .justified: shift = -(layout.lines.map(\.minX).min() ?? 0)
+    case .right: shift = inkWidth - (layout.lines.map(\.maxX).max() ?? maxWidth)
+    default: shift = -(maxWidth - inkWidth) / 2
+    }
+    label.frame = Rect(x: pad + shift, y: pad, width: maxWidth, height: textHeight + 1)
     label.string = styled(text)
     label.font = font
     label.fontSize = points
     label.foregroundColor = color
     label.isWrapped = true
-    label.alignmentMode = .center
+    label.alignmentMode = alignment
     box.addSublayer(label)
-    root.addSublayer(box)
-    return root
+    return box
   }
 
-  func request(_ text: AttributedText, points: Double, width: Double) -> TextLayoutRequest {
+  func request(
+    _ text: AttributedText, points: Double, width: Double, alignment: TextLayer.AlignmentMode = .center
+  ) -> TextLayoutRequest {
     TextLayoutRequest(
       runs: styled(text).runs.map {
         .init(
           text: $0.text, font: $0.font ?? font, fontSize: $0.fontSize.map { $0 * points / 36 } ?? points,
           underline: $0.underline, kerning: $0.kerning)
-      }, width: width, height: .infinity, wrapped: true, alignment: .center)
+      }, width: width, height: .infinity, wrapped: true, alignment: alignment)
   }
 
   /// Runs whose font is only a style (":bold", ":italic", as subtitle tags give) take it on

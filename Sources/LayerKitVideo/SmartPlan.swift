@@ -88,7 +88,7 @@ extension Timeline {
     }
     let item = items[i]
     let t = time(ofFrame: k)
-    guard item.speed == 1, item.loopLength == nil, item.motion == nil, item.title == nil,
+    guard item.speed == 1, item.loopLength == nil, item.motion == nil, item.title == nil, item.layers.isEmpty,
       info.width == width, info.height == height, pictureWidth == width, pictureHeight == height,
       abs(info.frameRate - rate.framesPerSecond) < 1e-6,
       !overlays.contains(where: { $0.shows(at: t) }), subtitles.map({ $0.cues(at: t).isEmpty }) ?? true

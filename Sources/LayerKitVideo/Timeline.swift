@@ -22,6 +22,8 @@ public struct TimelineItem: Sendable {
   public var volume: Double
   /// How the item's picture fills the frame, when not as the timeline's `fit` says.
   public var fit: Fit?
+  /// Drawn over the picture (and its title), in order, inside the item.
+  public var layers: [ClipLayer] = []
 
   public init(
     source: MediaSource, inPoint: Double = 0, duration: Double, title: TimelineTitle? = nil, motion: KenBurns? = nil,
@@ -322,7 +324,9 @@ public struct Timeline: Sendable {
   /// the item's title over it.
   func picture(_ image: Image, item i: Int, local: Double) throws -> Layer {
     let item = items[i]
-    guard item.title != nil || item.motion != nil else { return picture(image, fit: fit(ofItem: i)) }
+    guard item.title != nil || item.motion != nil || !item.layers.isEmpty else {
+      return picture(image, fit: fit(ofItem: i))
+    }
     let (w, h) = (Double(pictureWidth), Double(pictureHeight))
     let frame = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
     frame.masksToBounds = true
@@ -338,6 +342,11 @@ public struct Timeline: Sendable {
       let opacity = title.style.opacity(at: local, start: 0, length: item.duration)
       frame.addSublayer(
         try title.style.layer(title.text, width: w, height: h, opacity: opacity) { Timeline.noteOnce("title: \($0)") })
+    }
+    for layer in item.layers {
+      if let drawn = try layer.layer(local: local, itemDuration: item.duration, width: w, height: h) {
+        frame.addSublayer(drawn)
+      }
     }
     return frame
   }
@@ -357,9 +366,9 @@ public struct Timeline: Sendable {
   public func hasOverlay(frame k: Int) -> Bool {
     if isDrawnOver(at: time(ofFrame: k)) { return true }
     switch content(ofFrame: k) {
-    case .item(let i, _): return items[i].title != nil || items[i].motion != nil
+    case .item(let i, _): return items[i].title != nil || items[i].motion != nil || !items[i].layers.isEmpty
     case .transition(let i, _, _, _):
-      return [i, i + 1].contains { items[$0].title != nil || items[$0].motion != nil }
+      return [i, i + 1].contains { items[$0].title != nil || items[$0].motion != nil || !items[$0].layers.isEmpty }
     }
   }
 

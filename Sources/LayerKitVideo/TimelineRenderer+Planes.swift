@@ -9,6 +9,8 @@ extension TimelineRenderer {
   /// Whether item i's title and Ken Burns move, if it has them, are laid in the output's planes.
   func laysInPlanes(_ i: Int) -> Bool {
     let item = timeline.items[i]
+    // Clip layers change from frame to frame: drawn with the picture.
+    if !item.layers.isEmpty { return false }
     if item.title != nil && planes == nil { return false }
     if item.motion != nil && !zoomsInPlanes(i) { return false }
     return true

@@ -450,7 +450,7 @@ final class EditCommandTests: XCTestCase {
     XCTAssertEqual(video.speed, 2)
     XCTAssertEqual(video.mixVolume, 0.5, "--clip-volume once per input: each clip's own")
     XCTAssertEqual(edit.defaults?.layer?.resizeMode, "contain-blur")
-    XCTAssertEqual(edit.overlays?.first?.position, "bottom-left")
+    XCTAssertEqual(edit.overlays?.first?.position, .named("bottom-left"))
     XCTAssertEqual(edit.audioTracks?.first?.path, music)
     XCTAssertEqual(edit.ducking?.amount, 6)
     XCTAssertEqual(edit.loudness, -16)

@@ -72,7 +72,7 @@ final class EditFileTests: XCTestCase {
     XCTAssertEqual(error(clip("{ type: 'canvas', func: 1 }"))?.path, "clips[0].layers[0].type")
     XCTAssertTrue(error(clip("{ type: 'canvas' }"))?.message.contains("JavaScript") == true)
     XCTAssertTrue(error(clip("{ type: 'editly-banner' }"))?.message.contains("advertisement") == true)
-    XCTAssertTrue(error(clip("{ type: 'rainbow-colors' }"))?.message.contains("not supported") == true)
+    XCTAssertTrue(error(clip("{ type: 'gl', fragmentPath: 'a.frag' }"))?.message.contains("not supported") == true)
     XCTAssertEqual(
       error(clip("{ type: 'imag', path: 'a.png' }"))?.message, "unknown layer type \"imag\" (did you mean \"image\"?)")
     XCTAssertEqual(error("{ clip: [] }")?.message, "unknown key (did you mean \"clips\"?)")

@@ -93,8 +93,9 @@ final class EditTests: XCTestCase {
       try reason(#"{"clips": [{"layers": [{"type": "video", "path": "c.mp4", "cutFrom": 12}]}]}"#)
         .contains("clips[0].layers.cutFrom"))
     XCTAssertTrue(
-      try reason(#"{"clips": [{"layers": [{"type": "image", "path": "a.png"}, {"type": "image", "path": "a.png"}]}]}"#)
-        .contains("2 video and image layers"))
+      try reason(
+        #"{"clips": [{"layers": [{"type": "image", "path": "a.png"}, {"type": "image", "path": "a.png", "originX": "middle"}]}]}"#
+      ).contains("clips[0].layers[1].originX: left, center or right"))
     XCTAssertTrue(
       try reason(#"{"clips": [{"layers": [{"type": "image", "path": "a.png", "resizeMode": "fill"}]}]}"#)
         .contains("cover, contain, contain-blur or stretch"))

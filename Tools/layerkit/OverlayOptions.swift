@@ -66,7 +66,7 @@ struct OverlayOptions: ParsableArguments {
         throw ValidationError("--overlay-to must come after --overlay-from (overlay \(i + 1))")
       }
       var o = Edit.Overlay(path: path)
-      o.position = pick(overlayPosition, i)?.rawValue
+      o.position = pick(overlayPosition, i).map { .named($0.rawValue) }
       o.width = pick(overlaySize, i)
       o.margin = pick(overlayMargin, i)
       o.opacity = pick(overlayOpacity, i)

@@ -77,7 +77,7 @@ struct TextOptions: ParsableArguments {
       if isFile { layer.fontPath = titleFont } else { layer.fontFamily = titleFont }
       layer.fontSize = titleSize
       layer.textColor = titleColor?.hex
-      layer.position = titlePosition.rawValue
+      layer.position = .named(titlePosition.rawValue)
       layer.box = titleBox == "none" ? "none" : ColorArgument(argument: titleBox)?.hex
       layer.fade = titleFade
       edit.clips[i].layers.append(.title(layer))
@@ -111,7 +111,7 @@ struct TextOptions: ParsableArguments {
         case .image(var image):
           (image.zoomDirection, image.zoomAmount, image.panDirection) = (direction ?? "none", zoomAmount, panName)
           return .image(image)
-        case .title, .audio, .detachedAudio, .imageOverlay, .colors: return layer
+        default: return layer
         }
       }
     }

@@ -21,6 +21,9 @@ public enum ImageFile {
 
   /// Reads and decodes the PNG or JPEG file at `url`.
   ///
+  /// Stills in other formats (WebP, BMP, TIFF, GIF, SVG, HEIC, AVIF) are read by
+  /// `readStill(_:fitting:)`, which hands them to `OtherStills`.
+  ///
   /// The format is taken from the file's first bytes (its signature), never from its extension.
   /// Only regular files are read: a folder, a FIFO or a device is `.unreadable`, so a read never
   /// blocks waiting for a writer.

@@ -1,0 +1,265 @@
+import Foundation
+import LayerKit
+import LayerKitMedia
+
+/// A clip's layers after its picture, as editly draws them — each over the ones before, inside
+/// the clip, so a transition carries them: pictures placed and sized, titles anywhere, editly's
+/// subtitle, news title and sliding text, colours. Each becomes a `ClipLayer`, a pure function
+/// of its time.
+extension Edit {
+  /// A drawn layer of a clip (not its picture, a sound, or a video: those are the item, the mix
+  /// and overlays) as a clip layer.
+  /// - Parameters:
+  ///   - size: the frame size colours are made at (stretched to the frame when it differs).
+  ///   - fit: how a picture fills its box when the layer does not say.
+  func clipLayer(
+    _ layer: Edit.Layer, at: String, sources: [String: MediaSource], size: (width: Int, height: Int), fit: Fit
+  ) throws -> ClipLayer? {
+    switch layer {
+    case .image(let i):
+      let image = try Self.still(i.path, sources: sources, at: at)
+      let box = try Self.box(
+        width: i.width, height: i.height, left: i.left, top: i.top, originX: i.originX, originY: i.originY, at: at)
+      let motion = try Self.motion(i.zoomDirection, amount: i.zoomAmount, pan: i.panDirection, at: at)
+      let gravity = try (i.resizeMode.map { try Self.fit($0, at: at + ".resizeMode") } ?? fit).gravity
+      let (start, stop) = try Self.span(i.start, i.stop, at: at)
+      return ClipLayer(start: start, stop: stop) { local, span, w, h in
+        let shown = try image.fitting(box.size.width * w, box.size.height * h)
+        return Self.picture(
+          shown, in: box, gravity: gravity, motion: motion, progress: local / span, width: w, height: h)
+      }
+    case .imageOverlay(let o):
+      let image = try Self.still(o.path, sources: sources, at: at)
+      for (value, name) in [(o.width, "width"), (o.height, "height")] {
+        if let value, !(value.isFinite && value > 0 && value <= 10) {
+          throw VideoError.invalidEdit(at: "\(at).\(name)", reason: "a fraction of the frame above 0")
+        }
+      }
+      let position = o.position ?? .named("center")
+      _ = try Self.anchor(position, margin: 0, width: 1, height: 1, at: at + ".position")
+      let motion = try Self.motion(o.zoomDirection, amount: o.zoomAmount, pan: nil, at: at)
+      let (start, stop) = try Self.span(o.start, o.stop, at: at)
+      return ClipLayer(start: start, stop: stop) { local, span, w, h in
+        // One side given: the other from the picture's aspect; neither: its own pixels.
+        let aspect = Double(image.height) / Double(max(1, image.width))
+        let bw = o.width.map { $0 * w } ?? o.height.map { $0 * h / aspect } ?? Double(image.width)
+        let bh = o.height.map { $0 * h } ?? bw * aspect
+        let a = try Self.anchor(position, margin: 0, width: w, height: h, at: at + ".position")
+        let box = Rect(
+          x: (a.x * w - a.originX * bw) / w, y: (a.y * h - a.originY * bh) / h, width: bw / w, height: bh / h)
+        let shown = try image.fitting(bw, bh)
+        return Self.picture(
+          shown, in: box, gravity: .resize, motion: motion, progress: local / span, width: w, height: h)
+      }
+    case .title(let t):
+      let style = try Self.style(t, at: at)
+      let text = AttributedText(t.text)
+      let position = t.position ?? .named("center")
+      _ = try Self.anchor(position, margin: 0.05, width: 1, height: 1, at: at + ".position")
+      let (start, stop) = try Self.span(t.start, t.stop, at: at)
+      let motion = try Self.motion(t.zoomDirection, amount: t.zoomAmount, pan: nil, at: at)
+      return ClipLayer(start: start, stop: stop) { local, span, w, h in
+        let layer = try Self.placedText(text, style: style, position: position, width: w, height: h, at: at)
+        layer.opacity = style.opacity(at: local, start: 0, length: span)
+        // Ken Burns on a title: it grows (or shrinks) about the frame's centre.
+        if let motion {
+          let scale = motion.placement(at: local / span).scale
+          layer.transform = Transform3D(scaleX: scale, y: scale)
+        }
+        return layer
+      }
+    case .text(let c):
+      return try caption(c, at: at)
+    case .colors(let c):
+      let (start, stop) = try Self.span(c.start, c.stop, at: at)
+      if c.kind == .rainbow {
+        let strip = try Self.rainbowStrip()
+        return ClipLayer(start: start, stop: stop) { local, _, w, h in
+          // Two turns of the hue wheel, twice the frame's width, drifting left one width in 4 s.
+          let root = LayerKit.Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
+          root.masksToBounds = true
+          let band = LayerKit.Layer(
+            frame: Rect(x: -w * (local / 4).truncatingRemainder(dividingBy: 1), y: 0, width: 2 * w, height: h))
+          band.contents = strip
+          band.contentsGravity = .resize
+          root.addSublayer(band)
+          return root
+        }
+      }
+      let image = try Self.picture(c, width: size.width, height: size.height, at: at)
+      return ClipLayer(start: start, stop: stop) { _, _, w, h in
+        Self.picture(
+          image, in: Rect(x: 0, y: 0, width: 1, height: 1), gravity: .resize, motion: nil, progress: 0,
+          width: w, height: h)
+      }
+    case .video, .audio, .detachedAudio, .gl:
+      return nil
+    }
+  }
+
+  /// editly's subtitle, news title and sliding text.
+  private func caption(_ c: Caption, at: String) throws -> ClipLayer {
+    let (start, stop) = try Self.span(c.start, c.stop, at: at)
+    var style: TextStyle
+    let position: Position
+    switch c.kind {
+    case .subtitle:
+      style = .subtitle
+      if let b = c.backgroundColor { style.box = try Self.color(b, at: at + ".backgroundColor") }
+      position = c.position ?? .named("bottom")
+    case .newsTitle:
+      style = TextStyle(
+        size: 0.05, box: try Self.color(c.backgroundColor ?? "#d02a42", at: at + ".backgroundColor"),
+        padding: 0.5, radius: 0, fade: 0.3)
+      position = c.position ?? .point(.init(x: 0, y: 0.8, originX: "left", originY: "center"))
+    case .slideInText:
+      style = TextStyle(size: 0.05, box: nil, fade: 0.3, maxLines: 3)
+      position = c.position ?? .named("center")
+    }
+    if let font = c.fontPath ?? c.fontFamily { style.font = font }
+    if let color = c.kind == .slideInText ? (c.color ?? c.textColor) : c.textColor {
+      style.color = try Self.color(color, at: at + (c.color != nil ? ".color" : ".textColor"))
+    }
+    if let size = c.fontSize {
+      guard size.isFinite, size > 0, size <= 2000 else {
+        throw VideoError.invalidEdit(at: at + ".fontSize", reason: "a fraction of the height, or pixels")
+      }
+      style.size = size
+    }
+    let kerning = c.charSpacing ?? 0
+    guard kerning.isFinite, abs(kerning) <= 2000 else {
+      throw VideoError.invalidEdit(at: at + ".charSpacing", reason: "thousandths of the font's size")
+    }
+    _ = try Self.anchor(position, margin: 0.05, width: 1, height: 1, at: at + ".position")
+    let kind = c.kind
+    let text = c.text
+    let given = style
+    return ClipLayer(start: start, stop: stop) { local, span, w, h in
+      var style = given
+      // Pixels of the output above 1.
+      if style.size > 1 { style.size /= h }
+      let points = style.size * h
+      let runs = [AttributedText.Run(text, kerning: kerning / 1000 * points)]
+      let layer = try Self.placedText(
+        AttributedText(runs: runs), style: style, position: position, width: w, height: h, at: at)
+      // In: eased over 0.4 s (news title: from off the left edge; sliding text: a twentieth of
+      // the width); out: faded over the style's fade.
+      let p = min(1, max(0, local / min(0.4, span / 2)))
+      let eased = 1 - pow(1 - p, 3)
+      let fadeOut = min(1, max(0, (span - local) / min(style.fade, span / 2)))
+      switch kind {
+      case .subtitle:
+        layer.opacity = style.opacity(at: local, start: 0, length: span)
+      case .newsTitle:
+        let reach = (layer.sublayers.first.map { $0.frame.origin.x + $0.frame.size.width } ?? w)
+        layer.transform = Transform3D(translationX: -reach * (1 - eased), y: 0)
+        layer.opacity = fadeOut
+      case .slideInText:
+        layer.transform = Transform3D(translationX: -0.05 * w * (1 - eased), y: 0)
+        layer.opacity = eased * fadeOut
+      }
+      return layer
+    }
+  }
+
+  /// A frame-sized layer with `text` in its style's box, laid at `position` (the box's side at
+  /// the point's origin; lines aligned to that side).
+  static func placedText(
+    _ text: AttributedText, style: TextStyle, position: Position, width w: Double, height h: Double, at: String
+  ) throws -> LayerKit.Layer {
+    let root = LayerKit.Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
+    let a = try anchor(position, margin: 0.05, width: w, height: h, at: at + ".position")
+    let alignment: LayerKit.TextLayer.AlignmentMode = a.originX == 0 ? .left : a.originX == 1 ? .right : .center
+    guard
+      let box = try style.box(
+        text, width: w, height: h, alignment: alignment, note: { Timeline.noteOnce("\(at): \($0)") })
+    else { return root }
+    box.frame.origin = Point(x: a.x * w - a.originX * box.bounds.width, y: a.y * h - a.originY * box.bounds.height)
+    root.addSublayer(box)
+    return root
+  }
+
+  /// A frame-sized layer with `image` in `box` (fractions of the frame), filled as `gravity`
+  /// says, moved by Ken Burns at `progress` (0 to 1) inside the box.
+  static func picture(
+    _ image: LayerKit.Image, in box: Rect, gravity: ContentsGravity, motion: KenBurns?, progress: Double,
+    width w: Double, height h: Double
+  ) -> LayerKit.Layer {
+    let root = LayerKit.Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
+    let frame = Rect(x: box.origin.x * w, y: box.origin.y * h, width: box.size.width * w, height: box.size.height * h)
+    let area = LayerKit.Layer(frame: frame)
+    area.masksToBounds = true
+    let shown = LayerKit.Layer(frame: Rect(x: 0, y: 0, width: frame.size.width, height: frame.size.height))
+    shown.contents = image
+    shown.contentsGravity = gravity
+    if let motion {
+      let (scale, offset) = motion.placement(at: progress)
+      shown.transform = Transform3D(scaleX: scale, y: scale).concatenating(
+        Transform3D(translationX: offset.x * frame.size.width, y: offset.y * frame.size.height))
+    }
+    area.addSublayer(shown)
+    root.addSublayer(area)
+    return root
+  }
+
+  /// A still's pixels: from the opened sources, or read now; an SVG drawn again at the size it
+  /// is shown at (once per size), so it stays sharp.
+  static func still(_ path: String, sources: [String: MediaSource], at: String) throws -> DrawnStill {
+    switch sources[path] {
+    case .image(let still): return DrawnStill(path: path, image: try still.load())
+    case .clip:
+      throw VideoError.invalidEdit(at: at + ".path", reason: "\(path) is a clip; a picture layer shows a still")
+    case nil: return DrawnStill(path: path, image: try ImageFile.readStill(URL(fileURLWithPath: path)))
+    }
+  }
+
+  /// A still as a clip layer shows it: its pixels, and for an SVG its pixels at each size drawn.
+  final class DrawnStill: Sendable {
+    let path: String
+    let image: LayerKit.Image
+    private let isSVG: Bool
+    private let drawn = Locked([String: LayerKit.Image]())
+
+    init(path: String, image: LayerKit.Image) {
+      self.path = path
+      self.image = image
+      isSVG = FileIO.head(path, count: 1024).flatMap(OtherStills.format(of:)) == "SVG"
+    }
+
+    var width: Int { image.width }
+    var height: Int { image.height }
+
+    /// The picture for a box of `width`×`height` pixels.
+    func fitting(_ width: Double, _ height: Double) throws -> LayerKit.Image {
+      let (w, h) = (Int(width.rounded(.up)), Int(height.rounded(.up)))
+      guard isSVG, w > 0, h > 0, w != image.width || h != image.height else { return image }
+      let key = "\(w)x\(h)"
+      if let made = drawn.withLock({ $0[key] }) { return made }
+      let made = try ImageFile.readStill(URL(fileURLWithPath: path), fitting: (w, h))
+      drawn.withLock { $0[key] = made }
+      return made
+    }
+  }
+
+  /// Two turns of the hue wheel at full saturation, 720 pixels by 1.
+  static func rainbowStrip() throws -> LayerKit.Image {
+    var pixels = [UInt8](repeating: 255, count: 720 * 4)
+    for x in 0..<720 {
+      let hue = Double(x % 360) / 60
+      let f = hue - hue.rounded(.down)
+      let rgb: (Double, Double, Double)
+      switch Int(hue) {
+      case 0: rgb = (1, f, 0)
+      case 1: rgb = (1 - f, 1, 0)
+      case 2: rgb = (0, 1, f)
+      case 3: rgb = (0, 1 - f, 1)
+      case 4: rgb = (f, 0, 1)
+      default: rgb = (1, 0, 1 - f)
+      }
+      pixels[x * 4] = UInt8((rgb.0 * 255).rounded())
+      pixels[x * 4 + 1] = UInt8((rgb.1 * 255).rounded())
+      pixels[x * 4 + 2] = UInt8((rgb.2 * 255).rounded())
+    }
+    return try LayerKit.Image(width: 720, height: 1, pixels: pixels)
+  }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import LayerKit
+import LayerKitMedia
+
+extension Edit {
+  /// Where a title, a text or a picture sits: a name (editly's nine — top-left, top, top-right,
+  /// center-left, center, center-right, bottom-left, bottom, bottom-right — and LayerKit's
+  /// lower-third), or editly's point `{x, y, originX, originY}`: x and y fractions of the frame
+  /// from its top-left corner, the origin the point of the thing laid there (left, center,
+  /// right; top, center, bottom; left and top by default).
+  public enum Position: Codable, Sendable, Equatable {
+    case named(String)
+    case point(Point)
+
+    public struct Point: Codable, Sendable, Equatable {
+      public var x: Double
+      public var y: Double
+      public var originX: String?
+      public var originY: String?
+
+      public init(x: Double, y: Double, originX: String? = nil, originY: String? = nil) {
+        self.x = x
+        self.y = y
+        self.originX = originX
+        self.originY = originY
+      }
+    }
+
+    public init(from decoder: Decoder) throws {
+      let c = try decoder.singleValueContainer()
+      if let name = try? c.decode(String.self) {
+        self = .named(name)
+      } else {
+        self = .point(try c.decode(Point.self))
+      }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+      var c = encoder.singleValueContainer()
+      switch self {
+      case .named(let name): try c.encode(name)
+      case .point(let p): try c.encode(p)
+      }
+    }
+
+    /// The name, for a named position.
+    public var name: String? {
+      if case .named(let n) = self { n } else { nil }
+    }
+  }
+
+  /// editly's text layers: `subtitle` (a line at the bottom, in a dark box), `news-title` (a
+  /// band of `backgroundColor` sliding in, the text on it) and `slide-in-text` (text sliding in
+  /// as it fades in, `fontSize`, `charSpacing`, `color`).
+  public struct Caption: Codable, Sendable, Equatable {
+    public enum Kind: String, Sendable {
+      case subtitle, newsTitle = "news-title", slideInText = "slide-in-text"
+    }
+    public var kind = Kind.subtitle
+    public var text: String
+    public var textColor: String?
+    /// slide-in-text's colour (editly's name for it there).
+    public var color: String?
+    /// news-title's band (#d02a42 by default).
+    public var backgroundColor: String?
+    public var position: Position?
+    public var fontPath: String?
+    public var fontFamily: String?
+    /// A fraction of the frame's height (0.05), or pixels of the output when above 1.
+    public var fontSize: Double?
+    /// Extra space between letters, thousandths of the font's size (fabric's charSpacing).
+    public var charSpacing: Double?
+    public var start: Double?
+    public var stop: Double?
+
+    enum CodingKeys: String, CodingKey {
+      case text, textColor, color, backgroundColor, position, fontPath, fontFamily, fontSize, charSpacing, start, stop
+    }
+
+    public init(_ kind: Kind, text: String) {
+      self.kind = kind
+      self.text = text
+    }
+  }
+
+  /// editly's `gl` layer: a WebGL 1 fragment shader (GLSL ES 1.00) drawn over the frame, with
+  /// the uniforms `resolution` (pixels) and `time` (0 to 1 over the layer's span, × `speed`).
+  public struct ShaderLayer: Codable, Sendable, Equatable {
+    public var fragmentPath: String
+    public var vertexPath: String?
+    public var speed: Double?
+    public var start: Double?
+    public var stop: Double?
+
+    public init(fragmentPath: String) { self.fragmentPath = fragmentPath }
+  }
+}
+
+extension Edit {
+  /// A point's origin word as a fraction: left/top 0, center 0.5, right/bottom 1.
+  static func origin(_ word: String?, across: Bool, at: String) throws -> Double {
+    switch word {
+    case nil: return 0
+    case "center": return 0.5
+    case "left" where across, "top" where !across: return 0
+    case "right" where across, "bottom" where !across: return 1
+    default:
+      throw VideoError.invalidEdit(at: at, reason: across ? "left, center or right" : "top, center or bottom")
+    }
+  }
+
+  /// Where a thing sits for a position: the point (fractions of the frame) and the thing's own
+  /// point laid on it (fractions of its size). A named position keeps `margin` (a fraction of
+  /// the frame's shorter side, in pixels of a `width`×`height` frame) from the edges.
+  static func anchor(
+    _ position: Position, margin: Double, width: Double, height: Double, at: String
+  ) throws -> (x: Double, y: Double, originX: Double, originY: Double) {
+    switch position {
+    case .point(let p):
+      guard p.x.isFinite, p.y.isFinite, abs(p.x) <= 10, abs(p.y) <= 10 else {
+        throw VideoError.invalidEdit(at: at, reason: "x and y are fractions of the frame (0 to 1)")
+      }
+      return (
+        p.x, p.y, try origin(p.originX, across: true, at: at + ".originX"),
+        try origin(p.originY, across: false, at: at + ".originY")
+      )
+    case .named(let name):
+      let a: (Double, Double)
+      if name == "lower-third" {
+        a = (0.5, 0.72)
+        return (a.0, a.1, 0.5, 0.5)
+      }
+      guard let p = ImageOverlay.Position(rawValue: name) else {
+        throw VideoError.invalidEdit(at: at, reason: "'\(name)': one of editly's nine positions, or {x, y}")
+      }
+      let (ax, ay) = p.anchor
+      let m = margin * min(width, height)
+      return ((m + (width - 2 * m) * ax) / width, (m + (height - 2 * m) * ay) / height, ax, ay)
+    }
+  }
+
+  /// A layer's span in its clip, checked: from `start` (0) to `stop` (the clip's end).
+  static func span(_ start: Double?, _ stop: Double?, at: String) throws -> (Double, Double?) {
+    let from = try seconds(start, at: at + ".start") ?? 0
+    let to = try seconds(stop, at: at + ".stop")
+    if let to, to <= from { throw VideoError.invalidEdit(at: at + ".stop", reason: "it must come after start") }
+    return (from, to)
+  }
+
+  /// A video or image layer's box, fractions of the frame: x, y, width, height.
+  static func box(
+    width: Double?, height: Double?, left: Double?, top: Double?, originX: String?, originY: String?, at: String
+  ) throws -> Rect {
+    let (w, h) = (width ?? 1, height ?? 1)
+    for (value, name) in [(w, "width"), (h, "height")] where !(value.isFinite && value > 0 && value <= 10) {
+      throw VideoError.invalidEdit(at: "\(at).\(name)", reason: "a fraction of the frame above 0")
+    }
+    let (l, t) = (left ?? 0, top ?? 0)
+    guard l.isFinite, t.isFinite, abs(l) <= 10, abs(t) <= 10 else {
+      throw VideoError.invalidEdit(at: at + ".left", reason: "left and top are fractions of the frame")
+    }
+    let ox = try origin(originX, across: true, at: at + ".originX")
+    let oy = try origin(originY, across: false, at: at + ".originY")
+    return Rect(x: l - w * ox, y: t - h * oy, width: w, height: h)
+  }
+
+  /// Whether a layer is a picture over the whole frame for the whole clip: the item's picture
+  /// when it comes first (a video or image unplaced, or still colours).
+  static func isWholePicture(_ layer: Layer) -> Bool {
+    switch layer {
+    case .video(let v):
+      return v.start == nil && v.stop == nil && unplaced(v.width, v.height, v.left, v.top)
+    case .image(let i):
+      return i.start == nil && i.stop == nil && unplaced(i.width, i.height, i.left, i.top)
+    case .colors(let c): return c.kind != .rainbow && c.start == nil && c.stop == nil
+    default: return false
+    }
+  }
+
+  private static func unplaced(_ w: Double?, _ h: Double?, _ l: Double?, _ t: Double?) -> Bool {
+    (w ?? 1) == 1 && (h ?? 1) == 1 && (l ?? 0) == 0 && (t ?? 0) == 0
+  }
+
+  /// The index of a clip's picture layer: its first drawn layer when that is a whole picture.
+  static func pictureIndex(_ clip: Clip) -> Int? {
+    guard let first = clip.layers.firstIndex(where: { !$0.isSound }) else { return nil }
+    return isWholePicture(clip.layers[first]) ? first : nil
+  }
+}
