@@ -46,6 +46,8 @@ final class GLBackend: RenderBackend {
   var targets = RenderTargetPool()
   var retained = RetainedGroups<Surface>()
   var renderCount = 0
+  /// The picture shaders made so far (GLRenderer+PictureShaders.swift).
+  var pictures = PictureShaders()
   /// Between a begin that made the context current and its end.
   private var rendering = false
   /// The textures of the current render's images, by id.
@@ -109,6 +111,7 @@ final class GLBackend: RenderBackend {
     images.removeAll(context: context)
     for surface in retained.removeAll() { context.delete(surface.target) }
     targets.removeAll(context: context)
+    pictures.removeAll(context: context)
     for q in quads.compactMap({ $0 }) { context.delete(q.program) }
     for f in filters.values { context.delete(f.program) }
     for t in transitions.values { context.delete(t.program) }

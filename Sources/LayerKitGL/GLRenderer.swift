@@ -31,7 +31,8 @@ public final class GLRenderer: PlanarRenderer {
   /// On a hardware GPU (not on a software rasterizer: `PlanarRenderer.planarReadbackPays`).
   public var planarReadbackPays: Bool { !info.isSoftwareRasterizer }
 
-  private let backend: GLBackend
+  /// Internal, not private: the extensions in other files (picture shaders) reach it.
+  let backend: GLBackend
 
   /// The programs this renderer has linked: layer variants, filters (the contents crossfade
   /// among them) and transition effects (the built-ins, plus any registered since start-up).

@@ -191,9 +191,13 @@ public struct AudioMix: Sendable, Equatable {
         }
         let fadeIn = i > 0 ? timeline.transitions[i - 1].duration : 0
         let fadeOut = i < timeline.transitions.count ? timeline.transitions[i].duration : 0
-        if fadeIn > 0 { chain.append("afade=t=in:st=0:d=\(FFmpeg.seconds(fadeIn))") }
+        let curveIn = i > 0 ? timeline.transitions[i - 1].audioInCurve.map { ":curve=\($0)" } ?? "" : ""
+        let curveOut =
+          i < timeline.transitions.count ? timeline.transitions[i].audioOutCurve.map { ":curve=\($0)" } ?? "" : ""
+        if fadeIn > 0 { chain.append("afade=t=in:st=0:d=\(FFmpeg.seconds(fadeIn))\(curveIn)") }
         if fadeOut > 0 {
-          chain.append("afade=t=out:st=\(FFmpeg.seconds(item.duration - fadeOut)):d=\(FFmpeg.seconds(fadeOut))")
+          chain.append(
+            "afade=t=out:st=\(FFmpeg.seconds(item.duration - fadeOut)):d=\(FFmpeg.seconds(fadeOut))\(curveOut)")
         }
         let volume = levels.clipVolume * item.volume
         if volume != 1 { chain.append("volume=\(volume)") }

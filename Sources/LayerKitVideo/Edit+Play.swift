@@ -70,8 +70,11 @@ extension Edit {
   /// - Parameter clampingTransitions: editly's rule for edit files: each transition is at most
   ///   half of either clip beside it (the video commands refuse a transition longer than an
   ///   item can hold instead).
+  /// - Parameter editly: editly's rules for edit files besides: the clamp, a cut fitted into any
+  ///   clip duration (speeds 0.01 to 100, as `Timeline.speeds`), and `mixVolume`s and
+  ///   `clipsAudioVolume` as weights shared out of one (amix's normalization), not gains.
   public func play(
-    sources: [String: MediaSource], clampingTransitions: Bool = false,
+    sources: [String: MediaSource], clampingTransitions: Bool = false, editly: Bool = false,
     transition: (_ spec: String, _ duration: Double, _ easing: String?) throws
       -> TimelineTransition
   ) throws -> PlayedEdit {
@@ -79,7 +82,7 @@ extension Edit {
     let fit = try defaults?.layer?.resizeMode.map { try Self.fit($0, at: "defaults.layer.resizeMode") }
     var items: [TimelineItem] = []
     for (i, clip) in clips.enumerated() {
-      items.append(try item(clip, at: "clips[\(i)]", sources: sources))
+      items.append(try item(clip, at: "clips[\(i)]", sources: sources, editly: editly))
     }
     var transitions: [TimelineTransition] = []
     for (i, clip) in clips.dropLast().enumerated() {
@@ -95,14 +98,29 @@ extension Edit {
       guard duration.isFinite, duration >= 0, duration <= Limits.maxSeconds else {
         throw VideoError.invalidEdit(at: at + ".duration", reason: "seconds from 0 to \(Int(Limits.maxSeconds))")
       }
-      if clampingTransitions { duration = min(duration, items[i].duration / 2, items[i + 1].duration / 2) }
+      if clampingTransitions || editly { duration = min(duration, items[i].duration / 2, items[i + 1].duration / 2) }
       if name == "none" || duration == 0 {
         transitions.append(TimelineTransition(effect: "fade", duration: 0, label: "none"))
       } else {
-        transitions.append(try transition(name, duration, given?.easing ?? defaults?.transition?.easing))
+        // editly's params as the SPEC's `:NAME=VALUE`.
+        let params = (given?.params ?? (given?.name == nil ? defaults?.transition?.params : nil) ?? [:])
+          .sorted { $0.key < $1.key }.map { ":\($0.key)=\($0.value.text)" }.joined()
+        var made = try transition(name + params, duration, given?.easing ?? defaults?.transition?.easing)
+        for (curve, key) in [(\Transition.audioOutCurve, "audioOutCurve"), (\Transition.audioInCurve, "audioInCurve")] {
+          guard let value = given?[keyPath: curve] ?? defaults?.transition?[keyPath: curve] else { continue }
+          guard TimelineTransition.audioCurves.contains(value) else {
+            throw VideoError.invalidEdit(
+              at: "\(at).\(key)",
+              reason:
+                "'\(value)': one of afade's curves (\(TimelineTransition.audioCurves.sorted().joined(separator: ", ")))"
+            )
+          }
+          if key == "audioOutCurve" { made.audioOutCurve = value } else { made.audioInCurve = value }
+        }
+        transitions.append(made)
       }
     }
-    var levels = AudioMix.Levels(clipVolume: try Self.gain(clipsAudioVolume, at: "clipsAudioVolume"))
+    var levels = AudioMix.Levels(clipVolume: editly ? 1 : try Self.gain(clipsAudioVolume, at: "clipsAudioVolume"))
     levels.outputVolume = try Self.gain(outputVolume, at: "outputVolume")
     if let ducking {
       guard ducking.amount.isFinite, (0...60).contains(ducking.amount) else {
@@ -137,6 +155,21 @@ extension Edit {
       let length = items[i].duration
       try edit.place(clip, at: "clips[\(i)]", start: start, length: length)
       if i < transitions.count { start += length - transitions[i].duration }
+    }
+    if editly, let tracks = edit.audioTracks, !tracks.isEmpty {
+      // editly's amix: the clips' sound (weight clipsAudioVolume, heard or not) and each track
+      // (weight mixVolume), each the share of its weight in their sum.
+      let weights = [clipsAudioVolume ?? 1] + tracks.map { $0.mixVolume ?? 1 }
+      for (w, at) in zip(weights, ["clipsAudioVolume"] + tracks.indices.map { "audioTracks[\($0)].mixVolume" }) {
+        guard w.isFinite, (0...1000).contains(w) else {
+          throw VideoError.invalidEdit(at: at, reason: "a weight from 0 to 1000, not \(w)")
+        }
+      }
+      let sum = weights.reduce(0, +)
+      if sum > 0 {
+        levels.clipVolume = weights[0] / sum
+        for i in tracks.indices { edit.audioTracks![i].mixVolume = weights[i + 1] / sum }
+      }
     }
     return PlayedEdit(
       items: items, transitions: transitions, overlays: try edit.playOverlays(sources),
@@ -187,7 +220,7 @@ extension Edit {
   /// A clip as a timeline item: its picture (its first layer, when that is a whole picture;
   /// else black), its length, speed and loop, Ken Burns, its first title, and the layers drawn
   /// over the picture.
-  private func item(_ clip: Clip, at: String, sources: [String: MediaSource]) throws -> TimelineItem {
+  private func item(_ clip: Clip, at: String, sources: [String: MediaSource], editly: Bool) throws -> TimelineItem {
     if let d = clip.duration {
       guard d.isFinite, d > 0, d <= Limits.maxSeconds else {
         throw VideoError.invalidEdit(at: at + ".duration", reason: "seconds above 0, at most \(Int(Limits.maxSeconds))")
@@ -204,14 +237,16 @@ extension Edit {
     if clip.duration == nil, let j = clip.layers.firstIndex(where: { if case .video = $0 { true } else { false } }),
       j != pictureIndex, case .video(let v) = clip.layers[j], case .clip(let info)? = sources[v.path]
     {
-      length = try videoItem(v, info: info, source: .clip(info), duration: nil, at: "\(at).layers[\(j)]").duration
+      length =
+        try videoItem(v, info: info, source: .clip(info), duration: nil, at: "\(at).layers[\(j)]", editly: editly)
+        .duration
     }
     switch pictureIndex.map({ clip.layers[$0] }) {
     case .video(let v):
       guard let source = sources[v.path], case .clip(let info) = source else {
         throw VideoError.invalidEdit(at: at + ".layers", reason: "\(v.path) is not a clip (a video layer plays one)")
       }
-      item = try videoItem(v, info: info, source: source, duration: clip.duration, at: at)
+      item = try videoItem(v, info: info, source: source, duration: clip.duration, at: at, editly: editly)
       zoom = (v.zoomDirection, v.zoomAmount, v.panDirection)
       resizeMode = v.resizeMode
     case .image(let image):
@@ -252,8 +287,19 @@ extension Edit {
         item.title = TimelineTitle(AttributedText(title.text), style: try Self.style(title, at: path))
         continue
       }
-      if case .gl = layer {
-        throw VideoError.invalidEdit(at: path, reason: "a gl layer is not drawn by LayerKit yet")
+      if case .gl(let g) = layer {
+        let (start, stop) = try Self.span(g.start, g.stop, at: path)
+        let speed = g.speed ?? 1
+        guard speed.isFinite, abs(speed) <= 1000 else {
+          throw VideoError.invalidEdit(at: path + ".speed", reason: "a number, at most 1000")
+        }
+        item.layers.append(
+          ClipLayer(
+            start: start, stop: stop,
+            shader: .init(
+              fragment: URL(fileURLWithPath: g.fragmentPath), vertex: g.vertexPath.map(URL.init(fileURLWithPath:)),
+              speed: speed)))
+        continue
       }
       if let drawn = try clipLayer(layer, at: path, sources: sources, size: frameSize, fit: fit) {
         item.layers.append(drawn)
@@ -264,9 +310,10 @@ extension Edit {
 
   /// A video layer's item: editly's rule (a clip duration with a cut and no speed speeds the cut
   /// to fit), `speed` otherwise, `loop` filling the duration with the cut again and again.
-  private func videoItem(_ v: Video, info: ClipInfo, source: MediaSource, duration: Double?, at: String) throws
-    -> TimelineItem
-  {
+  private func videoItem(
+    _ v: Video, info: ClipInfo, source: MediaSource, duration: Double?, at: String, editly: Bool = false
+  ) throws -> TimelineItem {
+    let fits = editly ? Timeline.speeds : 0.25...4
     let from = v.cutFrom ?? 0
     let to = min(v.cutTo ?? info.duration, info.duration)
     guard from.isFinite, from >= 0, from < info.duration else {
@@ -290,14 +337,14 @@ extension Edit {
       // editly's fit: the cut sped or slowed to last the clip's duration.
       item.speed = cut / duration
       item.duration = duration
-      guard (0.25 - 1e-9...4 + 1e-9).contains(item.speed) else {
+      guard (fits.lowerBound - 1e-9...fits.upperBound + 1e-9).contains(item.speed) else {
         throw VideoError.invalidEdit(
           at: at + ".duration",
           reason:
-            "fitting the \(Limits.format(cut)) s cut into \(Limits.format(duration)) s needs speed \(Limits.format(item.speed)); speeds go from 0.25 to 4"
+            "fitting the \(Limits.format(cut)) s cut into \(Limits.format(duration)) s needs speed \(Limits.format(item.speed)); speeds go from \(Limits.format(fits.lowerBound)) to \(Limits.format(fits.upperBound))"
         )
       }
-      item.speed = min(max(item.speed, 0.25), 4)
+      item.speed = min(max(item.speed, fits.lowerBound), fits.upperBound)
     } else {
       item.speed = v.speed ?? 1
       // A clip duration shorter than the cut at its speed ends the clip early.

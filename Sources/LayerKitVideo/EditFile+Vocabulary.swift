@@ -9,8 +9,8 @@ extension EditFile {
   /// `$schema` (an editor's pointer to Schemas/edit.schema.json).
   static let quietKeys: Set<String> = ["enableFfmpegLog", "verbose", "logTimes", "keepTmp", "$schema"]
   /// editly's keys and layer types LayerKit does not render yet: refused by name.
-  static let notYet: Set<String> = ["fast", "customOutputArgs"]
-  static let notYetLayers: Set<String> = ["gl"]
+  static let notYet: Set<String> = []
+  static let notYetLayers: Set<String> = []
   /// Layer types that are JavaScript or editly's own advertisement: never.
   static let neverLayers: [String: String] = [
     "canvas": "a canvas layer is a JavaScript function, which LayerKit does not run",
@@ -21,7 +21,7 @@ extension EditFile {
   static let topKeys: Set<String> = [
     "width", "height", "fps", "defaults", "clips", "audioTracks", "keepSourceAudio", "clipsAudioVolume",
     "outputVolume", "outPath", "audioFilePath", "loopAudio", "allowRemoteRequests",
-    "overlays", "subtitles", "ducking", "loudness", "audioNorm",
+    "overlays", "subtitles", "ducking", "loudness", "audioNorm", "fast", "customOutputArgs",
   ]
   static let layerKeys: [String: Set<String>] = [
     "video": [
@@ -54,11 +54,12 @@ extension EditFile {
     "linear-gradient": ["type", "colors", "start", "stop"],
     "radial-gradient": ["type", "colors", "start", "stop"],
     "rainbow-colors": ["type", "start", "stop"],
+    "gl": ["type", "fragmentPath", "vertexPath", "speed", "start", "stop"],
   ]
   /// editly's layer keys LayerKit does not place yet.
   static let notYetLayerKeys: Set<String> = []
-  static let transitionKeys: Set<String> = ["name", "duration", "easing"]
-  static let notYetTransitionKeys: Set<String> = ["audioInCurve", "audioOutCurve", "params"]
+  static let transitionKeys: Set<String> = ["name", "duration", "easing", "audioInCurve", "audioOutCurve", "params"]
+  static let notYetTransitionKeys: Set<String> = []
   static let trackKeys: Set<String> = [
     "path", "mixVolume", "cutFrom", "cutTo", "start", "loop", "fadeIn", "fadeOut", "voice",
   ]
@@ -77,6 +78,10 @@ extension EditFile {
   struct Reader {
     let file: String
     let folder: String
+    /// editly's `fast` and `customOutputArgs`, taken out of the tree (they shape the output, not
+    /// the edit).
+    var fast = false
+    var customOutputArgs: [String] = []
 
     func fail(_ path: String, _ message: String) -> EditFile.Error {
       EditFile.Error(file: file, path: path, message: message)
@@ -132,6 +137,23 @@ extension EditFile {
         throw fail("allowRemoteRequests", "media are read from files; LayerKit does not fetch URLs")
       }
       top["allowRemoteRequests"] = nil
+      if let f = top.removeValue(forKey: "fast") {
+        guard case .bool(let b) = f else { throw fail("fast", "found \(f.kind), expected true or false") }
+        fast = b
+      }
+      if let a = top.removeValue(forKey: "customOutputArgs") {
+        let items = try array(a, at: "customOutputArgs")
+        for (i, item) in items.enumerated() {
+          guard case .string(let s) = item else {
+            throw fail("customOutputArgs[\(i)]", "found \(item.kind), expected a string")
+          }
+          if EncodingOptions.reservedArguments.contains(s) {
+            throw fail(
+              "customOutputArgs[\(i)]", "\(s) is LayerKit's to set (it feeds ffmpeg the frames and reads the result)")
+          }
+          customOutputArgs.append(s)
+        }
+      }
       var outPath: String?
       if let out = top.removeValue(forKey: "outPath") {
         guard case .string(let s) = resolved(out)! else {
@@ -169,6 +191,18 @@ extension EditFile {
         if !kept.isEmpty { defaults["layer"] = .object(kept) }
         top["defaults"] = .object(defaults)
       }
+      // editly's global default transition: half a second of a random effect (a file's
+      // defaults.transition is merged over it; null is none).
+      var defaults: [String: Tree] = [:]
+      if case .object(let o)? = top["defaults"] { defaults = o }
+      switch defaults["transition"] {
+      case nil: defaults["transition"] = Tree.object(["name": Tree.string("random"), "duration": Tree.number(0.5)])
+      case .object(var t)?:
+        if t["name"] == nil { t["name"] = Tree.string("random") }
+        defaults["transition"] = Tree.object(t)
+      default: break
+      }
+      top["defaults"] = Tree.object(defaults)
       guard let clipsTree = top["clips"] else { throw fail("clips", "the key clips is missing") }
       var clips: [Tree] = []
       for (i, c) in try array(clipsTree, at: "clips").enumerated() {
@@ -273,7 +307,9 @@ extension EditFile {
           merged["stop"] = merged["stop"] ?? .number(start + seconds)
         }
         var layer = try check(merged, at: at, known: known, notYet: EditFile.notYetLayerKeys)
-        for key in ["path", "fontPath"] where layer[key] != nil { layer[key] = resolved(layer[key]) }
+        for key in ["path", "fontPath", "fragmentPath", "vertexPath"] where layer[key] != nil {
+          layer[key] = resolved(layer[key])
+        }
         layers.append(.object(layer))
       }
       clip["layers"] = .array(layers)

@@ -10,6 +10,10 @@ public struct EditFile: Sendable {
   public var edit: Edit
   /// editly's `outPath`, resolved against the file's folder; `-o` overrides it.
   public var outPath: String?
+  /// editly's `fast`: a quick preview (about 250 pixels a side, 15 frames/s, x264's ultrafast).
+  public var fast = false
+  /// editly's `customOutputArgs`: ffmpeg output options after LayerKit's own.
+  public var customOutputArgs: [String] = []
 
   /// Why an edit file could not be read: where (a JSON path such as `clips[1].layers[0].type`)
   /// and what.
@@ -44,7 +48,9 @@ public struct EditFile: Sendable {
     let (json, outPath) = try reader.edit(tree)
     do {
       let encoded = try JSONEncoder().encode(json)
-      return EditFile(edit: try JSONDecoder().decode(Edit.self, from: encoded), outPath: outPath)
+      var read = EditFile(edit: try JSONDecoder().decode(Edit.self, from: encoded), outPath: outPath)
+      (read.fast, read.customOutputArgs) = (reader.fast, reader.customOutputArgs)
+      return read
     } catch let error as DecodingError {
       let (path, message) = Self.located(error)
       throw Error(file: file, path: path, message: message)

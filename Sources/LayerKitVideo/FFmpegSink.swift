@@ -131,6 +131,7 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       }
     }
     args += output
+    if options.stretch == nil { args += options.customArguments }
     args += ["-f", format.muxer]
 
     let stdout: ChildProcess.Output

@@ -41,6 +41,17 @@ public struct EncodingOptions: Sendable {
   /// level, pixel format, quality, colour tags, IDR pictures forced) in place of the format's,
   /// the frames written alone, without sound, to be cut and spliced between the copied ones.
   var stretch: [String]?
+  /// ffmpeg output options after the format's own (editly's `customOutputArgs`): a later value
+  /// of an option wins, so `-crf`, `-preset` or `-c:v` given here replace LayerKit's.
+  public var customArguments: [String] = []
+
+  /// Options that would change what LayerKit feeds ffmpeg or how it reads the result — inputs,
+  /// maps, filter graphs, size, rate, duration, the muxer, overwriting — which a custom argument
+  /// may not give.
+  public static let reservedArguments: Set<String> = [
+    "-i", "-f", "-y", "-n", "-map", "-filter_complex", "-lavfi", "-vf", "-filter:v", "-af", "-filter:a", "-s", "-r",
+    "-t", "-ss", "-to", "-frames:v", "-vframes", "-framerate", "-filter_complex_script",
+  ]
 
   public init() {}
 }

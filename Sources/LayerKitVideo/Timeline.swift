@@ -64,6 +64,16 @@ public struct TimelineTransition: Sendable {
   public var endProgress: Double
   /// How the transition is named in messages and summaries (the SPEC as written).
   public var label: String
+  /// The shapes of the clips' sound fading out and in over it: ffmpeg's `afade` curves (tri,
+  /// qsin, hsin, esin, log, ipar, qua, cub, squ, cbr, par, exp, …; tri, a straight line, when nil).
+  public var audioOutCurve: String?
+  public var audioInCurve: String?
+
+  /// `afade`'s curve names in ffmpeg 5.1.
+  public static let audioCurves: Set<String> = [
+    "tri", "qsin", "esin", "hsin", "log", "ipar", "qua", "cub", "squ", "cbr", "par", "exp", "iqsin", "ihsin", "dese",
+    "desi", "losi", "sinc", "isinc", "nofade",
+  ]
 
   public init(
     effect: String, builtIn: Bool = true, parameters: [String: TransitionValue] = [:], duration: Double,
@@ -157,8 +167,8 @@ public struct Timeline: Sendable {
       }
     }
     for (i, item) in items.enumerated() {
-      guard item.speed.isFinite, item.speed >= 0.25, item.speed <= 4 else {
-        throw .invalidTimeline("\(item.source.path): the speed must be from 0.25 to 4, not \(item.speed)")
+      guard item.speed.isFinite, Timeline.speeds.contains(item.speed) else {
+        throw .invalidTimeline("\(item.source.path): the speed must be from 0.01 to 100, not \(item.speed)")
       }
       guard item.duration.isFinite, item.duration > 0, item.duration <= Limits.maxSeconds, item.inPoint.isFinite,
         item.inPoint >= 0, item.inPoint <= Limits.maxSeconds
@@ -320,9 +330,20 @@ public struct Timeline: Sendable {
     return root
   }
 
+  /// The speeds an item plays at: from a hundredth to a hundred times (editly fits a cut of any
+  /// length into its clip; the commands' own `--speed` and an edit's `speed` keep to 0.25…4).
+  public static let speeds = 0.01...100.0
+
+  /// A shader's picture at a time (`ClipLayer.PictureShader`) and a pixel size.
+  public typealias Paint = (_ shader: ClipLayer.PictureShader, _ time: Double, _ width: Int, _ height: Int) throws ->
+    Image
+
+  /// Whether an item has a layer a shader paints (drawn by the GPU only).
+  public var paintsShaders: Bool { items.contains { $0.layers.contains { $0.shader != nil } } }
+
   /// Item i's picture at `local` seconds into it: the image, moved by the item's Ken Burns, and
-  /// the item's title over it.
-  func picture(_ image: Image, item i: Int, local: Double) throws -> Layer {
+  /// the item's title and layers over it.
+  func picture(_ image: Image, item i: Int, local: Double, paint: Paint? = nil) throws -> Layer {
     let item = items[i]
     guard item.title != nil || item.motion != nil || !item.layers.isEmpty else {
       return picture(image, fit: fit(ofItem: i))
@@ -344,7 +365,7 @@ public struct Timeline: Sendable {
         try title.style.layer(title.text, width: w, height: h, opacity: opacity) { Timeline.noteOnce("title: \($0)") })
     }
     for layer in item.layers {
-      if let drawn = try layer.layer(local: local, itemDuration: item.duration, width: w, height: h) {
+      if let drawn = try layer.layer(local: local, itemDuration: item.duration, width: w, height: h, paint: paint) {
         frame.addSublayer(drawn)
       }
     }
@@ -379,19 +400,20 @@ public struct Timeline: Sendable {
   ///   - wholeOverlays: false to leave out the image overlays over the whole video (laid over the
   ///     frame afterwards, in the planes).
   public func renderList(
-    frame k: Int, wholeOverlays: Bool = true, picture image: (Int, Double) throws -> Image,
+    frame k: Int, wholeOverlays: Bool = true, paint: Paint? = nil, picture image: (Int, Double) throws -> Image,
     overlayFrame: (Int, Double) throws -> Image = { _, _ in throw VideoError.invalidTimeline("no clip overlay frames") }
   ) throws -> RenderList {
     var list: RenderList
     switch content(ofFrame: k) {
     case .item(let i, let local):
       list = try RenderList(
-        layer: picture(image(i, local), item: i, local: local), width: width, height: height, background: background)
+        layer: picture(image(i, local), item: i, local: local, paint: paint), width: width, height: height,
+        background: background)
     case .transition(let i, let progress, let fromTime, let toTime):
       let transition = transitions[i]
       list = try RenderList(
-        transitionFrom: picture(image(i, fromTime), item: i, local: fromTime),
-        to: picture(image(i + 1, toTime), item: i + 1, local: toTime), width: width, height: height,
+        transitionFrom: picture(image(i, fromTime), item: i, local: fromTime, paint: paint),
+        to: picture(image(i + 1, toTime), item: i + 1, local: toTime, paint: paint), width: width, height: height,
         effect: transition.effect, parameters: transition.parameters, progress: progress, background: background,
         builtIn: transition.builtIn)
     }

@@ -385,7 +385,7 @@ public final class TimelineRenderer: FrameSource {
   /// Frame k's list, drawn by the renderer.
   private func renderList(_ k: Int) throws -> RenderList {
     try timeline.renderList(
-      frame: k, wholeOverlays: !laysOverlayAfter(k),
+      frame: k, wholeOverlays: !laysOverlayAfter(k), paint: paint,
       picture: { i, local in
         switch timeline.items[i].source {
         case .image(let still): return try stillImage(item: i, still)
@@ -398,6 +398,15 @@ public final class TimelineRenderer: FrameSource {
         }
         return try decoder.frame(at: timeline.overlays[o].clipTime(at: t))
       })
+  }
+
+  /// A shader's picture, painted by the renderer (the GPU), its program made once.
+  private var paint: Timeline.Paint? {
+    guard let painter = renderer as? ShaderPainter else { return nil }
+    return { shader, time, width, height in
+      let handle = try painter.makePictureShader(fragment: shader.fragment, vertex: shader.vertex)
+      return try painter.paintPicture(handle, width: width, height: height, time: time)
+    }
   }
 
   /// Item i's still, decoded on first use (sharing the pixels, and so the GPU texture, of

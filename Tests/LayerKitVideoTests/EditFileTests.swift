@@ -72,16 +72,17 @@ final class EditFileTests: XCTestCase {
     XCTAssertEqual(error(clip("{ type: 'canvas', func: 1 }"))?.path, "clips[0].layers[0].type")
     XCTAssertTrue(error(clip("{ type: 'canvas' }"))?.message.contains("JavaScript") == true)
     XCTAssertTrue(error(clip("{ type: 'editly-banner' }"))?.message.contains("advertisement") == true)
-    XCTAssertTrue(error(clip("{ type: 'gl', fragmentPath: 'a.frag' }"))?.message.contains("not supported") == true)
+    XCTAssertTrue(error(clip("{ type: 'interactive-text' }"))?.message.contains("unknown layer type") == true)
     XCTAssertEqual(
       error(clip("{ type: 'imag', path: 'a.png' }"))?.message, "unknown layer type \"imag\" (did you mean \"image\"?)")
     XCTAssertEqual(error("{ clip: [] }")?.message, "unknown key (did you mean \"clips\"?)")
     XCTAssertEqual(error("{ clips: [], allowRemoteRequests: true }")?.path, "allowRemoteRequests")
-    XCTAssertEqual(error("{ clips: [], fast: true }")?.path, "fast")
+    XCTAssertEqual(error("{ clips: [], fast: 'yes' }")?.path, "fast")
+    XCTAssertEqual(error("{ clips: [], customOutputArgs: ['-vf', 'hflip'] }")?.path, "customOutputArgs[0]")
     XCTAssertEqual(error("{ clips: [], audioNorm: { enable: true, gauss: 5 } }")?.path, "audioNorm.gauss")
     XCTAssertEqual(
-      error("{ clips: [{ layers: [], transition: { name: 'fade', audioOutCurve: 'tri' } }] }")?.path,
-      "clips[0].transition.audioOutCurve")
+      error("{ clips: [{ layers: [], transition: { name: 'fade', audioOutCurv: 'tri' } }] }")?.message,
+      "unknown key (did you mean \"audioOutCurve\"?)")
     XCTAssertEqual(error("{ clips: 3 }")?.message, "found a number, expected an array")
     XCTAssertEqual(error("{ width: 'wide', clips: [] }")?.path, "width")
     XCTAssertNotNil(error("{ clips: [ }"), "not JSON5")

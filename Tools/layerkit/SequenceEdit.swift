@@ -140,13 +140,21 @@ extension VideoJob {
     var random = SeededRandom(seed: 1)
     let played: PlayedEdit
     do {
-      played = try edit.play(sources: byPath, clampingTransitions: editly) { spec, duration, easing in
+      played = try edit.play(sources: byPath, editly: editly) { spec, duration, easing in
         var timing = MediaTimingFunction(name: options.timing)
         if let easing {
-          guard let name = MediaTimingFunction.Name(rawValue: easing) else {
-            throw ParameterError("easing \(easing): linear, easeIn, easeOut, easeInEaseOut or default")
+          // editly's curves, as the cubic Béziers CSS gives them.
+          let editly: [String: (Double, Double, Double, Double)] = [
+            "easeOutExpo": (0.16, 1, 0.3, 1), "easeInOutCubic": (0.65, 0, 0.35, 1),
+          ]
+          if let name = MediaTimingFunction.Name(rawValue: easing) {
+            timing = MediaTimingFunction(name: name)
+          } else if let c = editly[easing] {
+            timing = try MediaTimingFunction(controlPoints: c.0, c.1, c.2, c.3)
+          } else {
+            throw ParameterError(
+              "easing \(easing): linear, easeIn, easeOut, easeInEaseOut, default, easeOutExpo or easeInOutCubic")
           }
-          timing = MediaTimingFunction(name: name)
         }
         return try Self.transition(spec, duration: duration, timing: timing, gpu: gpu, random: &random)
       }

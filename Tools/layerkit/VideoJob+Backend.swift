@@ -49,7 +49,17 @@ extension VideoJob {
   /// catalogue (`TransitionEffect.shortcut`: a crossfade or a slide, which the CPU runs a row at a
   /// time): there the CPU renders such videos faster end to end (`layerkit-bench --suite`: fade and push, 720p
   /// and 1080p, Y4M and MP4), while llvmpipe wins on everything else; on a hardware GPU, the GPU.
-  func renderer(for transitions: [TimelineTransition]) -> Renderer {
+  /// A timeline whose layers a shader paints (editly's gl layers) needs the GPU: the CPU runs
+  /// no GLSL, so that is an error naming the renderer there.
+  func renderer(for transitions: [TimelineTransition], paintsShaders: Bool = false) throws -> Renderer {
+    if paintsShaders {
+      guard let gpu else {
+        throw ParameterError(
+          "a gl layer is a GLSL shader's picture, drawn on the GPU; "
+            + (options.renderer == .cpu ? "give --renderer gpu or auto" : "no GPU backend here"))
+      }
+      return gpu
+    }
     guard options.renderer == .auto, let gpu, transitions.allSatisfy(\.builtIn),
       Self.cpuIsFaster(than: gpu, effects: transitions.map(\.effect))
     else { return renderer }

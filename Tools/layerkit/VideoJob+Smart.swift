@@ -32,6 +32,7 @@ extension VideoJob {
     }
     guard !clips.isEmpty else { return choice == .on ? try decline("no clip is shown") : .declined(nil) }
     if options.run.contactSheet != nil { return try decline("a contact sheet is drawn from rendered frames") }
+    if !plan.options.customArguments.isEmpty { return try decline("custom output arguments change the encoder") }
     guard case .file = plan.target.kind else { return try decline("a stream or a device is written as it is encoded") }
     var streams: [String: SourceStream] = [:]
     for info in clips.values where streams[info.path] == nil {

@@ -21,6 +21,8 @@ struct VideoJob {
   /// The renderer `--renderer` names (for auto: the GPU when an EGL display can be made).
   let renderer: Renderer
   let gpu: GLRenderer?
+  /// ffmpeg output options after LayerKit's own (editly's `customOutputArgs`).
+  var customOutputArguments: [String] = []
 
   init(options: VideoOptions, command: String) throws {
     reserveLargeBuffersWithMmap()
@@ -157,6 +159,12 @@ struct VideoJob {
     try options.encoder.check(for: target.format)
     try Self.checkCarriesSound(played.tracks.map(\.path), target)
     var plan = try OutputPlan(target: target, options: options.encoder.encoding)
+    if !customOutputArguments.isEmpty {
+      guard target.format.needsFFmpeg else {
+        throw ValidationError("customOutputArgs: \(options.output) is not written by ffmpeg")
+      }
+      plan.options.customArguments = customOutputArguments
+    }
     let (pictureWidth, pictureHeight) = (width, height)
     (width, height) = try Self.frameSize(plan, width: width, height: height, pad: options.pad)
     let background = options.encoder.background?.color ?? .clear
@@ -177,7 +185,7 @@ struct VideoJob {
       try OutputIdentity.checkWritable(secondary)
     }
     let sheetFrames = options.run.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
-    let renderer = self.renderer(for: played.transitions)
+    let renderer = try self.renderer(for: played.transitions, paintsShaders: timeline.paintsShaders)
     let describe = "\(width)×\(height), \(timeline.rate) fps, \(renderer.name)"
     let smart = try smartRender(timeline, renderer: renderer, plan: plan, range: range)
     if target.format.carriesSound {
