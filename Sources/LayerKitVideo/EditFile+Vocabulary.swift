@@ -20,7 +20,7 @@ extension EditFile {
 
   static let topKeys: Set<String> = [
     "width", "height", "fps", "defaults", "clips", "audioTracks", "keepSourceAudio", "clipsAudioVolume",
-    "outputVolume", "outPath", "audioFilePath", "loopAudio", "allowRemoteRequests",
+    "outputVolume", "outPath", "audioFilePath", "loopAudio", "backgroundAudioVolume", "allowRemoteRequests",
     "overlays", "subtitles", "ducking", "loudness", "audioNorm", "fast", "customOutputArgs",
   ]
   static let layerKeys: [String: Set<String>] = [
@@ -219,9 +219,17 @@ extension EditFile {
           tracks.append(.object(o))
         }
       }
+      let background = top.removeValue(forKey: "backgroundAudioVolume")
       if let music = top.removeValue(forKey: "audioFilePath") {
         var track: [String: Tree] = ["path": resolved(music)!]
         if case .bool(true)? = top["loopAudio"] { track["loop"] = .bool(true) }
+        // editly's backgroundAudioVolume: the music's weight in the mix (a number or decibels).
+        switch background {
+        case .number(let n)?: track["mixVolume"] = .number(n)
+        case .string(let text)?: track["mixVolume"] = .number(try decibels(text, at: "backgroundAudioVolume"))
+        case nil: break
+        case let other?: throw fail("backgroundAudioVolume", "found \(other.kind), expected a number or decibels")
+        }
         tracks.insert(.object(track), at: 0)
       }
       top["loopAudio"] = nil

@@ -133,6 +133,8 @@ extension Suite {
           command: command.dropLast(2).joined(separator: " ")))
       print(Self.describe(rows.last!))
     }
+    // No ffmpeg command: a workload only LayerKit runs here (the peer's row is its own).
+    guard !ffmpeg.isEmpty else { return rows }
     let (seconds, _) = try Self.time(ffmpeg)
     rows.append(
       ClipRow(

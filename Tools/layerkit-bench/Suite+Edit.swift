@@ -76,20 +76,25 @@ extension Suite {
       + ["-pix_fmt", "yuv420p", "-c:a", "aac", "-y", out]
     var rows = try runBoth(Self.editName, layerkit: [layerkit] + ours, ffmpeg: theirs, in: dir)
     // MoviePy 2, where python3 has it: the same edit, its script beside this file.
-    let script = Self.benchFolder.appendingPathComponent("moviepy/edit.py").path
-    if Self.pythonHasMoviePy() {
-      let command = ["/usr/bin/env", "python3", script, out] + c + [inputs.logo, inputs.music]
-      let (seconds, _) = try Self.time(command)
-      rows.append(
-        ClipRow(
-          workload: Self.editName, tool: "moviepy", seconds: seconds, stats: nil,
-          command: command.joined(separator: " ")))
-      print(Self.describe(rows.last!))
-    } else {
-      print("moviepy: not installed for python3 (pip install moviepy), its row is left out")
-    }
+    rows += try Self.moviepyRow(Self.editName, script: "edit.py", [out] + c + [inputs.logo, inputs.music])
     try? FileManager.default.removeItem(atPath: out)
     return rows
+  }
+
+  /// MoviePy 2's row of a workload, where python3 has it: `script` (in moviepy/ beside this
+  /// file) run with `arguments`; none, said once, where it has not.
+  static func moviepyRow(_ workload: String, script: String, _ arguments: [String]) throws -> [ClipRow] {
+    guard pythonHasMoviePy() else {
+      print("moviepy: not installed for python3 (pip install moviepy), its row is left out")
+      return []
+    }
+    let path = benchFolder.appendingPathComponent("moviepy/\(script)").path
+    let command = ["/usr/bin/env", "python3", path] + arguments
+    let (seconds, _) = try time(command)
+    let row = ClipRow(
+      workload: workload, tool: "moviepy", seconds: seconds, stats: nil, command: command.joined(separator: " "))
+    print(describe(row))
+    return [row]
   }
 
   /// This source folder (the MoviePy script lives beside it).

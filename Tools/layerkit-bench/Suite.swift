@@ -101,8 +101,10 @@ struct Suite {
     if withClips, let ffmpeg {
       let (a, b) = try inputs(width: 1920, height: 1080, ffmpeg: ffmpeg, in: work)
       clips = try clipWorkloads(try makeClipInputs(ffmpeg: ffmpeg, stills: [a, b], in: work), ffmpeg: ffmpeg, in: work)
-      if selects(Self.editName) {
-        clips += try editWorkload(try makeEditInputs(ffmpeg: ffmpeg, in: work), ffmpeg: ffmpeg, in: work)
+      if selects(Self.editName) || selects(Self.editlyName) || selects(Self.editlyY4MName) {
+        let edit = try makeEditInputs(ffmpeg: ffmpeg, in: work)
+        if selects(Self.editName) { clips += try editWorkload(edit, ffmpeg: ffmpeg, in: work) }
+        clips += try editlyWorkload(edit, ffmpeg: ffmpeg, in: work)
       }
       clips += try smartWorkloads(ffmpeg: ffmpeg, in: work)
     }
