@@ -90,7 +90,9 @@ let package = Package(
         "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitSamples", "LayerKitMedia", "LayerKitVideo",
         "LayerKitText", "LayerKitScene", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      path: "Tools/layerkit-bench"
+      path: "Tools/layerkit-bench",
+      // MoviePy's side of the edit workloads: Python run by the bench, not built.
+      exclude: ["moviepy"]
     ),
 
     // The model's tests link the model alone (no EGL, no fonts, no codecs).

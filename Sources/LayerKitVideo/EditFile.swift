@@ -42,7 +42,9 @@ public struct EditFile: Sendable {
       decoder.allowsJSON5 = true
       tree = try decoder.decode(Tree.self, from: data)
     } catch {
-      throw Error(file: file, path: "", message: "not JSON5 or JSON: \(Self.reason(error))")
+      // Foundation's reader says no more than that the file is not valid: the scanner says where.
+      let at = SyntaxScanner.locate([UInt8](data))
+      throw Error(file: file, path: "", message: "not JSON5 or JSON: \(at ?? Self.reason(error))")
     }
     var reader = Reader(file: file, folder: folder)
     let (json, outPath) = try reader.edit(tree)

@@ -85,7 +85,26 @@ final class EditFileTests: XCTestCase {
       "unknown key (did you mean \"audioOutCurve\"?)")
     XCTAssertEqual(error("{ clips: 3 }")?.message, "found a number, expected an array")
     XCTAssertEqual(error("{ width: 'wide', clips: [] }")?.path, "width")
-    XCTAssertNotNil(error("{ clips: [ }"), "not JSON5")
+    XCTAssertEqual(
+      error("{ clips: [ }")?.message, "not JSON5 or JSON: line 1, column 12: found '}', expected a value")
+  }
+
+  /// A syntax error names its line and column and what was expected there; what JSON5 allows
+  /// (comments, trailing commas, unquoted keys, single quotes, hex, +, Infinity) is no error.
+  func testASyntaxErrorNamesItsLineAndColumn() {
+    XCTAssertEqual(
+      error("{\n  clips: [\n    { layers: [] },\n    { oops }\n  ]\n}")?.message,
+      "not JSON5 or JSON: line 4, column 12: found '}', expected ':' after the key")
+    XCTAssertEqual(
+      error("{ clips: [{ duration: 2 } { duration: 3 }] }")?.message,
+      "not JSON5 or JSON: line 1, column 27: found '{', expected ',' or ']'")
+    XCTAssertEqual(
+      error("{ outPath: 'a.mp4\n, clips: [] }")?.message,
+      "not JSON5 or JSON: line 1, column 12: found ''a.mp4', expected a string closed on its line")
+    XCTAssertNil(
+      EditFile.SyntaxScanner.locate(
+        Array(
+          "// c\n{ /* c */ a: 'x', \"b\": [1, +2, .5, 0x1F, Infinity, -NaN, 1e3,], $c_1: null, d: true, }\n".utf8)))
   }
 
   /// editly's colour layers are a clip's picture: one colour, a gradient top to bottom, a
