@@ -31,6 +31,39 @@ public struct ClipLayer: Sendable {
     }
   }
 
+  /// A clip played in a box over the picture (editly's video layers after a clip's picture:
+  /// picture-in-picture, a mosaic), decoded by the item's renderer; `draw` is not used.
+  public var clip: PlacedClip?
+
+  /// A clip in a box: from `inPoint` at `speed`, holding its last frame past its end.
+  public struct PlacedClip: Sendable {
+    public var info: ClipInfo
+    public var inPoint: Double
+    public var speed: Double
+    /// Fractions of the picture area: x, y, width, height.
+    public var box: Rect
+    public var gravity: ContentsGravity
+
+    public init(info: ClipInfo, inPoint: Double = 0, speed: Double = 1, box: Rect, gravity: ContentsGravity) {
+      self.info = info
+      self.inPoint = inPoint
+      self.speed = speed
+      self.box = box
+      self.gravity = gravity
+    }
+
+    /// The clip's own time `local` seconds after the layer's start.
+    public func clipTime(_ local: Double) -> Double { inPoint + max(0, local) * speed }
+  }
+
+  /// A clip in a box over the picture area.
+  public init(start: Double = 0, stop: Double? = nil, clip: PlacedClip) {
+    self.start = start
+    self.stop = stop
+    self.clip = clip
+    self.draw = { _, _, w, h in Layer(frame: Rect(x: 0, y: 0, width: w, height: h)) }
+  }
+
   /// A shader's picture over the picture area.
   public init(start: Double = 0, stop: Double? = nil, shader: PictureShader) {
     self.start = start
@@ -48,13 +81,24 @@ public struct ClipLayer: Sendable {
     self.draw = draw
   }
 
+  /// Where it ends in an item of `duration` seconds.
+  func end(itemDuration duration: Double) -> Double { min(stop ?? duration, duration) }
+
   /// The layer at `local` seconds into an item of `duration` seconds, or nil outside its time.
-  /// - Parameter paint: a shader's picture at a time and a pixel size (the renderer's).
+  /// - Parameters:
+  ///   - paint: a shader's picture at a time and a pixel size (the renderer's).
+  ///   - clipFrame: a placed clip's frame at a time of the clip (the renderer's decoder).
   func layer(
-    local: Double, itemDuration duration: Double, width: Double, height: Double, paint: Timeline.Paint?
+    local: Double, itemDuration duration: Double, width: Double, height: Double, paint: Timeline.Paint?,
+    clipFrame: ((Double) throws -> Image)? = nil
   ) throws -> Layer? {
-    let end = min(stop ?? duration, duration)
+    let end = end(itemDuration: duration)
     guard local >= start - 1e-9, local < end else { return nil }
+    if let clip {
+      guard let clipFrame else { throw VideoError.invalidTimeline("\(clip.info.path): no decoder for a placed clip") }
+      let image = try clipFrame(clip.clipTime(local - start))
+      return Self.picture(image, in: clip.box, gravity: clip.gravity, width: width, height: height)
+    }
     guard let shader else { return try draw(local - start, end - start, width, height) }
     guard let paint else {
       throw VideoError.invalidTimeline(
@@ -65,5 +109,28 @@ public struct ClipLayer: Sendable {
       shader, (local - start) / (end - start) * shader.speed, Int(width.rounded()), Int(height.rounded()))
     layer.contentsGravity = .resize
     return layer
+  }
+
+  /// A layer the size of the picture area with `image` in `box` (fractions of the area), filled
+  /// as `gravity` says, moved by Ken Burns at `progress` (0 to 1) inside the box.
+  static func picture(
+    _ image: Image, in box: Rect, gravity: ContentsGravity, motion: KenBurns? = nil, progress: Double = 0,
+    width w: Double, height h: Double
+  ) -> Layer {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
+    let frame = Rect(x: box.origin.x * w, y: box.origin.y * h, width: box.size.width * w, height: box.size.height * h)
+    let area = Layer(frame: frame)
+    area.masksToBounds = true
+    let shown = Layer(frame: Rect(x: 0, y: 0, width: frame.size.width, height: frame.size.height))
+    shown.contents = image
+    shown.contentsGravity = gravity
+    if let motion {
+      let (scale, offset) = motion.placement(at: progress)
+      shown.transform = Transform3D(scaleX: scale, y: scale).concatenating(
+        Transform3D(translationX: offset.x * frame.size.width, y: offset.y * frame.size.height))
+    }
+    area.addSublayer(shown)
+    root.addSublayer(area)
+    return root
   }
 }

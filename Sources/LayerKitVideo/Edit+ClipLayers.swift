@@ -25,7 +25,7 @@ extension Edit {
       let (start, stop) = try Self.span(i.start, i.stop, at: at)
       return ClipLayer(start: start, stop: stop) { local, span, w, h in
         let shown = try image.fitting(box.size.width * w, box.size.height * h)
-        return Self.picture(
+        return ClipLayer.picture(
           shown, in: box, gravity: gravity, motion: motion, progress: local / span, width: w, height: h)
       }
     case .imageOverlay(let o):
@@ -48,7 +48,7 @@ extension Edit {
         let box = Rect(
           x: (a.x * w - a.originX * bw) / w, y: (a.y * h - a.originY * bh) / h, width: bw / w, height: bh / h)
         let shown = try image.fitting(bw, bh)
-        return Self.picture(
+        return ClipLayer.picture(
           shown, in: box, gravity: .resize, motion: motion, progress: local / span, width: w, height: h)
       }
     case .title(let t):
@@ -88,7 +88,7 @@ extension Edit {
       }
       let image = try Self.picture(c, width: size.width, height: size.height, at: at)
       return ClipLayer(start: start, stop: stop) { _, _, w, h in
-        Self.picture(
+        ClipLayer.picture(
           image, in: Rect(x: 0, y: 0, width: 1, height: 1), gravity: .resize, motion: nil, progress: 0,
           width: w, height: h)
       }
@@ -191,29 +191,6 @@ extension Edit {
 
   /// Text boxes laid out, by text, style, place and frame size (a few dozen at most).
   private static let laidText = Locked([String: LayerKit.Layer]())
-
-  /// A frame-sized layer with `image` in `box` (fractions of the frame), filled as `gravity`
-  /// says, moved by Ken Burns at `progress` (0 to 1) inside the box.
-  static func picture(
-    _ image: LayerKit.Image, in box: Rect, gravity: ContentsGravity, motion: KenBurns?, progress: Double,
-    width w: Double, height h: Double
-  ) -> LayerKit.Layer {
-    let root = LayerKit.Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
-    let frame = Rect(x: box.origin.x * w, y: box.origin.y * h, width: box.size.width * w, height: box.size.height * h)
-    let area = LayerKit.Layer(frame: frame)
-    area.masksToBounds = true
-    let shown = LayerKit.Layer(frame: Rect(x: 0, y: 0, width: frame.size.width, height: frame.size.height))
-    shown.contents = image
-    shown.contentsGravity = gravity
-    if let motion {
-      let (scale, offset) = motion.placement(at: progress)
-      shown.transform = Transform3D(scaleX: scale, y: scale).concatenating(
-        Transform3D(translationX: offset.x * frame.size.width, y: offset.y * frame.size.height))
-    }
-    area.addSublayer(shown)
-    root.addSublayer(area)
-    return root
-  }
 
   /// A still's pixels: from the opened sources, or read now; an SVG drawn again at the size it
   /// is shown at (once per size), so it stays sharp.

@@ -153,7 +153,7 @@ extension Edit {
     var start = 0.0
     for (i, clip) in clips.enumerated() {
       let length = items[i].duration
-      try edit.place(clip, at: "clips[\(i)]", start: start, length: length)
+      try edit.place(clip, at: "clips[\(i)]", start: start, length: length, sources: sources)
       if i < transitions.count { start += length - transitions[i].duration }
     }
     if editly, let tracks = edit.audioTracks, !tracks.isEmpty {
@@ -179,7 +179,9 @@ extension Edit {
 
   /// A clip's `audio` and `detached-audio` layers as tracks of the whole video, and its videos
   /// after its picture as overlays, the clip starting at `start` seconds and lasting `length`.
-  private mutating func place(_ clip: Clip, at path: String, start: Double, length: Double) throws {
+  private mutating func place(
+    _ clip: Clip, at path: String, start: Double, length: Double, sources: [String: MediaSource]
+  ) throws {
     let picture = Self.pictureIndex(clip)
     for (j, layer) in clip.layers.enumerated() {
       let at = "\(path).layers[\(j)]"
@@ -197,21 +199,21 @@ extension Edit {
           track.cutTo = min(a.cutTo ?? .infinity, from + length)
         }
         audioTracks = (audioTracks ?? []) + [track]
-      case .video(let v) where j != picture:
-        // A video over the clip's picture: a clip overlay in its box for its span (silent).
-        var overlay = Overlay(path: v.path)
-        overlay.cutFrom = v.cutFrom
+      case .video(let v) where j != picture && keepSourceAudio == true:
+        // A video over the clip's picture sounds as it plays at its own speed: heard when it
+        // plays at 1×, as a track from its start for its span.
+        guard case .clip(let info)? = sources[v.path], info.hasAudio,
+          let placed = try placedVideo(v, at: at, sources: sources, clipDuration: clip.duration).clip,
+          abs(placed.speed - 1) < 1e-9
+        else { continue }
         let (from, to) = try Self.span(v.start, v.stop, at: at)
         guard from < length else { continue }
-        overlay.start = start + from
-        overlay.stop = start + min(to ?? length, length)
-        let box = try Self.box(
-          width: v.width, height: v.height, left: v.left, top: v.top, originX: v.originX, originY: v.originY, at: at)
-        overlay.position = .point(.init(x: box.origin.x, y: box.origin.y))
-        (overlay.width, overlay.height) = (box.size.width, box.size.height)
-        overlay.resizeMode = v.resizeMode ?? defaults?.layer?.resizeMode ?? "contain"
-        overlay.margin = 0
-        overlays = (overlays ?? []) + [overlay]
+        var track = AudioTrack(path: v.path)
+        track.mixVolume = v.mixVolume
+        track.cutFrom = placed.inPoint
+        track.cutTo = placed.inPoint + min(to ?? length, length) - from
+        track.start = start + from
+        audioTracks = (audioTracks ?? []) + [track]
       case .video, .image, .title, .colors, .imageOverlay, .text, .gl: break
       }
     }
@@ -260,7 +262,8 @@ extension Edit {
       item = TimelineItem(
         source: .image(
           Still(
-            try Self.picture(layer, width: frameSize.width, height: frameSize.height, at: at), name: layer.kind.rawValue
+            try Self.picture(layer, width: frameSize.width, height: frameSize.height, at: at),
+            name: "\(at): \(layer.kind.rawValue)"
           )),
         duration: length)
       resizeMode = "stretch"
@@ -287,6 +290,10 @@ extension Edit {
         item.title = TimelineTitle(AttributedText(title.text), style: try Self.style(title, at: path))
         continue
       }
+      if case .video(let v) = layer {
+        item.layers.append(try placedVideo(v, at: path, sources: sources, clipDuration: clip.duration))
+        continue
+      }
       if case .gl(let g) = layer {
         let (start, stop) = try Self.span(g.start, g.stop, at: path)
         let speed = g.speed ?? 1
@@ -306,6 +313,36 @@ extension Edit {
       }
     }
     return item
+  }
+
+  /// A video after a clip's picture, as a clip layer: its cut in its box, sped as editly fits
+  /// it to the clip's duration (or at its `speed`), filled as its `resizeMode` says (contain).
+  func placedVideo(_ v: Video, at: String, sources: [String: MediaSource], clipDuration: Double?) throws -> ClipLayer {
+    guard case .clip(let info)? = sources[v.path] else {
+      throw VideoError.invalidEdit(at: at + ".path", reason: "\(v.path) is not a clip (a video layer plays one)")
+    }
+    let from = v.cutFrom ?? 0
+    let to = min(v.cutTo ?? info.duration, info.duration)
+    guard from.isFinite, from >= 0, from < info.duration, to.isFinite, to > from else {
+      throw VideoError.invalidEdit(
+        at: at + ".cutFrom", reason: "\(v.path) is \(Limits.format(info.duration)) s long; cut from 0 to it")
+    }
+    var speed = 1.0
+    if let s = v.speed {
+      guard s.isFinite, (0.25...4).contains(s) else {
+        throw VideoError.invalidEdit(at: at + ".speed", reason: "from 0.25 to 4, not \(s)")
+      }
+      speed = s
+    } else if let clipDuration {
+      speed = min(max((to - from) / clipDuration, Timeline.speeds.lowerBound), Timeline.speeds.upperBound)
+    }
+    let box = try Self.box(
+      width: v.width, height: v.height, left: v.left, top: v.top, originX: v.originX, originY: v.originY, at: at)
+    let fit = try Self.fit(v.resizeMode ?? defaults?.layer?.resizeMode ?? "contain", at: at + ".resizeMode")
+    let (start, stop) = try Self.span(v.start, v.stop, at: at)
+    return ClipLayer(
+      start: start, stop: stop,
+      clip: .init(info: info, inPoint: from, speed: speed, box: box, gravity: fit.gravity))
   }
 
   /// A video layer's item: editly's rule (a clip duration with a cut and no speed speeds the cut

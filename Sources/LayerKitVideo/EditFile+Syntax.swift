@@ -154,8 +154,9 @@ extension EditFile {
         return
       }
       var digits = 0
-      while let d = current, isDigit(d) || d == UInt8(ascii: ".") || d | 0x20 == UInt8(ascii: "e")
-        || ((d == UInt8(ascii: "+") || d == UInt8(ascii: "-")) && bytes[i - 1] | 0x20 == UInt8(ascii: "e"))
+      while let d = current,
+        isDigit(d) || d == UInt8(ascii: ".") || d | 0x20 == UInt8(ascii: "e")
+          || ((d == UInt8(ascii: "+") || d == UInt8(ascii: "-")) && bytes[i - 1] | 0x20 == UInt8(ascii: "e"))
       {
         if isDigit(d) { digits += 1 }
         i += 1

@@ -343,7 +343,12 @@ public struct Timeline: Sendable {
 
   /// Item i's picture at `local` seconds into it: the image, moved by the item's Ken Burns, and
   /// the item's title and layers over it.
-  func picture(_ image: Image, item i: Int, local: Double, paint: Paint? = nil) throws -> Layer {
+  /// A placed clip's frame: of item i's layer j, at a time of the clip.
+  public typealias LayerFrame = (_ item: Int, _ layer: Int, _ time: Double) throws -> Image
+
+  func picture(
+    _ image: Image, item i: Int, local: Double, paint: Paint? = nil, layerFrame: LayerFrame? = nil
+  ) throws -> Layer {
     let item = items[i]
     guard item.title != nil || item.motion != nil || !item.layers.isEmpty else {
       return picture(image, fit: fit(ofItem: i))
@@ -364,8 +369,11 @@ public struct Timeline: Sendable {
       frame.addSublayer(
         try title.style.layer(title.text, width: w, height: h, opacity: opacity) { Timeline.noteOnce("title: \($0)") })
     }
-    for layer in item.layers {
-      if let drawn = try layer.layer(local: local, itemDuration: item.duration, width: w, height: h, paint: paint) {
+    for (j, layer) in item.layers.enumerated() {
+      let frameOf = layerFrame.map { f in { (time: Double) in try f(i, j, time) } }
+      if let drawn = try layer.layer(
+        local: local, itemDuration: item.duration, width: w, height: h, paint: paint, clipFrame: frameOf)
+      {
         frame.addSublayer(drawn)
       }
     }
@@ -400,20 +408,23 @@ public struct Timeline: Sendable {
   ///   - wholeOverlays: false to leave out the image overlays over the whole video (laid over the
   ///     frame afterwards, in the planes).
   public func renderList(
-    frame k: Int, wholeOverlays: Bool = true, paint: Paint? = nil, picture image: (Int, Double) throws -> Image,
+    frame k: Int, wholeOverlays: Bool = true, paint: Paint? = nil, layerFrame: LayerFrame? = nil,
+    picture image: (Int, Double) throws -> Image,
     overlayFrame: (Int, Double) throws -> Image = { _, _ in throw VideoError.invalidTimeline("no clip overlay frames") }
   ) throws -> RenderList {
     var list: RenderList
     switch content(ofFrame: k) {
     case .item(let i, let local):
       list = try RenderList(
-        layer: picture(image(i, local), item: i, local: local, paint: paint), width: width, height: height,
+        layer: picture(image(i, local), item: i, local: local, paint: paint, layerFrame: layerFrame),
+        width: width, height: height,
         background: background)
     case .transition(let i, let progress, let fromTime, let toTime):
       let transition = transitions[i]
       list = try RenderList(
-        transitionFrom: picture(image(i, fromTime), item: i, local: fromTime, paint: paint),
-        to: picture(image(i + 1, toTime), item: i + 1, local: toTime, paint: paint), width: width, height: height,
+        transitionFrom: picture(image(i, fromTime), item: i, local: fromTime, paint: paint, layerFrame: layerFrame),
+        to: picture(image(i + 1, toTime), item: i + 1, local: toTime, paint: paint, layerFrame: layerFrame),
+        width: width, height: height,
         effect: transition.effect, parameters: transition.parameters, progress: progress, background: background,
         builtIn: transition.builtIn)
     }

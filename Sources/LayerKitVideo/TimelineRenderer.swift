@@ -22,10 +22,13 @@ public final class TimelineRenderer: FrameSource {
   private var decoders: [Int: ClipDecoder] = [:]
   /// One decoder per clip overlay (picture-in-picture), by overlay, dropped when it goes off.
   private var overlayDecoders: [Int: ClipDecoder] = [:]
+  /// One decoder per placed clip inside an item (`ClipLayer.clip`), by item and layer, dropped
+  /// with its item.
+  private var layerDecoders: [Int: [Int: ClipDecoder]] = [:]
   /// The frame of the still item shown alone last, reused while it holds.
   private var lastStill: (item: Int, frame: VideoFrame)?
   /// The decoded stills of the items on screen, by item.
-  private var stills: [Int: Image] = [:]
+  var stills: [Int: Image] = [:]
   /// The planes of still items' frames alone, by item (for crossfades in the output's format),
   /// and at full resolution (4:4:4, for slides).
   private var stillPlanes: [Int: YUVPlanes] = [:]
@@ -76,6 +79,16 @@ public final class TimelineRenderer: FrameSource {
     planarForms = timeline.transitions.indices.map(planarForm)
     for d in overlayDecoders.values { d.stop() }
     overlayDecoders = [:]
+    for d in layerDecoders.values.flatMap(\.values) { d.stop() }
+    layerDecoders = [:]
+    for (i, item) in timeline.items.enumerated() {
+      for (j, layer) in item.layers.enumerated() {
+        guard let clip = layer.clip else { continue }
+        let end = clip.clipTime(layer.end(itemDuration: item.duration) - layer.start)
+        let last = min(clip.info.frameCount - 1, Int((end * clip.info.frameRate).rounded(.up)))
+        layerDecoders[i, default: [:]][j] = ClipDecoder(clip.info, lastFrame: max(0, last), output: .rgba)
+      }
+    }
     for (o, overlay) in timeline.overlays.enumerated() {
       if let info = overlay.clip {
         overlayDecoders[o] = ClipDecoder(info, lastFrame: timeline.lastOverlayFrame(o), output: .rgba)
@@ -92,7 +105,9 @@ public final class TimelineRenderer: FrameSource {
 
   public func interruptible(_ register: (@escaping () -> Void) -> Void) {
     // Weakly: a decoder whose item is over is released, frames and all, long before the end.
-    for d in Array(decoders.values) + Array(overlayDecoders.values) { register { [weak d] in d?.interrupt() } }
+    for d in Array(decoders.values) + Array(overlayDecoders.values) + layerDecoders.values.flatMap(\.values) {
+      register { [weak d] in d?.interrupt() }
+    }
   }
 
   /// Draws frame k + 1 while frame k is read back, on the GPU.
@@ -225,6 +240,13 @@ public final class TimelineRenderer: FrameSource {
       decoder.stop()
       decoders[i] = nil
     }
+    for (i, byLayer) in layerDecoders where over(i) {
+      for decoder in byLayer.values {
+        finishedDecodeWait += decoder.waitSeconds
+        decoder.stop()
+      }
+      layerDecoders[i] = nil
+    }
     for (o, decoder) in overlayDecoders where next >= (timeline.overlays[o].end ?? .infinity) {
       finishedDecodeWait += decoder.waitSeconds
       decoder.stop()
@@ -246,6 +268,15 @@ public final class TimelineRenderer: FrameSource {
       let first = max(k + 1, Int((start * rate - 1e-6).rounded(.up)))
       decoder.start(at: timeline.items[i].clipTime(max(0, timeline.time(ofFrame: first) - start)))
     }
+    for (i, byLayer) in layerDecoders {
+      for (j, decoder) in byLayer {
+        let layer = timeline.items[i].layers[j]
+        let start = timeline.starts[i] + layer.start
+        guard start > now, start <= now + TimelineRenderer.decoderLead, let clip = layer.clip else { continue }
+        let first = max(k + 1, Int((start * rate - 1e-6).rounded(.up)))
+        decoder.start(at: clip.clipTime(timeline.time(ofFrame: first) - start))
+      }
+    }
   }
 
   static let decoderLead = 1.0
@@ -257,7 +288,10 @@ public final class TimelineRenderer: FrameSource {
   private var finishedDecodeWait = 0.0
 
   public var decodeWaitSeconds: Double {
-    finishedDecodeWait + (Array(decoders.values) + Array(overlayDecoders.values)).reduce(0) { $0 + $1.waitSeconds }
+    finishedDecodeWait
+      + (Array(decoders.values) + Array(overlayDecoders.values) + layerDecoders.values.flatMap(\.values)).reduce(0) {
+        $0 + $1.waitSeconds
+      }
   }
 
   private func frameAtHand(_ k: Int) throws -> VideoFrame {
@@ -386,6 +420,13 @@ public final class TimelineRenderer: FrameSource {
   private func renderList(_ k: Int) throws -> RenderList {
     try timeline.renderList(
       frame: k, wholeOverlays: !laysOverlayAfter(k), paint: paint,
+      layerFrame: { i, j, time in
+        guard let decoder = self.layerDecoders[i]?[j] else {
+          throw VideoError.invalidTimeline(
+            "item \(i + 1), layer \(j + 1): asked for after its item ended (frames out of order)")
+        }
+        return try decoder.frame(at: time)
+      },
       picture: { i, local in
         switch timeline.items[i].source {
         case .image(let still): return try stillImage(item: i, still)
@@ -409,32 +450,6 @@ public final class TimelineRenderer: FrameSource {
     }
   }
 
-  /// Item i's still, decoded on first use (sharing the pixels, and so the GPU texture, of
-  /// another item on screen that shows the same file).
-  func stillImage(item i: Int, _ still: Still) throws -> Image {
-    if let image = stills[i] { return image }
-    var image: Image
-    if timeline.items[i].motion != nil {
-      // Reduced once (area averaging) to the size that covers the picture area at the move's
-      // smallest scale: the move then only magnifies it, so nothing shimmers.
-      image = try still.load()
-      let (w, h) = (Double(timeline.pictureWidth), Double(timeline.pictureHeight))
-      let scale = max(w / Double(image.width), h / Double(image.height))
-      if scale < 1 {
-        image = image.areaScaled(
-          width: min(image.width, Int((Double(image.width) * scale).rounded(.up))),
-          height: min(image.height, Int((Double(image.height) * scale).rounded(.up))))
-      }
-    } else {
-      image =
-        try stills.first {
-          timeline.items[$0.key].source.path == still.path && timeline.items[$0.key].motion == nil
-        }?.value ?? still.load()
-    }
-    stills[i] = image
-    return image
-  }
-
   public func stop() {
     lookahead.drop()
     stills.removeAll()
@@ -454,19 +469,10 @@ public final class TimelineRenderer: FrameSource {
       d.stop()
     }
     overlayDecoders.removeAll()
-  }
-}
-
-extension Image {
-  /// Whether every pixel's alpha is 255.
-  var isOpaque: Bool {
-    pixels.withUnsafeBufferPointer { p in
-      var i = 3
-      while i < p.count {
-        if p[i] != 255 { return false }
-        i += 4
-      }
-      return true
+    for d in layerDecoders.values.flatMap(\.values) {
+      finishedDecodeWait += d.waitSeconds
+      d.stop()
     }
+    layerDecoders.removeAll()
   }
 }

@@ -127,4 +127,38 @@ final class EditlyCommandTests: XCTestCase {
     XCTAssertNotEqual(r.status, 0)
     XCTAssertTrue(r.stderr.contains("point --gl-transitions DIR"), r.stderr)
   }
+
+  /// A video after a clip's picture plays in its box inside the clip: a transition carries it
+  /// with the picture (editly draws every layer into the clip's frame).
+  func testAPlacedVideoMovesWithItsClip() throws {
+    let blue = h.path("blue.mp4")
+    let made = try ToolHarness.run(
+      ToolHarness.which("ffmpeg"),
+      ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=blue:s=32x32:r=10:d=2", "-pix_fmt", "yuv420p", blue])
+    XCTAssertEqual(made.status, 0, made.stderr)
+    let file = try spec(
+      """
+      { width: 40, height: 20, fps: 10, clips: [
+        { duration: 2, transition: { name: 'push:fromRight', duration: 1 }, layers: [
+          { type: 'fill-color', color: 'red' },
+          { type: 'video', path: '\(blue)', width: 0.5, height: 1, left: 0.5, resizeMode: 'stretch' }] },
+        { duration: 2, layers: [{ type: 'fill-color', color: 'white' }] }] }
+      """)
+    let folder = h.path("placed") + "/"
+    let r = try h.run(["edit", file, "--renderer", "cpu", "--quiet", "-o", folder])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    func px(_ k: Int, _ x: Int, _ y: Int) throws -> [Int] {
+      let i = try ImageFile.read(URL(fileURLWithPath: folder + String(format: "frame_%05d.png", k)))
+      let o = (y * i.width + x) * 4
+      return i.pixels[o..<o + 3].map(Int.init)
+    }
+    XCTAssertEqual(try px(5, 10, 10), [255, 0, 0], "the clip's picture on the left")
+    XCTAssertGreaterThan(try px(5, 30, 10)[2], 250, "the video in the right half")
+    XCTAssertLessThan(try px(5, 30, 10)[0], 8)
+    // Halfway through the push the first clip has moved left by half the frame: the video's box
+    // (x 20…40) is at x 0…20, the next clip's white in the right half.
+    XCTAssertGreaterThan(try px(15, 10, 10)[2], 250, "the video moved with its clip")
+    XCTAssertLessThan(try px(15, 10, 10)[0], 8)
+    XCTAssertEqual(try px(15, 30, 10), [255, 255, 255])
+  }
 }
