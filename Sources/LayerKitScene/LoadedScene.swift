@@ -212,7 +212,7 @@ extension LoadedScene {
       if let g = animation as? AnimationGroup { g.animations.forEach(visit) }
     }
     func visit(_ layer: Layer) {
-      for key in layer.animationKeys { layer.animation(forKey: key).map(visit) }
+      for key in (layer.animationKeys() ?? []) { layer.animation(forKey: key).map(visit) }
       layer.mask.map(visit)
       layer.sublayers.forEach(visit)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import LayerKit
 
 // Animations: {"kind": K, "key": KEY, timing keys, "timingFunction", "removedOnCompletion", …}
@@ -165,7 +166,7 @@ struct SceneAnimations {
       }
       if let n = o["path"] { k.path = try n.bezierPath() }
       if k.values == nil, k.path == nil { throw .missingKey(path: o.path, key: "values") }
-      if let n = o["keyTimes"] { k.keyTimes = try n.numberList() }
+      if let n = o["keyTimes"] { k.keyTimes = try n.numberList().map { NSNumber(value: $0) } }
       if let n = o["timingFunctions"] {
         var fs: [MediaTimingFunction] = []
         for f in try n.array("an array of timing functions") { fs.append(try f.timingFunction()) }
@@ -304,7 +305,7 @@ struct SceneAnimations {
       try property(k, into: &b, path: path)
       if let v = k.values { b.add("values", .array(try values(v, k, path: SceneNode.join(path, "values")))) }
       if let p = k.path { b.add("path", SceneValueWriter.path(p)) }
-      if let v = k.keyTimes { b.add("keyTimes", .array(v.map(JSON.number))) }
+      if let v = k.keyTimes { b.add("keyTimes", .array(v.map { JSON.number($0.doubleValue) })) }
       if let v = k.timingFunctions { b.add("timingFunctions", .array(v.map(SceneValueWriter.timingFunction))) }
       if k.calculationMode != .linear { b.add("calculationMode", .string(k.calculationMode.rawValue)) }
       if let v = k.tensionValues { b.add("tensionValues", .array(v.map(JSON.number))) }

@@ -348,7 +348,7 @@ struct SceneWriter {
       }
       b.add("mask", try layer(mask, path: SceneNode.join(path, "mask")))
     }
-    var added = l.animationKeys.compactMap { key in l.animation(forKey: key).map { (animation: $0, key: Optional(key)) }
+    var added = (l.animationKeys() ?? []).compactMap { key in l.animation(forKey: key).map { (animation: $0, key: Optional(key)) }
     }
     added += (pending[ObjectIdentifier(l)] ?? []).map { ($0.animation, $0.key) }
     if !added.isEmpty {

@@ -98,7 +98,7 @@ final class PortedSnippetsTests: XCTestCase {
     transition.type = .push
     transition.subtype = .fromRight
     layer.add(transition, forKey: kTransition)
-    XCTAssertEqual(layer.animationKeys, ["transition"])
+    XCTAssertEqual((layer.animationKeys() ?? []), ["transition"])
     XCTAssertEqual((layer.animation(forKey: kTransition) as? Transition)?.type, .push)
   }
 

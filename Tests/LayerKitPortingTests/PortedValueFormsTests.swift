@@ -125,7 +125,7 @@ final class PortedValueFormsTests: XCTestCase {
     XCTAssertEqual(pulse.repeatCount, .infinity)
     let fade = Transition()
     l.add(fade, forKey: kTransition)
-    XCTAssertEqual(l.animationKeys.last, "transition")
+    XCTAssertEqual((l.animationKeys() ?? []).last, "transition")
   }
 
   /// `layer.add(animation, forKey:)` as Core Animation code writes it, without `try`: what cannot
@@ -145,7 +145,7 @@ final class PortedValueFormsTests: XCTestCase {
     let bad = BasicAnimation(keyPath: "noSuchProperty")
     bad.toValue = 1
     l.add(bad, forKey: "bad")
-    XCTAssertEqual(l.animationKeys, ["fade"])
+    XCTAssertEqual((l.animationKeys() ?? []), ["fade"])
     XCTAssertEqual(l.presentation(at: 1.5).opacity, 0.5, accuracy: 1e-9)
     XCTAssertEqual(reported.lines.count, 1)
     XCTAssertTrue(reported.lines[0].hasPrefix("bad: "), reported.lines[0])

@@ -23,7 +23,7 @@ final class LayerTransitionTests: XCTestCase {
     t.beginTime = 1
     try l.addChecked(t, forKey: "anything")
     l.contents = try Image(width: 20, height: 10, color: .blue)
-    XCTAssertEqual(l.animationKeys, ["transition"])  // stored under "transition", whatever the key
+    XCTAssertEqual((l.animationKeys() ?? []), ["transition"])  // stored under "transition", whatever the key
     let mid = try render(l, 1.5)
     XCTAssertEqual(mid.pixel(x: 2, y: 5), [0, 0, 255, 255])  // the new content comes in from the left
     XCTAssertEqual(mid.pixel(x: 17, y: 5), [255, 0, 0, 255])
@@ -76,7 +76,7 @@ final class FilterActionTests: XCTestCase {
     let scene = Scene(root: root)
     _ = scene.presentation()
     l.filters = [.invert]
-    XCTAssertEqual(l.animationKeys, ["transition"])
+    XCTAssertEqual((l.animationKeys() ?? []), ["transition"])
     let cpu = ReferenceRenderer(threadCount: 1)
     // Halfway through 0.25 s (linear): the mix of (51, 102, 153) and its inverse (204, 153, 102).
     let mid = try cpu.render(RenderList(layer: scene.presentation(at: 0.125), width: 8, height: 8))

@@ -162,7 +162,7 @@ final class SceneDecodingTests: XCTestCase {
       ]}]}
       """)
     let l = s.root.sublayers[0]
-    XCTAssertEqual(l.animationKeys, ["b", "r", "v", "s", "p", "k", "path", "g", "transition", "c"])
+    XCTAssertEqual((l.animationKeys() ?? []), ["b", "r", "v", "s", "p", "k", "path", "g", "transition", "c"])
     let b = try XCTUnwrap(l.animation(forKey: "b") as? BasicAnimation)
     XCTAssertEqual(b.fromValue as? Point, Point(x: 0, y: 0))
     XCTAssertEqual(b.toValue as? Point, Point(x: 4, y: 4))
@@ -278,7 +278,7 @@ final class SceneDecodingTests: XCTestCase {
     XCTAssertEqual(tree.sublayers[0].mask?.name, "m")
     XCTAssertEqual(tree.sublayers[1].sublayers.map(\.name), ["new"])
     XCTAssertNil(tree.sublayers[1].mask)
-    XCTAssertTrue(tree.sublayers[0].animationKeys.isEmpty)
+    XCTAssertTrue((tree.sublayers[0].animationKeys() ?? []).isEmpty)
   }
 
   func testPresentationRewindsForAnEarlierTime() throws {

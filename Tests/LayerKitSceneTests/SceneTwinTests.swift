@@ -327,7 +327,7 @@ final class SceneTwinTests: XCTestCase {
     XCTAssertEqual(LayerProperty.all(of: back.root), LayerProperty.all(of: root))
     let m = back.root.sublayers[0]
     XCTAssertEqual(LayerProperty.all(of: m), LayerProperty.all(of: l))
-    XCTAssertEqual(m.animationKeys, ["k", "transition"])
+    XCTAssertEqual((m.animationKeys() ?? []), ["k", "transition"])
     let k2 = try XCTUnwrap(m.animation(forKey: "k") as? KeyframeAnimation)
     XCTAssertEqual(k2.values?.compactMap { $0 as? Rect }, k.values?.compactMap { $0 as? Rect })
     XCTAssertEqual(k2.repeatCount, .infinity)

@@ -17,6 +17,9 @@ struct ResolvedProperty: Sendable {
   /// Untyped access, for actions (once per property change, never per frame).
   let getAny: @Sendable (Layer) -> any Animatable
   let setAny: @Sendable (Layer, any Animatable) -> Void
+  /// Sets a value in any of the forms an animation takes (`[0, 0]`, NSNumber, CGFloat, …),
+  /// converted to the property's type; false when it does not convert (key-value coding).
+  let setConverted: @Sendable (Layer, any AnimationValue) -> Bool
 
   static func make<V: Animatable>(
     _ keyPath: String, _ get: @escaping @Sendable (Layer) -> V, _ set: @escaping @Sendable (Layer, V) -> Void
@@ -37,7 +40,12 @@ struct ResolvedProperty: Sendable {
         }
       },
       getAny: { get($0) },
-      setAny: { layer, value in if let v = value as? V { set(layer, v) } })
+      setAny: { layer, value in if let v = value as? V { set(layer, v) } },
+      setConverted: { layer, value in
+        guard let v = V.converted(from: value) else { return false }
+        set(layer, v)
+        return true
+      })
   }
 }
 
@@ -192,7 +200,7 @@ extension AnimatableProperties {
           keyframes.values = keyframes.values?.map(ValueFunction.vector)
         }
         return try vector.makeTrack(copy, layer)
-      }, getAny: plain.getAny, setAny: plain.setAny)
+      }, getAny: plain.getAny, setAny: plain.setAny, setConverted: plain.setConverted)
     func scalar(
       _ suffix: String, _ read: @escaping @Sendable (Transform3D) -> Double,
       _ write: @escaping @Sendable (Transform3D, Double) -> Transform3D

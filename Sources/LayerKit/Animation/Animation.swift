@@ -27,6 +27,8 @@ open class Animation: MediaTimed {
   public var isRemovedOnCompletion = true
   /// Retained, as Core Animation retains its delegate.
   public var delegate: AnimationDelegate?
+  /// Values set by key-value coding (`setValue(_:forKey:)`), kept by copies.
+  var keyedValues: [String: Any] = [:]
 
   public init() {}
 
@@ -43,6 +45,7 @@ open class Animation: MediaTimed {
     timingFunction = other.timingFunction
     isRemovedOnCompletion = other.isRemovedOnCompletion
     delegate = other.delegate
+    keyedValues = other.keyedValues
   }
 
   // CAMediaTiming's fields, forwarded for code written against Core Animation (beginTime,
@@ -167,7 +170,7 @@ open class BasicAnimation: PropertyAnimation {
 /// A basic animation whose progress follows a damped spring (CASpringAnimation); the timing
 /// function is ignored. As in Core Animation its duration is independent of the spring's
 /// `settlingDuration`: left at 0 it is the transaction's (0.25 s by default), which usually cuts
-/// the spring short; set `duration = try settlingDuration` for the whole motion.
+/// the spring short; set `duration = settlingDuration` for the whole motion.
 open class SpringAnimation: BasicAnimation {
   public var mass: Double = 1
   public var stiffness: Double = 100
@@ -192,11 +195,9 @@ open class SpringAnimation: BasicAnimation {
   /// - Throws: the `SpringError` of a spring that cannot move (a mass, stiffness or damping that
   ///   is not positive and finite, a non-finite initial velocity) — where a duration of 0 would
   ///   hide the mistake.
-  public var settlingDuration: Double {
-    get throws(SpringError) {
-      try SpringSolver(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity)
-        .settlingDuration
-    }
+  public func checkedSettlingDuration() throws(SpringError) -> Double {
+    try SpringSolver(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity)
+      .settlingDuration
   }
 
   open override func copy() -> Animation {

@@ -148,7 +148,7 @@ struct KeyframeTrack<V: Animatable>: AnimationTrack {
         paced
           ? try KeyframeTiming(
             count: sampler.keyframeCount, calculationMode: .paced, segmentLengths: sampler.segmentLengths)
-          : try KeyframeTiming(count: sampler.keyframeCount, keyTimes: a.keyTimes, calculationMode: mode)
+          : try KeyframeTiming(count: sampler.keyframeCount, keyTimes: a.keyTimes?.map(\.doubleValue), calculationMode: mode)
       }
       return
     }
@@ -183,7 +183,7 @@ struct KeyframeTrack<V: Animatable>: AnimationTrack {
       arc = nil
       let lengths = zip(list, list.dropFirst()).map { $0.0.distance(to: $0.1) }
       keyframes = try Self.keyframeChecked(keyPath) { () throws(KeyframeError) in
-        try KeyframeTiming(count: n, keyTimes: a.keyTimes, calculationMode: mode, segmentLengths: lengths)
+        try KeyframeTiming(count: n, keyTimes: a.keyTimes?.map(\.doubleValue), calculationMode: mode, segmentLengths: lengths)
       }
     }
   }

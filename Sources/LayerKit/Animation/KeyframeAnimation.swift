@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a layer animated along a path turns (CAKeyframeAnimation.rotationMode).
 public enum RotationMode: String, Sendable {
   /// The layer's z rotation follows the path's tangent.
@@ -14,7 +16,7 @@ open class KeyframeAnimation: PropertyAnimation {
   /// A point property (position, anchorPoint) moves along this path instead of through `values`.
   public var path: Path?
   /// When each value is reached, in [0, 1] of the duration; nil spaces them evenly.
-  public var keyTimes: [Double]?
+  public var keyTimes: [NSNumber]?
   /// One per segment (values.count − 1); nil is linear.
   public var timingFunctions: [MediaTimingFunction]?
   public var calculationMode: KeyframeCalculationMode = .linear

@@ -144,8 +144,11 @@ extension Layer {
     }
   }
 
-  /// The keys of the animations on the layer, in the order they were added.
-  public var animationKeys: [String] { animationEntries.map(\.key) }
+  /// The keys of the animations on the layer, in the order they were added; nil when there are
+  /// none (CALayer's `animationKeys()`).
+  public func animationKeys() -> [String]? {
+    animationEntries.isEmpty ? nil : animationEntries.map(\.key)
+  }
 
   /// The stored copy of the animation under `key`.
   public func animation(forKey key: String) -> Animation? {

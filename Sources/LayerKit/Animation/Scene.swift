@@ -45,6 +45,7 @@ public final class Scene {
     self.root = root
     self.time = time
     root.hostScene = self
+    MediaClock.now = time
   }
 
   /// The presentation tree at the current time. From now on, changes to the layers of the tree
@@ -114,6 +115,7 @@ public final class Scene {
     collectAnimationEvents(of: root, scale: 1, offset: 0, until: t, into: &events)
     collectCompletionEvents(until: t, into: &events)
     time = t
+    MediaClock.now = t
     // Ties keep the order of collection: starts and stops in tree order, then completions.
     for e in events.sorted(by: { ($0.time, $0.order) < ($1.time, $1.order) }) { e.fire() }
   }

@@ -84,7 +84,17 @@ public enum Transaction {
     var disableActions: Bool?
     var completion: (() -> Void)?
     var added: [Added] = []
+    /// Values set by key (`setValue(_:forKey:)`) under keys other than the four settings.
+    var values: [String: Any] = [:]
   }
+
+  /// The completion block of the innermost transaction that has one (CATransaction's
+  /// `completionBlock()`).
+  public static func completionBlock() -> (() -> Void)? { stack.reversed().lazy.compactMap(\.completion).first }
+
+  static func setOwnValue(_ value: Any?, forKey key: String) { update { $0.values[key] = value } }
+
+  static func ownValue(forKey key: String) -> Any? { stack.reversed().lazy.compactMap { $0.values[key] }.first }
 
   /// The settings in force: the innermost transaction's, each falling back to the enclosing ones.
   static var current: (duration: Double, timingFunction: MediaTimingFunction?, disableActions: Bool) {

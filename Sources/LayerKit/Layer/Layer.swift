@@ -13,6 +13,8 @@
 open class Layer {
   /// A name for messages and debugging (`name` in CALayer).
   public var name: String?
+  /// Values set by key-value coding under keys that are no property (`setValue(_:forKey:)`).
+  var keyedValues: [String: Any] = [:]
   /// Where an unnamed layer came from, for messages: a scene file's place for it
   /// (`layers[0].sublayers[2]`). Not part of Core Animation's model.
   package var sourceLabel: String?

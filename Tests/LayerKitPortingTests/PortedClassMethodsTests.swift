@@ -1,0 +1,171 @@
+import Foundation
+import LayerKit
+import XCTest
+
+/// Core Animation code in the forms it is written in, ported by dropping the CA prefix: the
+/// media clock (CACurrentMediaTime, QA1673's pause and resume), CATransaction's class methods
+/// and keys, key-value coding on animations and layers, `animationKeys()`, `presentation()`,
+/// `settlingDuration` without `try`, and the kCA… constants.
+final class PortedClassMethodsTests: XCTestCase {
+  /// Apple's QA1673, "How to pause the animation of a layer tree", as written: pausing holds the
+  /// layer at its time then; resuming carries on from there.
+  func testQA1673PausesAndResumesAsWritten() {
+    func pauseLayer(layer: Layer) {
+      let pausedTime: CFTimeInterval = layer.convertTime(CurrentMediaTime(), from: nil)
+      layer.speed = 0.0
+      layer.timeOffset = pausedTime
+    }
+    func resumeLayer(layer: Layer) {
+      let pausedTime: CFTimeInterval = layer.timeOffset
+      layer.speed = 1.0
+      layer.timeOffset = 0.0
+      layer.beginTime = 0.0
+      let timeSincePause: CFTimeInterval = layer.convertTime(CurrentMediaTime(), from: nil) - pausedTime
+      layer.beginTime = timeSincePause
+    }
+    let root = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+    root.addSublayer(layer)
+    let scene = Scene(root: root)
+    let fade = BasicAnimation(keyPath: "opacity")
+    fade.fromValue = 0
+    fade.toValue = 1
+    fade.duration = 2
+    layer.add(fade, forKey: "fade")
+    scene.advance(to: 1)
+    XCTAssertEqual(CurrentMediaTime(), 1)
+    XCTAssertEqual(layer.presentation()?.opacity ?? -1, 0.5, accuracy: 1e-9)
+    pauseLayer(layer: layer)
+    scene.advance(to: 3)
+    XCTAssertEqual(layer.presentation()?.opacity ?? -1, 0.5, accuracy: 1e-9, "paused: held at 1 s")
+    resumeLayer(layer: layer)
+    scene.advance(to: 3.5)
+    XCTAssertEqual(layer.presentation()?.opacity ?? -1, 0.75, accuracy: 1e-9, "resumed from 1 s: now 1.5 s in")
+  }
+
+  /// `beginTime = CACurrentMediaTime() + 0.5` starts half a second after now.
+  func testBeginTimeFromTheMediaClock() {
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+    let scene = Scene(root: layer, time: 10)
+    let move = BasicAnimation(keyPath: "position.x")
+    move.fromValue = 0
+    move.toValue = 100
+    move.duration = 1
+    move.beginTime = CurrentMediaTime() + 0.5
+    layer.add(move, forKey: "move")
+    XCTAssertEqual(layer.presentation(at: 10.25).position.x, 5, "not started: the model value")
+    XCTAssertEqual(layer.presentation(at: 11).position.x, 50, accuracy: 1e-9)
+    XCTAssertEqual(scene.time, 10)
+  }
+
+  /// CATransaction's class methods and keys: setAnimationDuration, setAnimationTimingFunction,
+  /// setDisableActions, setCompletionBlock, setValue(_:forKey:) and value(forKey:).
+  func testTransactionClassMethods() {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+    let scene = Scene(root: root)
+    _ = scene.presentation()
+    var done = false
+    Transaction.begin()
+    Transaction.setAnimationDuration(2)
+    Transaction.setAnimationTimingFunction(MediaTimingFunction(name: kMediaTimingFunctionEaseIn))
+    Transaction.setCompletionBlock { done = true }
+    Transaction.setValue("mine", forKey: "tag")
+    XCTAssertEqual(Transaction.value(forKey: kTransactionAnimationDuration) as? Double, 2)
+    XCTAssertEqual(Transaction.value(forKey: "tag") as? String, "mine")
+    XCTAssertNotNil(Transaction.completionBlock())
+    root.opacity = 0
+    Transaction.commit()
+    let implicit = root.animation(forKey: "opacity")
+    XCTAssertEqual(implicit?.duration, 2)
+    XCTAssertEqual(implicit?.timingFunction, MediaTimingFunction(name: .easeIn))
+    scene.advance(to: 2.5)
+    XCTAssertTrue(done, "the completion block ran once the animation ended")
+
+    Transaction.begin()
+    Transaction.setDisableActions(true)
+    XCTAssertEqual(Transaction.value(forKey: kTransactionDisableActions) as? Bool, true)
+    root.opacity = 1
+    Transaction.commit()
+    XCTAssertNil(root.animation(forKey: "opacity"), "actions disabled: no implicit animation")
+    Transaction.begin()
+    Transaction.setValue(NSNumber(value: 0.75), forKey: kTransactionAnimationDuration)
+    root.opacity = 0.5
+    Transaction.commit()
+    XCTAssertEqual(root.animation(forKey: "opacity")?.duration, 0.75)
+  }
+
+  /// Key-value coding: an animation tagged for its delegate keeps its tag on the copy the layer
+  /// stores; a layer's animatable key paths set and read its properties, in CA's value forms.
+  func testKeyValueCodingOnAnimationsAndLayers() {
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+    let spin = BasicAnimation(keyPath: "transform.rotation.z")
+    spin.toValue = Double.pi
+    spin.setValue("spinner", forKey: "animationID")
+    layer.add(spin, forKey: "spin")
+    XCTAssertEqual(layer.animation(forKey: "spin")?.value(forKey: "animationID") as? String, "spinner")
+    XCTAssertEqual(layer.animationKeys(), ["spin"])
+    XCTAssertNil(Layer().animationKeys(), "none: nil, as CALayer answers")
+
+    layer.setValue(NSNumber(value: 0.5), forKey: "opacity")
+    XCTAssertEqual(layer.opacity, 0.5)
+    layer.setValue([3, 4], forKey: "position")
+    XCTAssertEqual(layer.position, Point(x: 3, y: 4))
+    layer.setValue(CGFloat(2), forKey: "transform.scale")
+    XCTAssertEqual(layer.transform.m11, 2, accuracy: 1e-12)
+    XCTAssertEqual(layer.value(forKey: "opacity") as? Double, 0.5)
+    layer.setValue("hello", forKey: "myTag")
+    XCTAssertEqual(layer.value(forKey: "myTag") as? String, "hello")
+    XCTAssertNil(layer.value(forKey: "nothing"))
+    // A value that does not fit the property is not set (and is reported).
+    layer.setValue("loud", forKey: "opacity")
+    XCTAssertEqual(layer.opacity, 0.5)
+  }
+
+  /// Spellings as CA writes them: settlingDuration without try, ValueFunction(name:), the kCA…
+  /// constants and `.rotateAuto`.
+  func testSpellings() {
+    let spring = SpringAnimation(keyPath: "position.y")
+    spring.damping = 5
+    spring.duration = spring.settlingDuration
+    XCTAssertGreaterThan(spring.duration, 0.5)
+    let bad = SpringAnimation(keyPath: "position.y")
+    bad.mass = 0
+    XCTAssertEqual(bad.settlingDuration, 0)
+    XCTAssertThrowsError(try bad.checkedSettlingDuration())
+
+    let grow = BasicAnimation(keyPath: "transform")
+    grow.valueFunction = ValueFunction(name: .rotateZ)
+    XCTAssertEqual(grow.valueFunction, kValueFunctionRotateZ)
+    grow.fillMode = kFillModeForwards
+    XCTAssertEqual(grow.fillMode, .forwards)
+    let orbit = KeyframeAnimation(keyPath: "position")
+    orbit.calculationMode = kAnimationPaced
+    orbit.rotationMode = .rotateAuto
+    XCTAssertEqual(orbit.rotationMode, kAnimationRotateAuto)
+    let transition = Transition()
+    transition.type = kTransitionPush
+    transition.subtype = kTransitionFromRight
+    XCTAssertEqual(transition.type, .push)
+    let shape = ShapeLayer()
+    shape.lineCap = kLineCapRound
+    shape.lineJoin = kLineJoinBevel
+    shape.fillRule = kFillRuleEvenOdd
+    let image = Layer()
+    image.contentsGravity = kGravityResizeAspectFill
+    XCTAssertEqual(image.contentsGravity, .resizeAspectFill)
+    XCTAssertEqual(shape.lineCap, .round)
+  }
+
+  /// Mixed numeric arrays as CAKeyframeAnimation's `keyTimes` ([NSNumber]) are written.
+  func testKeyTimesInTheirMixedForm() {
+    let layer = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+    let blink = KeyframeAnimation(keyPath: "opacity")
+    blink.values = [0, 1, 0.5]
+    blink.keyTimes = [0, NSNumber(value: 1.0 / 6.0), 1]
+    blink.duration = 1
+    layer.add(blink, forKey: "blink")
+    XCTAssertEqual(layer.presentation(at: 1.0 / 6.0).opacity, 1, accuracy: 1e-9)
+    XCTAssertEqual(layer.presentation(at: 1.0 / 12.0).opacity, 0.5, accuracy: 1e-9)
+    XCTAssertEqual(layer.presentation(at: 7.0 / 12.0).opacity, 0.75, accuracy: 1e-9)
+  }
+}
