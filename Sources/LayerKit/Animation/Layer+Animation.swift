@@ -231,6 +231,12 @@ extension Layer {
     for sub in sublayerList {
       copy.addSublayer(sub.presentationCopy(parentTime: local, record: record, replicated: below))
     }
+    // An emitter's particles at its time, under its sublayers.
+    if let emitter = copy as? EmitterLayer {
+      for (n, particle) in emitter.particleLayers(at: local).enumerated() {
+        copy.insertSublayer(particle, at: n)
+      }
+    }
     // A replicator's instances show its sublayers at their own delays.
     if let replicator, replicator.instanceCount > 1, within {
       replicator.instanceSublayers = (1..<replicator.instanceCount).map { k in
