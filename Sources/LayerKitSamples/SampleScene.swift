@@ -216,12 +216,44 @@ public enum SampleScene {
     for i in 0..<count {
       let line = TextLayer()
       line.frame = Rect(x: width * 0.04, y: Double(i) * lineHeight, width: width * 0.92, height: lineHeight)
-      line.string = "Line \(i + 1) · frame \(k) · \(String(format: "%.3f", Double(k) / 30)) s — the quick brown fox \(k % 7 == 0 ? "jumps" : "naps")"
+      line.string =
+        "Line \(i + 1) · frame \(k) · \(String(format: "%.3f", Double(k) / 30)) s — the quick brown fox \(k % 7 == 0 ? "jumps" : "naps")"
       line.fontSize = lineHeight * (0.5 + 0.2 * Double(i % 3))
       line.foregroundColor = Color(red: 0.6 + 0.4 * Double(i % 2), green: 0.8, blue: 1 - 0.3 * Double(i % 3) / 2)
       line.alignmentMode = i % 2 == 0 ? .left : .right
       root.addSublayer(line)
     }
+    return root
+  }
+
+  /// A fountain of about `particles` particles (EmitterLayer): one cell of soft dots leaving the
+  /// bottom centre upwards, falling back, shrinking, fading and tinted at random — at 2 s and
+  /// after, `particles` are alive (birth rate × lifetime).
+  public static func fountain(particles: Int, width: Double = 1920, height: Double = 1080) throws -> Layer {
+    let root = Layer(frame: Rect(x: 0, y: 0, width: width, height: height))
+    root.backgroundColor = Color(red: 0.05, green: 0.06, blue: 0.1)
+    let emitter = EmitterLayer()
+    emitter.frame = root.bounds
+    emitter.emitterPosition = Point(x: width / 2, y: height * 0.95)
+    emitter.emitterShape = .line
+    emitter.emitterSize = Size(width: width * 0.1, height: 0)
+    let cell = EmitterCell()
+    cell.contents = try testImage(width: 24, height: 24, hue: 0.55)
+    cell.birthRate = Float(particles) / 2
+    cell.lifetime = 2
+    cell.velocity = height * 0.7
+    cell.velocityRange = height * 0.2
+    cell.emissionLongitude = -.pi / 2
+    cell.emissionRange = .pi / 8
+    cell.yAcceleration = height * 0.4
+    cell.scaleSpeed = -0.3
+    cell.spin = 2
+    cell.spinRange = 3
+    cell.alphaSpeed = -0.4
+    cell.redRange = 0.3
+    cell.greenRange = 0.3
+    emitter.emitterCells = [cell]
+    root.addSublayer(emitter)
     return root
   }
 }

@@ -73,6 +73,7 @@ public enum SceneFile {
   /// The keys of a layer object.
   public static let layerKeys =
     ["name", "kind"] + LayerProperty.keys + ["mask", "animations", "actions", "styleActions", "sublayers"]
+    + emitterKeys.filter { !LayerProperty.keys.contains($0) }
 
   /// Loads a scene file: reads the JSON, decodes every still and probes every clip it names
   /// (relative paths against the file's folder), builds the layer tree and checks the whole
@@ -188,7 +189,8 @@ struct SceneReader {
     if let given {
       layer = given
     } else {
-      switch try o["kind"]?.choice(names: ["layer", "transform", "replicator", "gradient", "shape", "text"]) {
+      switch try o["kind"]?.choice(names: ["layer", "transform", "replicator", "gradient", "shape", "text", "emitter"]) {
+      case "emitter": layer = EmitterLayer()
       case "transform": layer = TransformLayer()
       case "replicator": layer = ReplicatorLayer()
       case "gradient": layer = GradientLayer()
@@ -206,9 +208,15 @@ struct SceneReader {
     if !(layer is ShapeLayer), let key = SceneFile.shapeKeys.first(where: { o[$0] != nil }) {
       throw o[key]!.invalid("\"kind\": \"shape\" on the layer (\(key) is a ShapeLayer's)")
     }
-    if !(layer is ReplicatorLayer), let key = SceneFile.replicatorKeys.first(where: { o[$0] != nil }) {
+    if !(layer is ReplicatorLayer), let key = SceneFile.replicatorKeys.first(where: { o[$0] != nil }),
+      !(layer is EmitterLayer && key == "preservesDepth")
+    {
       throw o[key]!.invalid("\"kind\": \"replicator\" on the layer (\(key) is a ReplicatorLayer's)")
     }
+    if !(layer is EmitterLayer), let key = SceneFile.emitterKeys.first(where: { o[$0] != nil }) {
+      throw o[key]!.invalid("\"kind\": \"emitter\" on the layer (\(key) is an EmitterLayer's)")
+    }
+    if let emitter = layer as? EmitterLayer { try readEmitter(o, into: emitter) }
     if let n = o["name"] { layer.name = try n.string("a layer name") }
     layer.sourceLabel = node.path
     for p in try LayerProperty.readAll(o, media: media) { p.apply(to: layer) }
@@ -339,6 +347,7 @@ struct SceneWriter {
     if l is GradientLayer { b.add("kind", .string("gradient")) }
     if l is ShapeLayer { b.add("kind", .string("shape")) }
     if l is TextLayer { b.add("kind", .string("text")) }
+    if let emitter = l as? EmitterLayer { try self.emitter(emitter, into: &b, path: path) }
     for p in LayerProperty.changed(in: l, from: reference) {
       b.add(p.key, try p.json(media: media, path: SceneNode.join(path, p.key)))
     }

@@ -164,7 +164,8 @@ final class EmitterLayerTests: ParityTestCase {
     e.emitterPosition = Point(x: 50, y: 50)
     let root = Layer(frame: Rect(x: 0, y: 0, width: 100, height: 100))
     _ = root.addSublayer(e)
-    let out = try ReferenceRenderer(threadCount: 1).render(try RenderList(layer: root.presentation(at: 0.05), width: 100, height: 100))
+    let out = try ReferenceRenderer(threadCount: 1).render(
+      try RenderList(layer: root.presentation(at: 0.05), width: 100, height: 100))
     let centre = (50 * 100 + 50) * 4
     XCTAssertEqual(Array(out.pixels[centre..<centre + 3]).map(Int.init), [255, 128, 64], "tinted by the cell's colour")
     XCTAssertParity(checker, root.presentation(at: 2), width: 100, height: 100, name: "emitter")

@@ -156,6 +156,14 @@ struct Suite {
           "200 shape layers",
           { k in try RenderList(layer: rings.presentation(at: Double(k) / 60), width: w, height: h) }
         ))
+      // A fountain of 2 000 particles (EmitterLayer), from 2 s on: the particles worked out from
+      // the seed and the time, each a layer, every frame.
+      let fountain = try SampleScene.fountain(particles: 2_000, width: Double(w), height: Double(h))
+      workloads.append(
+        (
+          "2000 particles",
+          { k in try RenderList(layer: fountain.presentation(at: 2 + Double(k) / 60), width: w, height: h) }
+        ))
       for count in [50, 500] {
         let grid = try SampleScene.animatedGrid(count: count, width: Double(w), height: Double(h))
         workloads.append(

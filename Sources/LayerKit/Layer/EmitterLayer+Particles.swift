@@ -83,14 +83,17 @@ extension EmitterLayer {
       let acceleration = SIMD3(cell.xAcceleration, cell.yAcceleration, cell.zAcceleration)
       let scale0 = cell.scale + cell.scaleRange * u()
       let turn = (cell.spin + cell.spinRange * u()) * Double(spin)
-      let ranges = SIMD4(Double(cell.redRange), Double(cell.greenRange), Double(cell.blueRange), Double(cell.alphaRange))
-      let color0 = SIMD4(cell.color.red, cell.color.green, cell.color.blue, cell.color.alpha)
+      let ranges = SIMD4(
+        Double(cell.redRange), Double(cell.greenRange), Double(cell.blueRange), Double(cell.alphaRange))
+      let color0 =
+        SIMD4(cell.color.red, cell.color.green, cell.color.blue, cell.color.alpha)
         + ranges * SIMD4(u(), u(), u(), u())
       let motion = direction * speed
       let place = { (age: Double) in origin + motion * age + 0.5 * acceleration * age * age }
       let age = time - birth
       if age < life, cell.contents != nil {
-        let speeds = SIMD4(Double(cell.redSpeed), Double(cell.greenSpeed), Double(cell.blueSpeed), Double(cell.alphaSpeed))
+        let speeds = SIMD4(
+          Double(cell.redSpeed), Double(cell.greenSpeed), Double(cell.blueSpeed), Double(cell.alphaSpeed))
         let color = (color0 + speeds * age).clamped(lowerBound: .zero, upperBound: .one)
         particles.append(
           Particle(
@@ -119,7 +122,8 @@ extension EmitterLayer {
       // A point on the perimeter, the sides by their lengths.
       let along = random.double(in: 0...1) * 2 * (half.x + half.y)
       let s = sign()
-      return along < 2 * half.x ? SIMD3(along - half.x, s * half.y, 0) : SIMD3(s * half.x, along - 2 * half.x - half.y, 0)
+      return along < 2 * half.x
+        ? SIMD3(along - half.x, s * half.y, 0) : SIMD3(s * half.x, along - 2 * half.x - half.y, 0)
     case (.rectangle, _): return SIMD3(half.x * u(), half.y * u(), 0)
     case (.cuboid, .points): return SIMD3(half.x * sign(), half.y * sign(), half.z * sign())
     case (.cuboid, .volume): return SIMD3(half.x * u(), half.y * u(), half.z * u())

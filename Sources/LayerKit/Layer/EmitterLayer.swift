@@ -60,7 +60,9 @@ open class EmitterLayer: Layer {
     guard let e = o as? EmitterLayer else { return }
     (emitterPosition, emitterZPosition, emitterSize, emitterDepth) =
       (e.emitterPosition, e.emitterZPosition, e.emitterSize, e.emitterDepth)
-    (emitterShape, emitterMode, renderMode, preservesDepth) = (e.emitterShape, e.emitterMode, e.renderMode, e.preservesDepth)
+    (emitterShape, emitterMode, renderMode, preservesDepth) = (
+      e.emitterShape, e.emitterMode, e.renderMode, e.preservesDepth
+    )
     emitterCells = e.emitterCells
     (birthRate, lifetime, velocity, scale, spin, seed) = (e.birthRate, e.lifetime, e.velocity, e.scale, e.spin, e.seed)
   }
