@@ -177,8 +177,9 @@ extension Edit {
       levels: levels, fit: fit, overlayPaths: (edit.overlays ?? []).map(\.path), size: try playSize())
   }
 
-  /// A clip's `audio` and `detached-audio` layers as tracks of the whole video, and its videos
-  /// after its picture as overlays, the clip starting at `start` seconds and lasting `length`.
+  /// A clip's `audio` and `detached-audio` layers, and the sound of its videos after its picture
+  /// (with `keepSourceAudio`, where they play at 1×), as tracks of the whole video, the clip
+  /// starting at `start` seconds and lasting `length`.
   private mutating func place(
     _ clip: Clip, at path: String, start: Double, length: Double, sources: [String: MediaSource]
   ) throws {
