@@ -231,10 +231,16 @@ extension Layer {
     for sub in sublayerList {
       copy.addSublayer(sub.presentationCopy(parentTime: local, record: record, replicated: below))
     }
-    // An emitter's particles at its time, under its sublayers.
+    // The layer's drawing (drawn now if it was asked for), under its particles and sublayers.
+    if needsDisplay { display() }
+    if let drawn {
+      copy.insertSublayer(drawn.presentationCopy(parentTime: local, record: nil, replicated: replicated), at: 0)
+    }
+    // An emitter's particles at its time, under its sublayers (over its drawing).
     if let emitter = copy as? EmitterLayer {
+      let under = drawn == nil ? 0 : 1
       for (n, particle) in emitter.particleLayers(at: local).enumerated() {
-        copy.insertSublayer(particle, at: n)
+        copy.insertSublayer(particle, at: under + n)
       }
     }
     // A replicator's instances show its sublayers at their own delays.

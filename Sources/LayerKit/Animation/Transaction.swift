@@ -149,4 +149,11 @@ public enum LayerAction {
 public protocol LayerDelegate: AnyObject {
   /// nil continues the search; `.none` stops it.
   func action(for layer: Layer, forKey key: String) -> LayerAction?
+  /// Draws `layer`'s contents (CALayerDelegate's `draw(_:in:)`).
+  func draw(_ layer: Layer, in ctx: DrawingContext)
+}
+
+extension LayerDelegate {
+  public func action(for layer: Layer, forKey key: String) -> LayerAction? { nil }
+  public func draw(_ layer: Layer, in ctx: DrawingContext) {}
 }

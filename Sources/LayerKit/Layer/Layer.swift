@@ -22,7 +22,12 @@ open class Layer {
   // MARK: Geometry
 
   /// The layer's own coordinate space: its origin is the top-left corner of the layer's content.
-  public var bounds: Rect = .zero { didSet { didChange("bounds", from: oldValue, to: bounds) } }
+  public var bounds: Rect = .zero {
+    didSet {
+      didChange("bounds", from: oldValue, to: bounds)
+      if needsDisplayOnBoundsChange, bounds.size != oldValue.size { setNeedsDisplay() }
+    }
+  }
   /// Where the anchor point sits, in the superlayer's bounds space.
   public var position: Point = .zero { didSet { didChange("position", from: oldValue, to: position) } }
   /// The point of the bounds, in unit coordinates, that `position` places and transforms pivot on.
@@ -190,8 +195,34 @@ open class Layer {
 
   // MARK: Actions
 
-  /// Searched first for the action of a changed property (CALayer.delegate).
+  /// Searched first for the action of a changed property (CALayer.delegate); asked to draw the
+  /// layer's contents when the layer does not override `draw(in:)`.
   public weak var delegate: LayerDelegate?
+
+  // MARK: Drawing
+
+  /// Draws the layer's contents (CALayer.draw(in:)): override it, or give a delegate that draws.
+  /// Called by `display()`, which the next presentation runs after `setNeedsDisplay()`; what is
+  /// drawn stays until then.
+  open func draw(in ctx: DrawingContext) { delegate?.draw(self, in: ctx) }
+
+  /// Marks the drawing stale: the next presentation draws the layer again (CALayer's
+  /// `setNeedsDisplay()`). A new layer draws nothing until asked, as in Core Animation.
+  public func setNeedsDisplay() { needsDisplay = true }
+  public private(set) var needsDisplay = false
+  /// Whether a change of the bounds' size marks the drawing stale.
+  public var needsDisplayOnBoundsChange = false
+
+  /// Draws the layer now (CALayer's `display()`): `draw(in:)` into a context over its bounds.
+  open func display() {
+    needsDisplay = false
+    let ctx = DrawingContext(bounds: bounds)
+    draw(in: ctx)
+    drawn = ctx.drawing.sublayers.isEmpty ? nil : ctx.drawing
+  }
+
+  /// What `display()` drew last, under the sublayers.
+  var drawn: Layer?
   /// Actions by key, searched after the delegate (CALayer.actions).
   public var actions: [String: LayerAction] = [:]
   /// Actions searched after `actions` (the "actions" entry of CALayer.style).
