@@ -168,4 +168,23 @@ final class PortedClassMethodsTests: XCTestCase {
     XCTAssertEqual(layer.presentation(at: 1.0 / 12.0).opacity, 0.5, accuracy: 1e-9)
     XCTAssertEqual(layer.presentation(at: 7.0 / 12.0).opacity, 0.75, accuracy: 1e-9)
   }
+
+  /// UIBezierPath as Core Animation code builds its shapes with it: a reference type (`let`),
+  /// `.cgPath` for the layer, and UIKit's `clockwise` (visually clockwise on the y-down screen):
+  /// from 3 o'clock to 9 o'clock clockwise passes 6 o'clock, below the centre.
+  func testUIBezierPathAsWritten() {
+    let shape = ShapeLayer()
+    let path = UIBezierPath(
+      arcCenter: Point(x: 50, y: 50), radius: 20, startAngle: 0, endAngle: .pi, clockwise: true)
+    path.addLine(to: Point(x: 50, y: 50))
+    path.close()
+    shape.path = path.cgPath
+    let box = shape.path!.boundingBox
+    XCTAssertEqual(box.origin.y, 50, accuracy: 1e-9, "nothing above the centre")
+    XCTAssertEqual(box.origin.y + box.size.height, 70, accuracy: 1e-6, "down to 6 o'clock")
+    let oval = UIBezierPath(ovalIn: Rect(x: 0, y: 0, width: 10, height: 20))
+    XCTAssertEqual(oval.cgPath.boundingBox, Rect(x: 0, y: 0, width: 10, height: 20))
+    let rounded = UIBezierPath(roundedRect: Rect(x: 0, y: 0, width: 10, height: 10), cornerRadius: 2)
+    XCTAssertFalse(rounded.isEmpty)
+  }
 }
