@@ -187,4 +187,17 @@ final class PortedClassMethodsTests: XCTestCase {
     let rounded = UIBezierPath(roundedRect: Rect(x: 0, y: 0, width: 10, height: 10), cornerRadius: 2)
     XCTAssertFalse(rounded.isEmpty)
   }
+
+  /// CGPath's initializers as written.
+  func testCGPathInitializersAsWritten() {
+    let shape = ShapeLayer()
+    shape.path = CGPath(
+      roundedRect: Rect(x: 0, y: 0, width: 20, height: 10), cornerWidth: 4, cornerHeight: 4, transform: nil)
+    XCTAssertEqual(shape.path?.boundingBox, Rect(x: 0, y: 0, width: 20, height: 10))
+    var shift = AffineTransform(translationX: 5, y: 0)
+    shape.path = CGPath(ellipseIn: Rect(x: 0, y: 0, width: 10, height: 10), transform: &shift)
+    XCTAssertEqual(shape.path?.boundingBox.origin.x ?? -1, 5, accuracy: 1e-9)
+    shape.path = CGPath(rect: Rect(x: 1, y: 2, width: 3, height: 4), transform: nil)
+    XCTAssertEqual(shape.path?.boundingBox, Rect(x: 1, y: 2, width: 3, height: 4))
+  }
 }

@@ -61,11 +61,26 @@ extension Path {
     self = transform.map { path.applying($0.pointee) } ?? path
   }
 
+  /// CGPath(roundedRect:cornerWidth:cornerHeight:transform:).
+  public init(
+    roundedRect rect: Rect, cornerWidth: Double, cornerHeight: Double, transform: UnsafePointer<AffineTransform>?
+  ) {
+    var path = Path()
+    path.addRoundedRect(in: rect, cornerWidth: cornerWidth, cornerHeight: cornerHeight)
+    self = transform.map { path.applying($0.pointee) } ?? path
+  }
+
   /// CGMutablePath.addPath(_:transform:).
   public mutating func addPath(_ path: Path, transform: AffineTransform) {
     elements += path.applying(transform).elements
   }
 }
+
+#if os(Linux)
+  /// Core Graphics' immutable path, as `CGPath(rect: r, transform: nil)` is written: LayerKit's
+  /// `Path` (a value; build one with `var`, where Core Graphics code has a CGMutablePath).
+  public typealias CGPath = Path
+#endif
 
 /// kCAFillRuleNonZero and kCAFillRuleEvenOdd, by their ported names.
 public let kFillRuleNonZero = FillRule.nonZero
