@@ -173,7 +173,7 @@ public final class ScenePresentation {
     let local = max(0, time - (shownSince[i] ?? time))
     let tree = try scenes[i].presentation(at: local)
     Transaction.begin()
-    Transaction.disableActions = true
+    Transaction.setDisableActions(true)
     screens[i].sublayers = [tree]
     Transaction.commit()
   }

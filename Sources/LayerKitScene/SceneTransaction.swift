@@ -9,11 +9,11 @@ import LayerKit
 public struct SceneTransaction {
   /// When the changes are made, in scene seconds.
   public var time: Double
-  /// `Transaction.animationDuration` (nil: the enclosing default, 0.25 s).
+  /// `Transaction.setAnimationDuration(_:)` (nil: the enclosing default, 0.25 s).
   public var duration: Double?
-  /// `Transaction.animationTimingFunction` (nil: the default timing function).
+  /// `Transaction.setAnimationTimingFunction(_:)` (nil: the default timing function).
   public var timingFunction: MediaTimingFunction?
-  /// `Transaction.disableActions` (nil: false).
+  /// `Transaction.setDisableActions(_:)` (nil: false).
   public var disableActions: Bool?
   /// The changes, made in order.
   public var changes: [SceneChange]
@@ -38,9 +38,9 @@ public struct SceneTransaction {
   func apply(in layers: LayerDirectory, path: String) throws(SceneFileError) {
     Transaction.begin()
     defer { Transaction.commit() }
-    if let duration { Transaction.animationDuration = duration }
-    if let timingFunction { Transaction.animationTimingFunction = timingFunction }
-    if let disableActions { Transaction.disableActions = disableActions }
+    if let duration { Transaction.setAnimationDuration(duration) }
+    if let timingFunction { Transaction.setAnimationTimingFunction(timingFunction) }
+    if let disableActions { Transaction.setDisableActions(disableActions) }
     for (i, change) in changes.enumerated() {
       try change.apply(in: layers, path: "\(SceneNode.join(path, "changes"))[\(i)]")
     }

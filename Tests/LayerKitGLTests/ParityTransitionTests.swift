@@ -66,7 +66,7 @@ final class ParityTransitionTests: ParityTestCase {
     let scene = Scene(root: root)
     _ = scene.presentation()
     Transaction.perform {
-      Transaction.disableActions = true
+      Transaction.setDisableActions(true)
       card.contents = try? SampleScene.testImage(width: 40, height: 28, hue: 0.7)
     }
     let t = Transition(type: .push, subtype: .fromBottom)

@@ -71,6 +71,8 @@ final class PortedClassMethodsTests: XCTestCase {
     Transaction.setCompletionBlock { done = true }
     Transaction.setValue("mine", forKey: "tag")
     XCTAssertEqual(Transaction.value(forKey: kTransactionAnimationDuration) as? Double, 2)
+    XCTAssertEqual(Transaction.animationDuration(), 2)
+    XCTAssertEqual(Transaction.animationTimingFunction(), MediaTimingFunction(name: .easeIn))
     XCTAssertEqual(Transaction.value(forKey: "tag") as? String, "mine")
     XCTAssertNotNil(Transaction.completionBlock())
     root.opacity = 0
@@ -84,6 +86,7 @@ final class PortedClassMethodsTests: XCTestCase {
     Transaction.begin()
     Transaction.setDisableActions(true)
     XCTAssertEqual(Transaction.value(forKey: kTransactionDisableActions) as? Bool, true)
+    XCTAssertTrue(Transaction.disableActions())
     root.opacity = 1
     Transaction.commit()
     XCTAssertNil(root.animation(forKey: "opacity"), "actions disabled: no implicit animation")

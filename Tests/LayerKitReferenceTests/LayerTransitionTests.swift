@@ -38,7 +38,7 @@ final class LayerTransitionTests: XCTestCase {
     let scene = Scene(root: root)
     _ = scene.presentation()  // shows red
     Transaction.perform {
-      Transaction.disableActions = true
+      Transaction.setDisableActions(true)
       l.contents = try? Image(width: 20, height: 10, color: .blue)
     }
     let t = Transition(type: .fade)

@@ -170,8 +170,8 @@ final class SceneTwinTests: XCTestCase {
         scene.advance(to: 0.9)
         _ = scene.presentation()
         Transaction.begin()
-        Transaction.animationDuration = 0.6
-        Transaction.disableActions = true
+        Transaction.setAnimationDuration(0.6)
+        Transaction.setDisableActions(true)
         l["photo"]!.contents = b
         try l["photo"]!.add(Transition(type: .push, subtype: .fromRight), forKey: nil)
         Transaction.commit()
@@ -181,8 +181,8 @@ final class SceneTwinTests: XCTestCase {
         scene.advance(to: 1.4)
         _ = scene.presentation()
         Transaction.begin()
-        Transaction.animationDuration = 0.8
-        Transaction.animationTimingFunction = .easeOut
+        Transaction.setAnimationDuration(0.8)
+        Transaction.setAnimationTimingFunction(.easeOut)
         l["card"]!.position = Point(x: 60, y: 30)
         l["card"]!.backgroundColor = Color(red: 0x30 / 255.0, green: 0x70 / 255.0, blue: 0xF0 / 255.0)
         let badge = makeBadge()

@@ -40,7 +40,7 @@ final class TransactionTests: XCTestCase {
     let (scene, l) = presented()
     defer { withExtendedLifetime(scene) {} }  // a layer animates only while its scene lives
     Transaction.perform {
-      Transaction.disableActions = true
+      Transaction.setDisableActions(true)
       l.opacity = 0
     }
     XCTAssertTrue((l.animationKeys() ?? []).isEmpty)
@@ -49,8 +49,8 @@ final class TransactionTests: XCTestCase {
   func testTransactionDurationAndTimingFunction() {
     let (scene, l) = presented()
     Transaction.perform {
-      Transaction.animationDuration = 1
-      Transaction.animationTimingFunction = .linear
+      Transaction.setAnimationDuration(1)
+      Transaction.setAnimationTimingFunction(.linear)
       l.opacity = 0
     }
     XCTAssertEqual(opacity(scene, 1.5), 0.5, accuracy: 1e-9)
@@ -59,10 +59,10 @@ final class TransactionTests: XCTestCase {
   func testNestedTransactionsTakeTheInnermostSettings() {
     let (scene, l) = presented()
     Transaction.begin()
-    Transaction.animationDuration = 2
-    Transaction.animationTimingFunction = .linear
+    Transaction.setAnimationDuration(2)
+    Transaction.setAnimationTimingFunction(.linear)
     Transaction.begin()
-    Transaction.animationDuration = 1
+    Transaction.setAnimationDuration(1)
     l.opacity = 0
     Transaction.commit()
     l.position = Point(x: 150, y: 50)
@@ -126,14 +126,14 @@ final class TransactionTests: XCTestCase {
   func testInterruptedAnimationStartsFromWhatIsShown() {
     let (scene, l) = presented()
     Transaction.perform {
-      Transaction.animationDuration = 1
-      Transaction.animationTimingFunction = .linear
+      Transaction.setAnimationDuration(1)
+      Transaction.setAnimationTimingFunction(.linear)
       l.position = Point(x: 150, y: 50)
     }
     scene.advance(to: 1.5)  // shows x = 100
     Transaction.perform {
-      Transaction.animationDuration = 1
-      Transaction.animationTimingFunction = .linear
+      Transaction.setAnimationDuration(1)
+      Transaction.setAnimationTimingFunction(.linear)
       l.position = Point(x: 0, y: 50)
     }
     XCTAssertEqual(scene.presentation(at: 1.5).sublayers[0].position.x, 100, accuracy: 1e-9)
@@ -144,12 +144,12 @@ final class TransactionTests: XCTestCase {
     let (scene, l) = presented()
     var log: [String] = []
     Transaction.perform {
-      Transaction.animationDuration = 2
+      Transaction.setAnimationDuration(2)
       Transaction.setCompletionBlock { log.append("long") }
       l.opacity = 0
     }
     Transaction.perform {
-      Transaction.animationDuration = 0.5
+      Transaction.setAnimationDuration(0.5)
       Transaction.setCompletionBlock { log.append("short") }
       l.cornerRadius = 10
     }
@@ -172,7 +172,7 @@ final class TransactionDurationTests: XCTestCase {
     let a = BasicAnimation(keyPath: "opacity")
     a.toValue = 0.0
     try Transaction.perform {
-      Transaction.animationDuration = 2
+      Transaction.setAnimationDuration(2)
       try l.addChecked(a, forKey: "fade")
     }
     XCTAssertEqual(l.animation(forKey: "fade")?.duration, 2)

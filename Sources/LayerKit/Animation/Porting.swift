@@ -45,25 +45,16 @@ public let kTransactionAnimationTimingFunction = "animationTimingFunction"
 public let kTransactionCompletionBlock = "completionBlock"
 
 extension Transaction {
-  /// CATransaction's `setAnimationDuration(_:)`.
-  public static func setAnimationDuration(_ duration: Double) { animationDuration = duration }
-  /// CATransaction's `setAnimationTimingFunction(_:)`.
-  public static func setAnimationTimingFunction(_ function: MediaTimingFunction?) {
-    animationTimingFunction = function
-  }
-  /// CATransaction's `setDisableActions(_:)`.
-  public static func setDisableActions(_ disabled: Bool) { disableActions = disabled }
-
   /// CATransaction's `setValue(_:forKey:)`: the four keys set what their setters set (a number,
   /// a Bool, a MediaTimingFunction, a block); any other key holds its value for the transaction.
   public static func setValue(_ value: Any?, forKey key: String) {
     switch key {
     case kTransactionAnimationDuration:
-      if let d = (value as? NSNumber)?.doubleValue ?? (value as? Double) { animationDuration = d }
+      if let d = (value as? NSNumber)?.doubleValue ?? (value as? Double) { setAnimationDuration(d) }
     case kTransactionDisableActions:
-      disableActions = (value as? NSNumber)?.boolValue ?? (value as? Bool) ?? false
+      setDisableActions((value as? NSNumber)?.boolValue ?? (value as? Bool) ?? false)
     case kTransactionAnimationTimingFunction:
-      animationTimingFunction = value as? MediaTimingFunction
+      setAnimationTimingFunction(value as? MediaTimingFunction)
     case kTransactionCompletionBlock:
       if let block = value as? () -> Void { setCompletionBlock(block) }
     default:
@@ -75,9 +66,9 @@ extension Transaction {
   /// `setValue(_:forKey:)` gave the innermost transaction that has the key.
   public static func value(forKey key: String) -> Any? {
     switch key {
-    case kTransactionAnimationDuration: return animationDuration
-    case kTransactionDisableActions: return disableActions
-    case kTransactionAnimationTimingFunction: return animationTimingFunction
+    case kTransactionAnimationDuration: return animationDuration()
+    case kTransactionDisableActions: return disableActions()
+    case kTransactionAnimationTimingFunction: return animationTimingFunction()
     case kTransactionCompletionBlock: return completionBlock()
     default: return ownValue(forKey: key)
     }

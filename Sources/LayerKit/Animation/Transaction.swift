@@ -47,23 +47,20 @@ public enum Transaction {
     return try body()
   }
 
-  /// Duration of the implicit animations of the current transaction (default 0.25 s).
-  public static var animationDuration: Double {
-    get { stack.last?.duration ?? MediaTiming.defaultAnimationDuration }
-    set { update { $0.duration = newValue } }
-  }
+  /// Duration of the implicit animations of the current transaction (default 0.25 s), as
+  /// CATransaction's `animationDuration()` and `setAnimationDuration(_:)` spell it.
+  public static func animationDuration() -> Double { stack.last?.duration ?? MediaTiming.defaultAnimationDuration }
+  public static func setAnimationDuration(_ duration: Double) { update { $0.duration = duration } }
 
   /// Timing function of the implicit animations (nil: the default timing function).
-  public static var animationTimingFunction: MediaTimingFunction? {
-    get { stack.last?.timingFunction }
-    set { update { $0.timingFunction = newValue } }
+  public static func animationTimingFunction() -> MediaTimingFunction? { stack.last?.timingFunction }
+  public static func setAnimationTimingFunction(_ function: MediaTimingFunction?) {
+    update { $0.timingFunction = function }
   }
 
   /// When true, property changes add no implicit animation.
-  public static var disableActions: Bool {
-    get { stack.last?.disableActions ?? false }
-    set { update { $0.disableActions = newValue } }
-  }
+  public static func disableActions() -> Bool { stack.last?.disableActions ?? false }
+  public static func setDisableActions(_ disabled: Bool) { update { $0.disableActions = disabled } }
 
   /// Runs once every animation added in the current transaction has finished, in scene time.
   public static func setCompletionBlock(_ block: @escaping () -> Void) {

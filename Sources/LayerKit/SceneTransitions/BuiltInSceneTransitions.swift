@@ -233,7 +233,7 @@ public final class SceneNavigator {
     self.container = container
     stack = [(root, nil)]
     Transaction.begin()
-    Transaction.disableActions = true
+    Transaction.setDisableActions(true)
     if root.superlayer !== container { container.addSublayer(root) }
     Transaction.commit()
   }

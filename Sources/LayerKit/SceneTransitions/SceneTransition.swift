@@ -136,7 +136,7 @@ public final class SceneTransitionContext {
   /// Sets model values without implicit animations (the transition animates them explicitly).
   public func withoutActions(_ body: () -> Void) {
     Transaction.begin()
-    Transaction.disableActions = true
+    Transaction.setDisableActions(true)
     body()
     Transaction.commit()
   }
@@ -190,7 +190,7 @@ public final class SceneTransitionRun {
     self.container = container
     self.completion = completion
     Transaction.begin()
-    Transaction.disableActions = true
+    Transaction.setDisableActions(true)
     if back.superlayer !== container {
       if fore.superlayer === container {
         container.insertSublayer(back, below: fore)
@@ -294,7 +294,7 @@ public final class SceneTransitionRun {
     }
     deferred = []
     Transaction.begin()
-    Transaction.disableActions = true
+    Transaction.setDisableActions(true)
     switch direction {
     case .forward:
       if !presented && back.superlayer === container { back.removeFromSuperlayer() }
