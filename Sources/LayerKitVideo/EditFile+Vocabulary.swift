@@ -8,9 +8,6 @@ extension EditFile {
   /// editly's keys that change nothing in the video (its logging and temporary files), and
   /// `$schema` (an editor's pointer to Schemas/edit.schema.json).
   static let quietKeys: Set<String> = ["enableFfmpegLog", "verbose", "logTimes", "keepTmp", "$schema"]
-  /// editly's keys and layer types LayerKit does not render yet: refused by name.
-  static let notYet: Set<String> = []
-  static let notYetLayers: Set<String> = []
   /// Layer types that are JavaScript or editly's own advertisement: never.
   static let neverLayers: [String: String] = [
     "canvas": "a canvas layer is a JavaScript function, which LayerKit does not run",
@@ -56,10 +53,7 @@ extension EditFile {
     "rainbow-colors": ["type", "start", "stop"],
     "gl": ["type", "fragmentPath", "vertexPath", "speed", "start", "stop"],
   ]
-  /// editly's layer keys LayerKit does not place yet.
-  static let notYetLayerKeys: Set<String> = []
   static let transitionKeys: Set<String> = ["name", "duration", "easing", "audioInCurve", "audioOutCurve", "params"]
-  static let notYetTransitionKeys: Set<String> = []
   static let trackKeys: Set<String> = [
     "path", "mixVolume", "cutFrom", "cutTo", "start", "loop", "fadeIn", "fadeOut", "voice",
   ]
@@ -88,9 +82,9 @@ extension EditFile {
     }
 
     /// Checks an object's keys: known ones pass, editly's quiet ones are dropped, the rest are
-    /// refused (not yet, or unknown with the nearest known key).
+    /// refused as unknown, with the nearest known key.
     func check(
-      _ object: [String: Tree], at path: String, known: Set<String>, notYet: Set<String> = [],
+      _ object: [String: Tree], at path: String, known: Set<String>,
       quiet: Set<String> = []
     ) throws(EditFile.Error) -> [String: Tree] {
       var kept: [String: Tree] = [:]
@@ -101,10 +95,8 @@ extension EditFile {
           kept[key] = value
         } else if quiet.contains(key) {
           continue
-        } else if notYet.contains(key) {
-          throw fail(at, "editly's \(key) is not supported by LayerKit yet")
         } else {
-          let near = Spelling.nearest(to: key, among: known.union(notYet).union(quiet))
+          let near = Spelling.nearest(to: key, among: known.union(quiet))
           throw fail(at, "unknown key" + (near.map { " (did you mean \"\($0)\"?)" } ?? ""))
         }
       }
@@ -132,7 +124,7 @@ extension EditFile {
     /// The whole file: the tree the `Edit` decodes, and `outPath`.
     mutating func edit(_ tree: Tree) throws(EditFile.Error) -> (Tree, String?) {
       var top = try check(
-        try object(tree, at: ""), at: "", known: EditFile.topKeys, notYet: EditFile.notYet, quiet: EditFile.quietKeys)
+        try object(tree, at: ""), at: "", known: EditFile.topKeys, quiet: EditFile.quietKeys)
       if case .bool(true)? = top["allowRemoteRequests"] {
         throw fail("allowRemoteRequests", "media are read from files; LayerKit does not fetch URLs")
       }
@@ -314,7 +306,7 @@ extension EditFile {
           merged["duration"] = nil
           merged["stop"] = merged["stop"] ?? .number(start + seconds)
         }
-        var layer = try check(merged, at: at, known: known, notYet: EditFile.notYetLayerKeys)
+        var layer = try check(merged, at: at, known: known)
         for key in ["path", "fontPath", "fragmentPath", "vertexPath"] where layer[key] != nil {
           layer[key] = resolved(layer[key])
         }
@@ -326,7 +318,7 @@ extension EditFile {
 
     func transition(_ tree: Tree, at path: String) throws(EditFile.Error) -> Tree {
       var t = try check(
-        try object(tree, at: path), at: path, known: EditFile.transitionKeys, notYet: EditFile.notYetTransitionKeys)
+        try object(tree, at: path), at: path, known: EditFile.transitionKeys)
       if case .string(let name)? = t["name"] {
         let lower = name.lowercased()
         if let mapped = EditFile.transitionNames[lower] { t["name"] = .string(mapped) }
@@ -336,8 +328,7 @@ extension EditFile {
 
     func layerTypeProblem(_ type: String) throws(EditFile.Error) -> String {
       if let never = EditFile.neverLayers[type] { return never }
-      if EditFile.notYetLayers.contains(type) { return "editly's \(type) layer is not supported by LayerKit yet" }
-      let all = Set(EditFile.layerKeys.keys).union(EditFile.notYetLayers).union(EditFile.neverLayers.keys)
+      let all = Set(EditFile.layerKeys.keys).union(EditFile.neverLayers.keys)
       return "unknown layer type \"\(type)\""
         + (Spelling.nearest(to: type, among: all).map { " (did you mean \"\($0)\"?)" } ?? "")
     }

@@ -4,8 +4,10 @@ import LayerKitMedia
 /// An edit file: editly's edit spec as its users write it — JSON5 (comments, trailing commas,
 /// unquoted keys, single-quoted strings) or JSON — read into an `Edit`, with LayerKit's own keys
 /// beside editly's. Every key is checked: an unknown one is an error naming its JSON path and
-/// the nearest known key; a key or layer type LayerKit does not render is refused by name and
-/// path, never dropped. Relative media paths are taken from the file's folder.
+/// the nearest known key; what LayerKit cannot do (JavaScript layers, editly's banner, URLs) is
+/// refused by name and path, never dropped; a syntax error names its line and column. Relative
+/// media paths are taken from the file's folder. editly's `fast` and `customOutputArgs` shape
+/// the output and are kept beside the edit.
 public struct EditFile: Sendable {
   public var edit: Edit
   /// editly's `outPath`, resolved against the file's folder; `-o` overrides it.
