@@ -8,7 +8,7 @@ import XCTest
 /// The example scene files load, render on the CPU backend and validate against the schema, and
 /// the schema refuses what the reader refuses.
 final class SceneExampleTests: XCTestCase {
-  static let examples = ["slideshow", "filters", "composition", "app-home", "app-detail"]
+  static let examples = ["slideshow", "filters", "composition", "app-home", "app-detail", "particles"]
   static let folder = repositoryRoot.appendingPathComponent("examples/scenes")
 
   func schema() throws -> SchemaValidator {
