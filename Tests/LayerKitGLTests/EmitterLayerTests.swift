@@ -148,6 +148,23 @@ final class EmitterLayerTests: ParityTestCase {
     XCTAssertEqual(p.map { $0.position.x - 10 }, [25, 50])
   }
 
+  /// No birth rate makes a frame take without bound: nested cells emitting at huge rates stop at
+  /// `maxVisits` particles worked out, the newest `maxParticles` shown.
+  func testHugeRatesAreBounded() throws {
+    let spark = EmitterCell()
+    spark.contents = try dot()
+    spark.birthRate = 1_000_000
+    spark.lifetime = 10
+    let rocket = EmitterCell()
+    rocket.birthRate = 1_000_000
+    rocket.lifetime = 10
+    rocket.emitterCells = [spark]
+    let e = emitter(rocket)
+    let shown = particles(e, at: 5)
+    XCTAssertLessThanOrEqual(shown.count, EmitterLayer.maxParticles)
+    XCTAssertGreaterThan(shown.count, 0)
+  }
+
   /// A tinted particle multiplies its picture's colours; the layer draws the same on both backends.
   func testAnEmitterRendersAlikeOnBothBackends() throws {
     let cell = EmitterCell()

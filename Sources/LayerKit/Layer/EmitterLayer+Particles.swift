@@ -7,7 +7,10 @@ import Foundation
 /// costs what an early one does.
 extension EmitterLayer {
   /// The most particles one emitter shows at a time; past it, the newest are shown.
-  public static let maxParticles = 100_000
+  public static let maxParticles = 50_000
+  /// The most particles (alive or not, nested cells' parents included) worked out for one time:
+  /// past it the rest are not visited, so no birth rate makes a frame take without bound.
+  public static let maxVisits = 1_000_000
 
   /// A particle alive at the time asked for.
   struct Particle {
@@ -30,8 +33,9 @@ extension EmitterLayer {
   func particleLayers(at time: Double) -> [Layer] {
     guard let cells = emitterCells, time.isFinite, time >= 0 else { return [] }
     var particles: [Particle] = []
+    var budget = Self.maxVisits
     for (c, cell) in cells.enumerated() {
-      emit(cell, key: UInt64(c + 1), parent: nil, time: time, depth: 0, into: &particles)
+      emit(cell, key: UInt64(c + 1), parent: nil, time: time, depth: 0, budget: &budget, into: &particles)
     }
     switch renderMode {
     case .unordered, .oldestFirst, .additive: particles.sort { $0.birth < $1.birth }
@@ -48,7 +52,8 @@ extension EmitterLayer {
 
   /// The particles of `cell` (and of the cells they emit) alive at `time`.
   private func emit(
-    _ cell: EmitterCell, key: UInt64, parent: Parent?, time: Double, depth: Int, into particles: inout [Particle]
+    _ cell: EmitterCell, key: UInt64, parent: Parent?, time: Double, depth: Int, budget: inout Int,
+    into particles: inout [Particle]
   ) {
     let rate = Double(cell.birthRate) * Double(birthRate)
     guard cell.isEnabled, depth < 4, rate.isFinite, rate > 0 else { return }
@@ -68,6 +73,8 @@ extension EmitterLayer {
     let upper = Int(last)
     guard lower <= upper else { return }
     for i in lower...upper {
+      guard budget > 0 else { return }
+      budget -= 1
       let birth = start + Double(i) / rate
       if let parent, birth >= parent.birth + parent.lifetime { break }
       var random = SeededRandom(seed: Self.mix(UInt64(seed), key, UInt64(i)))
@@ -103,7 +110,7 @@ extension EmitterLayer {
       for (s, sub) in (cell.emitterCells ?? []).enumerated() {
         emit(
           sub, key: key &* 131 &+ UInt64(s + 1), parent: Parent(birth: birth, lifetime: life, position: place),
-          time: time, depth: depth + 1, into: &particles)
+          time: time, depth: depth + 1, budget: &budget, into: &particles)
       }
     }
   }
