@@ -19,23 +19,29 @@ extension SceneFile {
   /// How deep cells nest.
   static let maxCellDepth = 4
 
-  /// A cell's number keys and where each goes (key paths: never mutated).
-  nonisolated(unsafe) static let cellNumbers: [(String, ReferenceWritableKeyPath<EmitterCell, Double>)] = [
-    ("emissionLatitude", \.emissionLatitude), ("emissionLongitude", \.emissionLongitude),
-    ("emissionRange", \.emissionRange), ("velocity", \.velocity), ("velocityRange", \.velocityRange),
-    ("xAcceleration", \.xAcceleration), ("yAcceleration", \.yAcceleration), ("zAcceleration", \.zAcceleration),
-    ("scale", \.scale), ("scaleRange", \.scaleRange), ("scaleSpeed", \.scaleSpeed), ("spin", \.spin),
-    ("spinRange", \.spinRange), ("beginTime", \.beginTime),
-  ]
-  nonisolated(unsafe) static let cellFloats: [(String, ReferenceWritableKeyPath<EmitterCell, Float>)] = [
-    ("birthRate", \.birthRate), ("lifetime", \.lifetime), ("lifetimeRange", \.lifetimeRange),
-    ("redRange", \.redRange), ("greenRange", \.greenRange), ("blueRange", \.blueRange), ("alphaRange", \.alphaRange),
-    ("redSpeed", \.redSpeed), ("greenSpeed", \.greenSpeed), ("blueSpeed", \.blueSpeed), ("alphaSpeed", \.alphaSpeed),
-  ]
-  nonisolated(unsafe) static let emitterFloats: [(String, ReferenceWritableKeyPath<EmitterLayer, Float>)] = [
-    ("birthRate", \.birthRate), ("lifetime", \.lifetime), ("velocity", \.velocity), ("scale", \.scale),
-    ("spin", \.spin),
-  ]
+  /// A cell's number keys and where each goes (made when asked: key paths are not Sendable).
+  static var cellNumbers: [(String, ReferenceWritableKeyPath<EmitterCell, Double>)] {
+    [
+      ("emissionLatitude", \.emissionLatitude), ("emissionLongitude", \.emissionLongitude),
+      ("emissionRange", \.emissionRange), ("velocity", \.velocity), ("velocityRange", \.velocityRange),
+      ("xAcceleration", \.xAcceleration), ("yAcceleration", \.yAcceleration), ("zAcceleration", \.zAcceleration),
+      ("scale", \.scale), ("scaleRange", \.scaleRange), ("scaleSpeed", \.scaleSpeed), ("spin", \.spin),
+      ("spinRange", \.spinRange), ("beginTime", \.beginTime),
+    ]
+  }
+  static var cellFloats: [(String, ReferenceWritableKeyPath<EmitterCell, Float>)] {
+    [
+      ("birthRate", \.birthRate), ("lifetime", \.lifetime), ("lifetimeRange", \.lifetimeRange),
+      ("redRange", \.redRange), ("greenRange", \.greenRange), ("blueRange", \.blueRange), ("alphaRange", \.alphaRange),
+      ("redSpeed", \.redSpeed), ("greenSpeed", \.greenSpeed), ("blueSpeed", \.blueSpeed), ("alphaSpeed", \.alphaSpeed),
+    ]
+  }
+  static var emitterFloats: [(String, ReferenceWritableKeyPath<EmitterLayer, Float>)] {
+    [
+      ("birthRate", \.birthRate), ("lifetime", \.lifetime), ("velocity", \.velocity), ("scale", \.scale),
+      ("spin", \.spin),
+    ]
+  }
 }
 
 extension SceneReader {

@@ -10,13 +10,25 @@ public struct ClipLayer: Sendable {
   /// Seconds into the item it shows from (included) and to (excluded; nil: the item's end).
   public var start: Double
   public var stop: Double?
-  /// The layer, `width`×`height` (the picture area), at `local` seconds after `start`, of
-  /// `span` seconds it shows for.
-  public var draw: @Sendable (_ local: Double, _ span: Double, _ width: Double, _ height: Double) throws -> Layer
+  public var content: Content
 
-  /// A picture a fragment shader paints (editly's `gl` layer), drawn by a renderer that is a
-  /// `ShaderPainter` (the GPU), over the whole picture area; `draw` is not used.
-  public var shader: PictureShader?
+  /// What the layer shows.
+  public enum Content: Sendable {
+    /// The layer, `width`×`height` (the picture area), at `local` seconds after `start`, of
+    /// `span` seconds it shows for.
+    case drawn(@Sendable (_ local: Double, _ span: Double, _ width: Double, _ height: Double) throws -> Layer)
+    /// A clip played in a box over the picture (editly's video layers after a clip's picture:
+    /// picture-in-picture, a mosaic), decoded by the item's renderer.
+    case clip(PlacedClip)
+    /// A picture a fragment shader paints (editly's `gl` layer), drawn by a renderer that is a
+    /// `ShaderPainter` (the GPU), over the whole picture area.
+    case shader(PictureShader)
+  }
+
+  /// The placed clip, for a clip layer.
+  public var clip: PlacedClip? { if case .clip(let c) = content { c } else { nil } }
+  /// The shader, for a shader's picture.
+  public var shader: PictureShader? { if case .shader(let p) = content { p } else { nil } }
 
   /// editly's gl layer: its files, and `time` = its progress (0 → 1 over its span) × `speed`.
   public struct PictureShader: Sendable, Hashable {
@@ -30,10 +42,6 @@ public struct ClipLayer: Sendable {
       self.speed = speed
     }
   }
-
-  /// A clip played in a box over the picture (editly's video layers after a clip's picture:
-  /// picture-in-picture, a mosaic), decoded by the item's renderer; `draw` is not used.
-  public var clip: PlacedClip?
 
   /// A clip in a box: from `inPoint` at `speed`, holding its last frame past its end.
   public struct PlacedClip: Sendable {
@@ -58,27 +66,19 @@ public struct ClipLayer: Sendable {
 
   /// A clip in a box over the picture area.
   public init(start: Double = 0, stop: Double? = nil, clip: PlacedClip) {
-    self.start = start
-    self.stop = stop
-    self.clip = clip
-    self.draw = { _, _, w, h in Layer(frame: Rect(x: 0, y: 0, width: w, height: h)) }
+    (self.start, self.stop, content) = (start, stop, .clip(clip))
   }
 
   /// A shader's picture over the picture area.
   public init(start: Double = 0, stop: Double? = nil, shader: PictureShader) {
-    self.start = start
-    self.stop = stop
-    self.shader = shader
-    self.draw = { _, _, w, h in Layer(frame: Rect(x: 0, y: 0, width: w, height: h)) }
+    (self.start, self.stop, content) = (start, stop, .shader(shader))
   }
 
   public init(
     start: Double = 0, stop: Double? = nil,
     draw: @escaping @Sendable (_ local: Double, _ span: Double, _ width: Double, _ height: Double) throws -> Layer
   ) {
-    self.start = start
-    self.stop = stop
-    self.draw = draw
+    (self.start, self.stop, content) = (start, stop, .drawn(draw))
   }
 
   /// Where it ends in an item of `duration` seconds.
@@ -94,12 +94,15 @@ public struct ClipLayer: Sendable {
   ) throws -> Layer? {
     let end = end(itemDuration: duration)
     guard local >= start - 1e-9, local < end else { return nil }
-    if let clip {
+    let shader: PictureShader
+    switch content {
+    case .drawn(let draw): return try draw(local - start, end - start, width, height)
+    case .clip(let clip):
       guard let clipFrame else { throw VideoError.invalidTimeline("\(clip.info.path): no decoder for a placed clip") }
       let image = try clipFrame(clip.clipTime(local - start))
       return Self.picture(image, in: clip.box, gravity: clip.gravity, width: width, height: height)
+    case .shader(let s): shader = s
     }
-    guard let shader else { return try draw(local - start, end - start, width, height) }
     guard let paint else {
       throw VideoError.invalidTimeline(
         "\(shader.fragment.lastPathComponent): a shader's picture (editly's gl layer) is drawn by the GPU renderer")
@@ -125,9 +128,7 @@ public struct ClipLayer: Sendable {
     shown.contents = image
     shown.contentsGravity = gravity
     if let motion {
-      let (scale, offset) = motion.placement(at: progress)
-      shown.transform = Transform3D(scaleX: scale, y: scale).concatenating(
-        Transform3D(translationX: offset.x * frame.size.width, y: offset.y * frame.size.height))
+      shown.transform = motion.transform(at: progress, width: frame.size.width, height: frame.size.height)
     }
     area.addSublayer(shown)
     root.addSublayer(area)

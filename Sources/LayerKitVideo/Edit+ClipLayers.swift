@@ -18,8 +18,7 @@ extension Edit {
     switch layer {
     case .image(let i):
       let image = try Self.still(i.path, sources: sources, at: at)
-      let box = try Self.box(
-        width: i.width, height: i.height, left: i.left, top: i.top, originX: i.originX, originY: i.originY, at: at)
+      let box = try Self.box(i, at: at)
       let motion = try Self.motion(i.zoomDirection, amount: i.zoomAmount, pan: i.panDirection, at: at)
       let gravity = try (i.resizeMode.map { try Self.fit($0, at: at + ".resizeMode") } ?? fit).gravity
       let (start, stop) = try Self.span(i.start, i.stop, at: at)
@@ -168,12 +167,6 @@ extension Edit {
     _ text: AttributedText, style: TextStyle, position: Position, width w: Double, height h: Double, at: String
   ) throws -> LayerKit.Layer {
     let root = LayerKit.Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
-    // Laid out once per text, style, place and frame size: a frame only moves and fades it.
-    let key = "\(text)|\(style)|\(position)|\(w)x\(h)"
-    if let box = laidText.withLock({ $0[key] }) {
-      root.addSublayer(box)
-      return root
-    }
     let a = try anchor(position, margin: 0.05, width: w, height: h, at: at + ".position")
     let alignment: LayerKit.TextLayer.AlignmentMode = a.originX == 0 ? .left : a.originX == 1 ? .right : .center
     guard
@@ -181,16 +174,10 @@ extension Edit {
         text, width: w, height: h, alignment: alignment, note: { Timeline.noteOnce("\(at): \($0)") })
     else { return root }
     box.frame.origin = Point(x: a.x * w - a.originX * box.bounds.width, y: a.y * h - a.originY * box.bounds.height)
-    laidText.withLock {
-      if $0.count >= 64 { $0.removeAll() }
-      $0[key] = box
-    }
     root.addSublayer(box)
     return root
   }
 
-  /// Text boxes laid out, by text, style, place and frame size (a few dozen at most).
-  private static let laidText = Locked([String: LayerKit.Layer]())
 
   /// A still's pixels: from the opened sources, or read now; an SVG drawn again at the size it
   /// is shown at (once per size), so it stays sharp.

@@ -335,7 +335,7 @@ public struct Edit: Codable, Sendable, Equatable {
     public var zoomDirection: String?
     public var zoomAmount: Double?
     public var panDirection: String?
-    /// Placed as a video layer is (`Video.start` …).
+    /// Placed as a video layer is (`PlacedLayer`).
     public var start: Double?
     public var stop: Double?
     public var width: Double?

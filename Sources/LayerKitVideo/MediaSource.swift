@@ -30,6 +30,10 @@ public struct Still: Sendable {
     self.image = image
   }
 
+  /// Whether the pixels come from the file at `path` (not given in memory): only such stills
+  /// are the same picture when their paths are.
+  public var isFile: Bool { image == nil }
+
   /// The pixels: decoded again from the file, or the ones given.
   public func load() throws(MediaError) -> Image {
     if let image { return image }

@@ -188,6 +188,13 @@ public struct KenBurns: Sendable, Equatable {
     self.amount = amount
   }
 
+  /// The move at `u` as the transform of a picture `width`×`height` (about its centre).
+  func transform(at u: Double, width: Double, height: Double) -> Transform3D {
+    let (scale, offset) = placement(at: u)
+    return Transform3D(scaleX: scale, y: scale).concatenating(
+      Transform3D(translationX: offset.x * width, y: offset.y * height))
+  }
+
   /// The scale and the offset (fractions of the picture's size) at `u` (0…1 of the item's time).
   func placement(at u: Double) -> (scale: Double, offset: SIMD2<Double>) {
     let v = min(max(u, 0), 1)

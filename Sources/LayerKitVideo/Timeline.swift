@@ -358,11 +358,7 @@ public struct Timeline: Sendable {
     frame.masksToBounds = true
     let shown = picture(image, fit: fit(ofItem: i))
     shown.masksToBounds = false
-    if let motion = item.motion {
-      let (scale, offset) = motion.placement(at: local / item.duration)
-      shown.transform = Transform3D(scaleX: scale, y: scale).concatenating(
-        Transform3D(translationX: offset.x * w, y: offset.y * h))
-    }
+    if let motion = item.motion { shown.transform = motion.transform(at: local / item.duration, width: w, height: h) }
     frame.addSublayer(shown)
     if let title = item.title {
       let opacity = title.style.opacity(at: local, start: 0, length: item.duration)

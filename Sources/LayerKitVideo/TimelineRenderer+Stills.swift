@@ -4,7 +4,7 @@ import LayerKitMedia
 /// Stills decoded once per item, and reduced once for a Ken Burns move.
 extension TimelineRenderer {
   /// Item i's still, decoded on first use (sharing the pixels, and so the GPU texture, of
-  /// another item on screen that shows the same file).
+  /// another item on screen that shows the same file; a still given in memory is its own).
   func stillImage(item i: Int, _ still: Still) throws -> Image {
     if let image = stills[i] { return image }
     var image: Image
@@ -19,10 +19,13 @@ extension TimelineRenderer {
           width: min(image.width, Int((Double(image.width) * scale).rounded(.up))),
           height: min(image.height, Int((Double(image.height) * scale).rounded(.up))))
       }
+    } else if !still.isFile {
+      image = try still.load()
     } else {
       image =
         try stills.first {
-          timeline.items[$0.key].source.path == still.path && timeline.items[$0.key].motion == nil
+          guard case .image(let other) = timeline.items[$0.key].source else { return false }
+          return other.isFile && other.path == still.path && timeline.items[$0.key].motion == nil
         }?.value ?? still.load()
     }
     stills[i] = image

@@ -16,8 +16,9 @@ struct EditCommand: ParsableCommand {
       `slideshow` that shapes the output is taken too (--renderer, --size, --fps, --crf, --preset, \
       --shard, --stats, --smart, …): the file's own width, height and fps apply unless one is given.
 
-      A key or layer type LayerKit does not render is refused by name and JSON path, never \
-      dropped; a misspelt key is named with the nearest known one.
+      What LayerKit cannot do (JavaScript layers, editly's banner, URLs) is refused by name and \
+      JSON path, never dropped; a misspelt key is named with the nearest known one. gl layers \
+      are drawn on the GPU.
 
       Example:
         layerkit edit show.json5
@@ -48,7 +49,7 @@ struct EditCommand: ParsableCommand {
       }
       var given = videoOptions
       // editly's fast preview: x264's fastest preset, unless one is given.
-      if file.fast, !given.contains("--preset"), [".mp4", ".mkv", ".mov"].contains(where: out.lowercased().hasSuffix) {
+      if file.fast, !given.contains("--preset"), out.lowercased().hasSuffix(".mp4") {
         given += ["--preset", "ultrafast"]
       }
       let options: VideoOptions

@@ -82,7 +82,7 @@ extension Animation {
   /// (tagging an animation for its delegate is the common use). The copy `add(_:forKey:)` stores
   /// keeps them.
   public func setValue(_ value: Any?, forKey key: String) {
-    if let value { keyedValues[key] = value } else { keyedValues[key] = nil }
+    keyedValues[key] = value
   }
 
   public func value(forKey key: String) -> Any? { keyedValues[key] }
@@ -106,7 +106,7 @@ extension Layer {
       }
       return
     }
-    if let value { keyedValues[key] = value } else { keyedValues[key] = nil }
+    keyedValues[key] = value
   }
 
   /// The animatable property's value for its key path, else what `setValue(_:forKey:)` gave the
