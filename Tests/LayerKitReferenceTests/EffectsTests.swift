@@ -192,7 +192,7 @@ final class EffectsTests: XCTestCase {
       guard case .invalidFilter = $0 as? RenderError else { return XCTFail("\($0)") }
     }
     l.filters = []
-    l.shadowPath = Path(rect: Rect(x: 0, y: 0, width: .infinity, height: 1))
+    l.shadowPath = Path(rect: Rect(x: 0, y: 0, width: Double.infinity, height: 1))
     XCTAssertThrowsError(try RenderList(layer: root, width: 4, height: 4)) {
       XCTAssertEqual($0 as? RenderError, .invalidPath(layer: "l", property: "shadowPath"))
     }
@@ -281,7 +281,7 @@ final class PathTests: XCTestCase {
     p.addQuadCurve(to: Point(x: 10, y: 0), control: Point(x: 5, y: 8))
     XCTAssertEqual(p.boundingBox, Rect(x: 0, y: 0, width: 10, height: 8))
     XCTAssertTrue(p.isFinite)
-    p.addLine(to: Point(x: .nan, y: 0))
+    p.addLine(to: Point(x: Double.nan, y: 0))
     XCTAssertFalse(p.isFinite)
   }
 

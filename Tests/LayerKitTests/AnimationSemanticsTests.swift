@@ -417,7 +417,7 @@ final class AnimationExtrasTests: XCTestCase {
   func testNonFiniteValuesAreRejectedWhenAdded() {
     let l = Layer()
     let a = BasicAnimation(keyPath: "position")
-    a.toValue = Point(x: .nan, y: 0)
+    a.toValue = Point(x: Double.nan, y: 0)
     XCTAssertThrowsError(try l.addChecked(a, forKey: nil)) {
       XCTAssertEqual($0 as? AnimationError, .nonFiniteValue(keyPath: "position", field: "toValue"))
     }

@@ -151,7 +151,7 @@ final class KeyframeTimingTests: XCTestCase {
     // "keyframe times are automatically generated to give the animation a constant velocity":
     // an L-shaped polyline (0,0) → (30,0) → (30,10), 40 long.
     let points = [Point(x: 0, y: 0), Point(x: 30, y: 0), Point(x: 30, y: 10)]
-    let lengths = zip(points, points.dropFirst()).map { hypot($1.x - $0.x, $1.y - $0.y) }
+    let lengths = zip(points, points.dropFirst()).map { Double(hypot($1.x - $0.x, $1.y - $0.y)) }
     let t = try KeyframeTiming(count: 3, calculationMode: .paced, segmentLengths: lengths)
     XCTAssertEqual(t.keyTimes, [0, 0.75, 1])
     func position(_ p: Double) -> Point {
@@ -309,7 +309,7 @@ final class KeyframeTimingTests: XCTestCase {
     XCTAssertEqual(error { () throws(KeyframeError) in _ = try PathSampler(path: Path()) }, .emptyPath)
     XCTAssertEqual(
       error { () throws(KeyframeError) in
-        _ = try PathSampler(path: Path(elements: [.move(to: .zero), .line(to: Point(x: .nan, y: 0))]))
+        _ = try PathSampler(path: Path(elements: [.move(to: .zero), .line(to: Point(x: Double.nan, y: 0))]))
       }, .nonFinite(field: "path", index: 1))
     // Only a move: one keyframe, no length, the layer stays put.
     let still = try PathSampler(path: Path(elements: [.move(to: Point(x: 5, y: 6))]))

@@ -152,7 +152,7 @@ final class RenderListTests: XCTestCase {
     let child = Layer()
     child.name = "card"
     root.addSublayer(child)
-    child.position = Point(x: .nan, y: 0)
+    child.position = Point(x: Double.nan, y: 0)
     XCTAssertThrowsError(try RenderList(layer: root, width: 10, height: 10)) {
       XCTAssertEqual($0 as? RenderError, .nonFiniteValue(layer: "card", property: "position"))
     }

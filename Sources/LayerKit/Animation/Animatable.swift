@@ -269,9 +269,6 @@ public enum AnimationValues {
     case let v as CGPoint: return [Double(v.x), Double(v.y)]
     case let v as CGSize: return [Double(v.width), Double(v.height)]
     case let v as CGRect: return [Double(v.origin.x), Double(v.origin.y), Double(v.size.width), Double(v.size.height)]
-    case let v as Point: return [v.x, v.y]
-    case let v as Size: return [v.width, v.height]
-    case let v as Rect: return [v.origin.x, v.origin.y, v.size.width, v.size.height]
     case let v as SIMD2<Double>: return [v.x, v.y]
     case let v as SIMD2<Float>: return [Double(v.x), Double(v.y)]
     case let v as [any AnimationValue]:

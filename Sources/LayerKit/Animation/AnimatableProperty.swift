@@ -97,18 +97,18 @@ enum AnimatableProperties {
     add(.make("contents", { $0.contents ?? .zero }, { $0.contents = $1.id == Image.zero.id ? nil : $1 }))
 
     add(.make("position", { $0.position }, { $0.position = $1 }))
-    add(.make("position.x", { $0.position.x }, { $0.position.x = $1 }))
-    add(.make("position.y", { $0.position.y }, { $0.position.y = $1 }))
+    add(.make("position.x", { Double($0.position.x) }, { $0.position.x = $1 }))
+    add(.make("position.y", { Double($0.position.y) }, { $0.position.y = $1 }))
     add(.make("anchorPoint", { $0.anchorPoint }, { $0.anchorPoint = $1 }))
-    add(.make("anchorPoint.x", { $0.anchorPoint.x }, { $0.anchorPoint.x = $1 }))
-    add(.make("anchorPoint.y", { $0.anchorPoint.y }, { $0.anchorPoint.y = $1 }))
+    add(.make("anchorPoint.x", { Double($0.anchorPoint.x) }, { $0.anchorPoint.x = $1 }))
+    add(.make("anchorPoint.y", { Double($0.anchorPoint.y) }, { $0.anchorPoint.y = $1 }))
     add(.make("bounds", { $0.bounds }, { $0.bounds = $1 }))
     add(.make("bounds.origin", { $0.bounds.origin }, { $0.bounds.origin = $1 }))
-    add(.make("bounds.origin.x", { $0.bounds.origin.x }, { $0.bounds.origin.x = $1 }))
-    add(.make("bounds.origin.y", { $0.bounds.origin.y }, { $0.bounds.origin.y = $1 }))
+    add(.make("bounds.origin.x", { Double($0.bounds.origin.x) }, { $0.bounds.origin.x = $1 }))
+    add(.make("bounds.origin.y", { Double($0.bounds.origin.y) }, { $0.bounds.origin.y = $1 }))
     add(.make("bounds.size", { $0.bounds.size }, { $0.bounds.size = $1 }))
-    add(.make("bounds.size.width", { $0.bounds.size.width }, { $0.bounds.size.width = $1 }))
-    add(.make("bounds.size.height", { $0.bounds.size.height }, { $0.bounds.size.height = $1 }))
+    add(.make("bounds.size.width", { Double($0.bounds.size.width) }, { $0.bounds.size.width = $1 }))
+    add(.make("bounds.size.height", { Double($0.bounds.size.height) }, { $0.bounds.size.height = $1 }))
     add(.make("contentsRect", { $0.contentsRect }, { $0.contentsRect = $1 }))
     add(.make("contentsCenter", { $0.contentsCenter }, { $0.contentsCenter = $1 }))
     // GradientLayer's (a plain layer reads their defaults and ignores a value set).
@@ -148,8 +148,8 @@ enum AnimatableProperties {
       add(.make(name, { Double(replicator($0)?[keyPath: path] ?? 0) }, { replicator($0)?[keyPath: path] = Float($1) }))
     }
     add(.make("shadowOffset", { $0.shadowOffset }, { $0.shadowOffset = $1 }))
-    add(.make("shadowOffset.width", { $0.shadowOffset.width }, { $0.shadowOffset.width = $1 }))
-    add(.make("shadowOffset.height", { $0.shadowOffset.height }, { $0.shadowOffset.height = $1 }))
+    add(.make("shadowOffset.width", { Double($0.shadowOffset.width) }, { $0.shadowOffset.width = $1 }))
+    add(.make("shadowOffset.height", { Double($0.shadowOffset.height) }, { $0.shadowOffset.height = $1 }))
 
     // A missing background colour animates as transparent black, as a nil CGColor does.
     add(.make("backgroundColor", { $0.backgroundColor ?? .clear }, { $0.backgroundColor = $1 }))

@@ -15,7 +15,7 @@ extension RenderListBuilder {
     let polylines = path.polylines(tolerance: tolerance)
     var draws: [Draw] = []
     if let fill = layer.fillColor, fill.alpha > 0 {
-      let contours = polylines.map { $0.points.map { SIMD2($0.x, $0.y) } }
+      let contours = polylines.map { $0.points.map { SIMD2<Double>($0.x, $0.y) } }
       draws += coverageDraw(contours, evenOdd: layer.fillRule == .evenOdd, fill, mapping, clips, visible)
     }
     if let stroke = layer.strokeColor, stroke.alpha > 0, layer.lineWidth > 0 {
@@ -66,7 +66,7 @@ extension RenderListBuilder {
     for piece in layout.pieces {
       let color = text.runs[piece.run].color ?? layer.foregroundColor
       guard color.alpha > 0 else { continue }
-      let contours = piece.path.polylines(tolerance: tolerance).map { $0.points.map { SIMD2($0.x, $0.y) } }
+      let contours = piece.path.polylines(tolerance: tolerance).map { $0.points.map { SIMD2<Double>($0.x, $0.y) } }
       if let i = byColor.firstIndex(where: { $0.0 == color }) {
         byColor[i].1 += contours
       } else {
