@@ -5,7 +5,7 @@ let package = Package(
   name: "LayerKit",
   platforms: [.macOS(.v14)],
   products: [
-    .library(name: "LayerKit", targets: ["LayerKit"]),
+    .library(name: "LayerKit", targets: ["LayerKit", "LayerKitText"]),
     .library(name: "LayerKitRender", targets: ["LayerKitRender"]),
     .library(name: "LayerKitGL", targets: ["LayerKitGL"]),
     .library(name: "LayerKitReference", targets: ["LayerKitReference"]),
@@ -56,7 +56,10 @@ let package = Package(
 
     // Text on the system's font stack (fontconfig, FreeType, HarfBuzz and FriBiDi through
     // libraqm, libunibreak): the layout engine of TextLayer.
-    .target(name: "LayerKitText", dependencies: ["LayerKit", "CText"]),
+    // The LayerKit product links it, so a TextLayer draws with no set-up call: the C target's
+    // load-time constructor registers the font stack with the model (Registration.swift).
+    .target(name: "LayerKitText", dependencies: ["LayerKit", "CText", "LayerKitTextRegistration"]),
+    .target(name: "LayerKitTextRegistration"),
 
     // Images in and out, comparison.
     .target(name: "LayerKitMedia", dependencies: ["LayerKit", "CPNG", "CJPEG"]),
@@ -104,7 +107,7 @@ let package = Package(
       ]),
     // Core Animation code from Apple's references and common recipes, ported by renaming only
     // (README: Porting from Core Animation), checked against what the references say.
-    .testTarget(name: "LayerKitPortingTests", dependencies: ["LayerKit", "LayerKitReference"]),
+    .testTarget(name: "LayerKitPortingTests", dependencies: ["LayerKit", "LayerKitText", "LayerKitReference"]),
     .testTarget(
       name: "LayerKitTextTests", dependencies: ["LayerKit", "LayerKitText", "LayerKitReference", "LayerKitMedia"]),
     .testTarget(

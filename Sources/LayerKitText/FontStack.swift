@@ -107,7 +107,8 @@ public final class FontStack: TextLayoutEngine, @unchecked Sendable {
     return f
   }
 
-  /// A font by family pattern ("DejaVu Sans:bold") or file path.
+  /// A font by family pattern ("DejaVu Sans:bold"), PostScript name ("Helvetica-Bold") or file
+  /// path.
   func font(_ spec: String) throws(TextError) -> ResolvedFont {
     if let r = resolved[spec] { return r }
     let r: ResolvedFont
@@ -116,10 +117,11 @@ public final class FontStack: TextLayoutEngine, @unchecked Sendable {
       if !primary.hasOutlines { throw .noOutlines(spec) }
       r = ResolvedFont(primary: primary, fallbacks: try familyFonts("sans-serif").files)
     } else {
-      let (files, matched) = try familyFonts(spec)
+      let pattern = FontStack.fontconfigPattern(spec)
+      let (files, matched) = try familyFonts(pattern)
       guard let first = files.first else { throw .unavailable("fontconfig knows no font at all") }
       let primary = try face(path: first.path, index: first.index)
-      let asked = FontStack.family(of: spec)
+      let asked = FontStack.family(of: pattern)
       if !asked.isEmpty, !FontStack.genericFamilies.contains(asked.lowercased()),
         matched.lowercased() != asked.lowercased()
       {
@@ -168,7 +170,9 @@ public final class FontStack: TextLayoutEngine, @unchecked Sendable {
     // An emoji shown as an emoji takes a colour font first, where one is installed.
     var found: Face?
     for (path, index) in font.fallbacks {
-      guard let f = try? face(path: path, index: index), f.hasOutlines || f.colorBitmaps, f.has(scalar) else { continue }
+      guard let f = try? face(path: path, index: index), f.hasOutlines || f.colorBitmaps, f.has(scalar) else {
+        continue
+      }
       if f.colorBitmaps || !scalar.properties.isEmojiPresentation {
         found = f
         break

@@ -20,13 +20,13 @@ final class LayerGeometryTests: XCTestCase {
     XCTAssertEqual(badge.convert(Point(x: 250, y: 40), from: nil), Point(x: 0, y: 0))
     // A card turned a quarter about its centre: its top-left corner lands top-right of the centre.
     card.transform = Transform3DMakeRotation(.pi / 2, 0, 0, 1)
-    let corner = try XCTUnwrap(card.convert(Point(x: 0, y: 0), to: root))
+    let corner = card.convert(Point(x: 0, y: 0), to: root)
     XCTAssertEqual(corner.x, 250, accuracy: 1e-9)
     XCTAssertEqual(corner.y, 0, accuracy: 1e-9)
-    let back = try XCTUnwrap(card.convert(corner, from: root))
+    let back = card.convert(corner, from: root)
     XCTAssertEqual(back.x, 0, accuracy: 1e-9)
     XCTAssertEqual(back.y, 0, accuracy: 1e-9)
-    let box = try XCTUnwrap(card.convert(card.bounds, to: root))
+    let box = card.convert(card.bounds, to: root)
     XCTAssertEqual(box.width, 100, accuracy: 1e-9)
     XCTAssertEqual(box.height, 200, accuracy: 1e-9)
   }
@@ -36,8 +36,8 @@ final class LayerGeometryTests: XCTestCase {
     root.sublayerTransform.m34 = -1 / 500
     card.transform = Transform3DMakeRotation(.pi / 5, 0, 1, 0)
     let p = Point(x: 30, y: 70)
-    let there = try XCTUnwrap(card.convert(p, to: root))
-    let back = try XCTUnwrap(card.convert(there, from: root))
+    let there = card.convert(p, to: root)
+    let back = card.convert(there, from: root)
     XCTAssertEqual(back.x, p.x, accuracy: 1e-9)
     XCTAssertEqual(back.y, p.y, accuracy: 1e-9)
   }
@@ -71,7 +71,7 @@ final class LayerGeometryTests: XCTestCase {
     root.sublayerTransform.m34 = -1 / 500
     card.frame = Rect(x: 150, y: 100, width: 100, height: 100)
     card.anchorPointZ = 100
-    let box = try XCTUnwrap(card.convert(card.bounds, to: root))
+    let box = card.convert(card.bounds, to: root)
     XCTAssertEqual(box.width, 100 * 500 / 600, accuracy: 1e-9)
     XCTAssertEqual(box.midX, 200, accuracy: 1e-9)
     // The cube's right face: anchored at the cube's centre (50 behind the face), a quarter turn
@@ -81,8 +81,10 @@ final class LayerGeometryTests: XCTestCase {
     face.anchorPointZ = -50
     face.transform = Transform3DMakeRotation(.pi / 2, 0, 1, 0)
     _ = root.addSublayer(face)
-    XCTAssertNil(face.convert(Point(x: 10, y: 10), from: root), "an edge-on plane has no points")
-    let side = try XCTUnwrap(face.convert(face.bounds, to: root))
+    let nowhere = face.convert(Point(x: 10, y: 10), from: root)
+    XCTAssertTrue(nowhere.x.isNaN && nowhere.y.isNaN, "an edge-on plane has no points: (nan, nan)")
+    XCTAssertTrue(face.convert(Rect(x: 0, y: 0, width: 5, height: 5), from: root).isNull, "nor rects: CGRect.null")
+    let side = face.convert(face.bounds, to: root)
     XCTAssertEqual(side.minX, 200 + 50.0 * 500 / 550, accuracy: 1e-9)
     XCTAssertEqual(side.maxX, 200 + 50.0 * 500 / 450, accuracy: 1e-9)
   }

@@ -117,6 +117,17 @@ extension Layer {
   }
 }
 
+// MARK: - Affine transforms
+
+extension Layer {
+  /// CALayer.setAffineTransform(_:): `transform` becomes the affine transform in the layer's
+  /// plane (Transform3DMakeAffineTransform).
+  public func setAffineTransform(_ m: AffineTransform) { transform = Transform3DMakeAffineTransform(m) }
+
+  /// CALayer.affineTransform(): the affine part of `transform` (Transform3DGetAffineTransform).
+  public func affineTransform() -> AffineTransform { Transform3DGetAffineTransform(transform) }
+}
+
 // MARK: - Spellings
 
 extension SpringAnimation {

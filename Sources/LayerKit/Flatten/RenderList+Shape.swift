@@ -37,7 +37,8 @@ extension RenderListBuilder {
     let rect = RoundedRect(bounds: SIMD4(Float(b.x), Float(b.y), Float(b.maxX), Float(b.maxY)))
     return [
       Draw(
-        pixelBounds: b, mapping: .identity, shape: Shape(rect: rect, coverage: mask), paint: .color(color.premultiplied),
+        pixelBounds: b, mapping: .identity, shape: Shape(rect: rect, coverage: mask),
+        paint: .color(color.premultiplied),
         clips: clips.map(\.clip))
     ]
   }
@@ -52,7 +53,8 @@ extension RenderListBuilder {
     guard !visible.isEmpty else { return [] }
     guard let engine = TextLayer.layoutEngine else {
       throw .textLayout(
-        layer: layer.debugName, reason: "no layout engine: import LayerKitText and call FontStack.install()")
+        layer: layer.debugName,
+        reason: "no layout engine: link LayerKitText (the LayerKit product does) or set TextLayer.layoutEngine")
     }
     let layout: TextLayout
     do {

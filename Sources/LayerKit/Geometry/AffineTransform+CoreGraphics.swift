@@ -32,6 +32,88 @@ extension AffineTransform {
   public func apply(_ p: Point) -> Point {
     Point(x: m11 * p.x + m21 * p.y + tX, y: m12 * p.x + m22 * p.y + tY)
   }
+
+  /// CGAffineTransform(a:b:c:d:tx:ty:).
+  public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+    self.init(m11: a, m12: b, m21: c, m22: d, tX: tx, tY: ty)
+  }
+
+  /// CGAffineTransform's six entries by their Core Graphics names.
+  public var a: Double {
+    get { m11 }
+    set { m11 = newValue }
+  }
+  public var b: Double {
+    get { m12 }
+    set { m12 = newValue }
+  }
+  public var c: Double {
+    get { m21 }
+    set { m21 = newValue }
+  }
+  public var d: Double {
+    get { m22 }
+    set { m22 = newValue }
+  }
+  public var tx: Double {
+    get { tX }
+    set { tX = newValue }
+  }
+  public var ty: Double {
+    get { tY }
+    set { tY = newValue }
+  }
+
+  /// CGAffineTransform.isIdentity.
+  public var isIdentity: Bool { self == .identity }
+
+  /// CGAffineTransform.rotated(by:): a rotation by `angle`, then this transform.
+  public func rotated(by angle: Double) -> AffineTransform {
+    AffineTransform(rotationAngle: angle).concatenating(self)
+  }
+
+  /// CGAffineTransform.scaledBy(x:y:): a scale, then this transform.
+  public func scaledBy(x sx: Double, y sy: Double) -> AffineTransform {
+    AffineTransform(scaleX: sx, y: sy).concatenating(self)
+  }
+
+  /// CGAffineTransform.translatedBy(x:y:): a translation, then this transform.
+  public func translatedBy(x tx: Double, y ty: Double) -> AffineTransform {
+    AffineTransform(translationX: tx, y: ty).concatenating(self)
+  }
+}
+
+#if os(Linux)
+  /// Core Graphics' affine transform, as `CGAffineTransform(rotationAngle: a)` is written:
+  /// Foundation's `AffineTransform` with Core Graphics' initializers, entries and composition.
+  /// (Foundation's own `inverted()` stays, returning nil for a singular transform.)
+  public typealias CGAffineTransform = AffineTransform
+#endif
+
+extension CGPoint {
+  /// CGPoint.applying(_:): where `t` takes the point.
+  public func applying(_ t: AffineTransform) -> CGPoint { t.apply(self) }
+}
+
+extension CGSize {
+  /// CGSize.applying(_:): the size through `t`'s linear part (no translation).
+  public func applying(_ t: AffineTransform) -> CGSize {
+    CGSize(width: t.m11 * width + t.m21 * height, height: t.m12 * width + t.m22 * height)
+  }
+}
+
+extension CGRect {
+  /// CGRect.applying(_:): the smallest rectangle holding the four corners mapped by `t`.
+  public func applying(_ t: AffineTransform) -> CGRect {
+    let corners = [
+      Point(x: minX, y: minY), Point(x: maxX, y: minY), Point(x: minX, y: maxY), Point(x: maxX, y: maxY),
+    ].map { t.apply($0) }
+    let xs = corners.map(\.x)
+    let ys = corners.map(\.y)
+    let x0 = xs.min()!
+    let y0 = ys.min()!
+    return CGRect(x: x0, y: y0, width: xs.max()! - x0, height: ys.max()! - y0)
+  }
 }
 
 extension Path {
@@ -80,7 +162,30 @@ extension Path {
   /// Core Graphics' immutable path, as `CGPath(rect: r, transform: nil)` is written: LayerKit's
   /// `Path` (a value; build one with `var`, where Core Graphics code has a CGMutablePath).
   public typealias CGPath = Path
+  /// Core Graphics' mutable path, as `CGMutablePath()` is written: LayerKit's `Path`, a value, so
+  /// it is declared with `var` (`var path = CGMutablePath()` where Core Graphics code writes
+  /// `let`); a path stored in a layer cannot then change behind the layer's back.
+  public typealias CGMutablePath = Path
 #endif
+
+extension Path {
+  /// CGPath.isEmpty: whether the path has no elements.
+  public var isEmpty: Bool { elements.isEmpty }
+
+  /// CGPath.copy(): the path itself (a value is its own copy).
+  public func copy() -> Path? { self }
+
+  /// CGPath.boundingBoxOfPath: the box of the path itself, curves to within 0.01 of a point,
+  /// control points left out (`boundingBox` holds them, as CGPath's does); `CGRect.null` for an
+  /// empty path.
+  public var boundingBoxOfPath: Rect {
+    let points = flattened(tolerance: 0.01).joined()
+    guard let x0 = points.map(\.x).min(), let y0 = points.map(\.y).min(), let x1 = points.map(\.x).max(),
+      let y1 = points.map(\.y).max()
+    else { return .null }
+    return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+  }
+}
 
 /// kCAFillRuleNonZero and kCAFillRuleEvenOdd, by their ported names.
 public let kFillRuleNonZero = FillRule.nonZero

@@ -1,3 +1,5 @@
+import Foundation
+
 // Core Animation's CATransform3D functions under their names less the CA prefix, so ported code
 // keeps its lines: `layer.transform = Transform3DMakeRotation(.pi / 4, 0, 0, 1)`. Each is one of
 // Transform3D's own initialisers or methods.
@@ -59,4 +61,17 @@ public func Transform3DEqualToTransform(_ a: Transform3D, _ b: Transform3D) -> B
 public func Transform3DIsAffine(_ t: Transform3D) -> Bool {
   t.m13 == 0 && t.m23 == 0 && t.m31 == 0 && t.m32 == 0 && t.m33 == 1 && t.m34 == 0 && t.m43 == 0
     && t.m14 == 0 && t.m24 == 0 && t.m44 == 1
+}
+
+/// `CATransform3DMakeAffineTransform`: the affine transform in the plane z = 0.
+public func Transform3DMakeAffineTransform(_ m: AffineTransform) -> Transform3D {
+  var t = Transform3D.identity
+  (t.m11, t.m12, t.m21, t.m22, t.m41, t.m42) = (m.m11, m.m12, m.m21, m.m22, m.tX, m.tY)
+  return t
+}
+
+/// `CATransform3DGetAffineTransform`: the transform's affine part (its x and y rows and
+/// translation), exact when `Transform3DIsAffine`.
+public func Transform3DGetAffineTransform(_ t: Transform3D) -> AffineTransform {
+  AffineTransform(m11: t.m11, m12: t.m12, m21: t.m21, m22: t.m22, tX: t.m41, tY: t.m42)
 }

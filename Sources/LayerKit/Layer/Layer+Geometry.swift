@@ -8,28 +8,39 @@ import Foundation
 
 extension Layer {
   /// `p`, a point in `layer`'s coordinate space, in this layer's (CALayer.convert(_:from:)).
-  /// `nil` is the space the root layer is drawn into (the render target's points). nil when the
-  /// point has no place in this layer's plane (a plane seen edge-on, or behind the eye).
-  public func convert(_ p: Point, from layer: Layer?) -> Point? {
+  /// `nil` is the space the root layer is drawn into (the render target's points). A point that
+  /// has no place in this layer's plane (a plane seen edge-on, or behind the eye) comes back as
+  /// (nan, nan).
+  public func convert(_ p: Point, from layer: Layer?) -> Point { place(p, from: layer) ?? Self.nowhere }
+
+  /// `p`, a point in this layer's coordinate space, in `layer`'s (CALayer.convert(_:to:)).
+  public func convert(_ p: Point, to layer: Layer?) -> Point { place(p, to: layer) ?? Self.nowhere }
+
+  /// The bounding box of `r`'s corners converted from `layer`'s space (CALayer.convert(_:from:));
+  /// `CGRect.null` when a corner has no place.
+  public func convert(_ r: Rect, from layer: Layer?) -> Rect {
+    Self.boundingBox(r) { place($0, from: layer) } ?? .null
+  }
+
+  /// The bounding box of `r`'s corners converted to `layer`'s space (CALayer.convert(_:to:)).
+  public func convert(_ r: Rect, to layer: Layer?) -> Rect {
+    Self.boundingBox(r) { place($0, to: layer) } ?? .null
+  }
+
+  /// What `convert` gives for a point with no place.
+  private static let nowhere = Point(x: Double.nan, y: Double.nan)
+
+  /// `p` from `layer`'s space into this layer's; nil when it has no place here.
+  private func place(_ p: Point, from layer: Layer?) -> Point? {
     let inTarget = layer.map { Self.apply($0.planeToTarget, p) } ?? p
     guard let inTarget, let inverse = Self.inverse(planeToTarget) else { return nil }
     return Self.apply(inverse, inTarget)
   }
 
-  /// `p`, a point in this layer's coordinate space, in `layer`'s (CALayer.convert(_:to:)).
-  public func convert(_ p: Point, to layer: Layer?) -> Point? {
+  /// `p` from this layer's space into `layer`'s; nil when it has no place there.
+  private func place(_ p: Point, to layer: Layer?) -> Point? {
     guard let layer else { return Self.apply(planeToTarget, p) }
-    return layer.convert(p, from: self)
-  }
-
-  /// The bounding box of `r`'s corners converted from `layer`'s space (CALayer.convert(_:from:)).
-  public func convert(_ r: Rect, from layer: Layer?) -> Rect? {
-    Self.boundingBox(r) { convert($0, from: layer) }
-  }
-
-  /// The bounding box of `r`'s corners converted to `layer`'s space (CALayer.convert(_:to:)).
-  public func convert(_ r: Rect, to layer: Layer?) -> Rect? {
-    Self.boundingBox(r) { convert($0, to: layer) }
+    return layer.place(p, from: self)
   }
 
   /// Whether `p`, in this layer's coordinate space, lies inside its bounds (CALayer.contains(_:)).
@@ -42,7 +53,7 @@ extension Layer {
   /// bounds are not hit; sublayers are tried front to back (by zPosition, then the last added
   /// first), and the layer itself last.
   public func hitTest(_ p: Point) -> Layer? {
-    guard !isHidden, let local = superlayer.map({ convert(p, from: $0) }) ?? convert(p, from: nil), contains(local)
+    guard !isHidden, let local = superlayer.map({ place(p, from: $0) }) ?? place(p, from: nil), contains(local)
     else { return nil }
     let front = sublayerList.enumerated().sorted {
       ($0.element.zPosition, $0.offset) > ($1.element.zPosition, $1.offset)

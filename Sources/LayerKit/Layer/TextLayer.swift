@@ -51,11 +51,18 @@ open class TextLayer: Layer {
   /// Linux machine does not have; fontconfig's "sans-serif" finds its nearest).
   public static let defaultFont = "sans-serif"
 
-  /// Lays text out; LayerKitText's `FontStack.install()` sets it. Without one, drawing a text
-  /// layer with text is an error (RenderError.textLayout) that says so. Read and set under a
-  /// lock (`Locked`): the builder reads it on whatever thread builds a frame.
+  /// Lays text out. Unless one is set, the first text layer drawn takes the engine LayerKitText
+  /// provides: linking LayerKitText (the LayerKit product does) registers its font stack, so a
+  /// text layer draws with no set-up call, as a CATextLayer does. With no engine at all, drawing
+  /// a text layer with text is an error (RenderError.textLayout) that says so. Read and set
+  /// under a lock (`Locked`): the builder reads it on whatever thread builds a frame.
   public static var layoutEngine: (any TextLayoutEngine)? {
-    get { installedEngine.current }
+    get {
+      installedEngine.withLock { current in
+        if current == nil, let provide = engineProvider.current { current = provide() }
+        return current
+      }
+    }
     set { installedEngine.withLock { $0 = newValue } }
   }
 
@@ -70,6 +77,13 @@ open class TextLayer: Layer {
     }
   }
 
+  /// Where `layoutEngine` comes from while none is set: asked when a text layer is drawn
+  /// (LayerKitText registers its shared `FontStack` as the program loads).
+  public static func registerLayoutEngineProvider(_ provider: @escaping @Sendable () -> (any TextLayoutEngine)?) {
+    engineProvider.withLock { $0 = provider }
+  }
+
+  private static let engineProvider = Locked<(@Sendable () -> (any TextLayoutEngine)?)?>(nil)
   private static let installedEngine = Locked<(any TextLayoutEngine)?>(nil)
 
   public required init() {}
