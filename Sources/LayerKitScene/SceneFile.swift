@@ -233,17 +233,17 @@ struct SceneReader {
       directory.pendingAnimations[ObjectIdentifier(layer), default: []] += pending
     }
     for (key, set) in [
-      ("actions", { (l: Layer, v: [String: LayerAction]) in l.actions = v }),
+      ("actions", { (l: Layer, v: [String: any Action]) in l.actions = v }),
       ("styleActions", { $0.styleActions = $1 }),
     ] {
       guard let n = o[key] else { continue }
       guard case .object(let members) = n.value else {
         throw n.invalid("an object of actions by property key, each an animation or null")
       }
-      var actions: [String: LayerAction] = [:]
+      var actions: [String: any Action] = [:]
       for (k, v) in members {
         let item = SceneNode(v, path: SceneNode.join(n.path, k))
-        actions[k] = item.isNull ? LayerAction.none : .animation(try animations.read(item).animation)
+        actions[k] = item.isNull ? NSNull() : try animations.read(item).animation
       }
       set(layer, actions)
     }
@@ -381,13 +381,16 @@ struct SceneWriter {
     return b.json
   }
 
-  private func actions(_ actions: [String: LayerAction], path: String) throws(SceneFileError) -> JSON? {
-    guard !actions.isEmpty else { return nil }
+  private func actions(_ actions: [String: any Action]?, path: String) throws(SceneFileError) -> JSON? {
+    guard let actions, !actions.isEmpty else { return nil }
     var b = ObjectBuilder()
     for (key, action) in actions.sorted(by: { $0.key < $1.key }) {
       switch action {
-      case .none: b.add(key, .null)
-      case .animation(let a): b.add(key, try animations.json(a, key: nil, path: SceneNode.join(path, key)))
+      case is NSNull: b.add(key, .null)
+      case let a as Animation: b.add(key, try animations.json(a, key: nil, path: SceneNode.join(path, key)))
+      default:
+        throw .unencodable(
+          path: SceneNode.join(path, key), reason: "an action of its own (\(type(of: action))), neither an animation nor null")
       }
     }
     return b.json

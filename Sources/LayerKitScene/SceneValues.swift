@@ -185,7 +185,7 @@ extension SceneNode {
     case .array:
       let v = try numbers([4], expected: SceneNode.timingFunctionExpected)
       do {
-        return try MediaTimingFunction(controlPoints: v[0], v[1], v[2], v[3])
+        return try MediaTimingFunction(checkedControlPoints: v[0], v[1], v[2], v[3])
       } catch {
         throw invalid("control points with x in 0…1 (\(error))")
       }

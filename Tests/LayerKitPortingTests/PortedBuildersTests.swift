@@ -9,7 +9,7 @@ final class PortedBuildersTests: XCTestCase {
   /// 2.7 × 10⁻⁴ of the radius, plus the flattening tolerance).
   func testArcsLieOnTheirCircle() throws {
     var circle = Path()
-    circle.addArc(center: Point(x: 50, y: 40), radius: 30, startAngle: 0, endAngle: 2 * .pi, clockwise: false)
+    circle.addArc(center: CGPoint(x: 50, y: 40), radius: 30, startAngle: 0, endAngle: 2 * .pi, clockwise: false)
     let points = circle.flattened(tolerance: 0.01).flatMap { $0 }
     XCTAssertGreaterThan(points.count, 16)
     for p in points {
@@ -40,7 +40,7 @@ final class PortedBuildersTests: XCTestCase {
   func testTangentArcRoundsACorner() throws {
     var p = Path()
     p.move(to: .zero)
-    p.addArc(tangent1End: Point(x: 100, y: 0), tangent2End: Point(x: 100, y: 100), radius: 20)
+    p.addArc(tangent1End: CGPoint(x: 100, y: 0), tangent2End: CGPoint(x: 100, y: 100), radius: 20)
     guard case .line(let start) = p.elements[1] else { return XCTFail("\(p.elements)") }
     XCTAssertEqual(start.x, 80, accuracy: 1e-9)
     XCTAssertEqual(start.y, 0, accuracy: 1e-9)
@@ -53,11 +53,11 @@ final class PortedBuildersTests: XCTestCase {
 
   func testLinesRectsAndEllipses() throws {
     var p = Path()
-    p.addLines(between: [Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 5)])
-    p.addRect(Rect(x: 20, y: 20, width: 10, height: 10))
-    p.addRoundedRect(in: Rect(x: 40, y: 0, width: 20, height: 10), cornerWidth: 4, cornerHeight: 2)
-    p.addEllipse(in: Rect(x: 0, y: 40, width: 20, height: 10))
-    XCTAssertEqual(p.boundingBox, Rect(x: 0, y: 0, width: 60, height: 50))
+    p.addLines(between: [CGPoint(x: 0, y: 0), CGPoint(x: 10, y: 0), CGPoint(x: 10, y: 5)])
+    p.addRect(CGRect(x: 20, y: 20, width: 10, height: 10))
+    p.addRoundedRect(in: CGRect(x: 40, y: 0, width: 20, height: 10), cornerWidth: 4, cornerHeight: 2)
+    p.addEllipse(in: CGRect(x: 0, y: 40, width: 20, height: 10))
+    XCTAssertEqual(p.boundingBox, CGRect(x: 0, y: 0, width: 60, height: 50))
     var q = Path()
     q.addPath(p)
     XCTAssertEqual(q, p)

@@ -23,8 +23,8 @@ final class PortedClassMethodsTests: XCTestCase {
       let timeSincePause: CFTimeInterval = layer.convertTime(CurrentMediaTime(), from: nil) - pausedTime
       layer.beginTime = timeSincePause
     }
-    let root = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
-    let layer = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+    let root = Layer(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+    let layer = Layer(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
     root.addSublayer(layer)
     let scene = Scene(root: root)
     let fade = BasicAnimation(keyPath: "opacity")
@@ -45,7 +45,7 @@ final class PortedClassMethodsTests: XCTestCase {
 
   /// `beginTime = CACurrentMediaTime() + 0.5` starts half a second after now.
   func testBeginTimeFromTheMediaClock() {
-    let layer = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+    let layer = Layer(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
     let scene = Scene(root: layer, time: 10)
     let move = BasicAnimation(keyPath: "position.x")
     move.fromValue = 0
@@ -61,7 +61,7 @@ final class PortedClassMethodsTests: XCTestCase {
   /// CATransaction's class methods and keys: setAnimationDuration, setAnimationTimingFunction,
   /// setDisableActions, setCompletionBlock, setValue(_:forKey:) and value(forKey:).
   func testTransactionClassMethods() {
-    let root = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+    let root = Layer(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
     let scene = Scene(root: root)
     _ = scene.presentation()
     var done = false
@@ -100,7 +100,7 @@ final class PortedClassMethodsTests: XCTestCase {
   /// Key-value coding: an animation tagged for its delegate keeps its tag on the copy the layer
   /// stores; a layer's animatable key paths set and read its properties, in CA's value forms.
   func testKeyValueCodingOnAnimationsAndLayers() {
-    let layer = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+    let layer = Layer(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
     let spin = BasicAnimation(keyPath: "transform.rotation.z")
     spin.toValue = Double.pi
     spin.setValue("spinner", forKey: "animationID")
@@ -112,7 +112,7 @@ final class PortedClassMethodsTests: XCTestCase {
     layer.setValue(NSNumber(value: 0.5), forKey: "opacity")
     XCTAssertEqual(layer.opacity, 0.5)
     layer.setValue([3, 4], forKey: "position")
-    XCTAssertEqual(layer.position, Point(x: 3, y: 4))
+    XCTAssertEqual(layer.position, CGPoint(x: 3, y: 4))
     layer.setValue(CGFloat(2), forKey: "transform.scale")
     XCTAssertEqual(layer.transform.m11, 2, accuracy: 1e-12)
     XCTAssertEqual(layer.value(forKey: "opacity") as? Double, 0.5)
@@ -157,11 +157,79 @@ final class PortedClassMethodsTests: XCTestCase {
     image.contentsGravity = kGravityResizeAspectFill
     XCTAssertEqual(image.contentsGravity, .resizeAspectFill)
     XCTAssertEqual(shape.lineCap, .round)
+    let emitter = EmitterLayer()
+    emitter.emitterShape = kEmitterLayerCircle
+    emitter.emitterMode = kEmitterLayerOutline
+    emitter.renderMode = kEmitterLayerAdditive
+    XCTAssertEqual(emitter.emitterShape, .circle)
+    XCTAssertEqual(emitter.emitterMode, .outline)
+    XCTAssertEqual(emitter.renderMode, .additive)
+  }
+
+  /// CALayer's `actions` and a delegate's `action(for:forKey:)` as Core Animation code writes
+  /// them: `NSNull()` turns an implicit animation off, an animation replaces the default one,
+  /// and an action of one's own (CAAction) is run with the layer.
+  func testActionsAsWritten() {
+    final class Logged: Action {
+      var events: [String] = []
+      func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {
+        events.append(event)
+      }
+    }
+    final class Delegate: LayerDelegate {
+      func action(for layer: Layer, forKey event: String) -> (any Action)? {
+        event == "cornerRadius" ? NSNull() : nil
+      }
+    }
+    let root = Layer()
+    root.frame = CGRect(x: 0, y: 0, width: 100, height: 100)
+    let layer = Layer()
+    layer.frame = CGRect(x: 0, y: 0, width: 10, height: 10)
+    root.addSublayer(layer)
+    let scene = Scene(root: root)
+    _ = scene.presentation()
+    let slowFade = BasicAnimation(keyPath: "opacity")
+    slowFade.duration = 3
+    let logged = Logged()
+    layer.actions = ["position": NSNull(), "opacity": slowFade, "zPosition": logged]
+    let delegate = Delegate()
+    layer.delegate = delegate
+    layer.position = CGPoint(x: 50, y: 50)
+    layer.opacity = 0.5
+    layer.zPosition = 2
+    layer.cornerRadius = 4
+    layer.borderWidth = 1
+    XCTAssertEqual(Set(layer.animationKeys() ?? []), ["opacity", "borderWidth"], "position and cornerRadius: NSNull")
+    XCTAssertEqual(layer.animation(forKey: "opacity")?.duration, 3)
+    XCTAssertEqual(logged.events, ["zPosition"])
+    XCTAssertTrue(layer.action(forKey: "position") is NSNull)
+    layer.actions = nil
+    XCTAssertTrue(layer.action(forKey: "position") is BasicAnimation, "the default action again")
+  }
+
+  /// `CAMediaTimingFunction(controlPoints:_:_:_:)` as written, without `try`; numbers that would
+  /// not make a function of time are mended (x clamped into [0, 1]) and reported, not thrown.
+  func testTimingFunctionFromControlPointsWithoutTry() {
+    let bounce = BasicAnimation(keyPath: "position.y")
+    bounce.timingFunction = MediaTimingFunction(controlPoints: 0.34, 1.56, 0.64, 1)
+    XCTAssertEqual(bounce.timingFunction?.c1y, 1.56)
+
+    let saved = Layer.animationFailureReporter
+    defer { Layer.animationFailureReporter = saved }
+    let heard = Locked<[AnimationError]>([])
+    Layer.animationFailureReporter = { error, _ in heard.withLock { $0.append(error) } }
+    let mended = MediaTimingFunction(controlPoints: 1.5, 0, .nan, 1)
+    XCTAssertEqual(mended.c1x, 1)
+    XCTAssertEqual(mended.c2x, 1, "not finite: the linear curve's")
+    XCTAssertEqual(heard.current.count, 1)
+    guard case .invalidTiming(.nonFinite(_, "c2x"))? = heard.current.first else {
+      return XCTFail("\(heard.current)")
+    }
   }
 
   /// Mixed numeric arrays as CAKeyframeAnimation's `keyTimes` ([NSNumber]) are written.
   func testKeyTimesInTheirMixedForm() {
-    let layer = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+    let layer = Layer(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
     let blink = KeyframeAnimation(keyPath: "opacity")
     blink.values = [0, 1, 0.5]
     blink.keyTimes = [0, NSNumber(value: 1.0 / 6.0), 1]
@@ -178,16 +246,16 @@ final class PortedClassMethodsTests: XCTestCase {
   func testUIBezierPathAsWritten() {
     let shape = ShapeLayer()
     let path = UIBezierPath(
-      arcCenter: Point(x: 50, y: 50), radius: 20, startAngle: 0, endAngle: .pi, clockwise: true)
-    path.addLine(to: Point(x: 50, y: 50))
+      arcCenter: CGPoint(x: 50, y: 50), radius: 20, startAngle: 0, endAngle: .pi, clockwise: true)
+    path.addLine(to: CGPoint(x: 50, y: 50))
     path.close()
     shape.path = path.cgPath
     let box = shape.path!.boundingBox
     XCTAssertEqual(box.origin.y, 50, accuracy: 1e-9, "nothing above the centre")
     XCTAssertEqual(box.origin.y + box.size.height, 70, accuracy: 1e-6, "down to 6 o'clock")
-    let oval = UIBezierPath(ovalIn: Rect(x: 0, y: 0, width: 10, height: 20))
-    XCTAssertEqual(oval.cgPath.boundingBox, Rect(x: 0, y: 0, width: 10, height: 20))
-    let rounded = UIBezierPath(roundedRect: Rect(x: 0, y: 0, width: 10, height: 10), cornerRadius: 2)
+    let oval = UIBezierPath(ovalIn: CGRect(x: 0, y: 0, width: 10, height: 20))
+    XCTAssertEqual(oval.cgPath.boundingBox, CGRect(x: 0, y: 0, width: 10, height: 20))
+    let rounded = UIBezierPath(roundedRect: CGRect(x: 0, y: 0, width: 10, height: 10), cornerRadius: 2)
     XCTAssertFalse(rounded.isEmpty)
   }
 
@@ -195,12 +263,12 @@ final class PortedClassMethodsTests: XCTestCase {
   func testCGPathInitializersAsWritten() {
     let shape = ShapeLayer()
     shape.path = CGPath(
-      roundedRect: Rect(x: 0, y: 0, width: 20, height: 10), cornerWidth: 4, cornerHeight: 4, transform: nil)
-    XCTAssertEqual(shape.path?.boundingBox, Rect(x: 0, y: 0, width: 20, height: 10))
+      roundedRect: CGRect(x: 0, y: 0, width: 20, height: 10), cornerWidth: 4, cornerHeight: 4, transform: nil)
+    XCTAssertEqual(shape.path?.boundingBox, CGRect(x: 0, y: 0, width: 20, height: 10))
     var shift = AffineTransform(translationX: 5, y: 0)
-    shape.path = CGPath(ellipseIn: Rect(x: 0, y: 0, width: 10, height: 10), transform: &shift)
+    shape.path = CGPath(ellipseIn: CGRect(x: 0, y: 0, width: 10, height: 10), transform: &shift)
     XCTAssertEqual(shape.path?.boundingBox.origin.x ?? -1, 5, accuracy: 1e-9)
-    shape.path = CGPath(rect: Rect(x: 1, y: 2, width: 3, height: 4), transform: nil)
-    XCTAssertEqual(shape.path?.boundingBox, Rect(x: 1, y: 2, width: 3, height: 4))
+    shape.path = CGPath(rect: CGRect(x: 1, y: 2, width: 3, height: 4), transform: nil)
+    XCTAssertEqual(shape.path?.boundingBox, CGRect(x: 1, y: 2, width: 3, height: 4))
   }
 }

@@ -4,7 +4,7 @@ import LayerKitReference
 import XCTest
 
 /// Core Animation code as its references write it, ported by renaming only (CA prefix dropped,
-/// `CGPoint` → `Point`, `kCATransition` → `kTransition`, a `CGColor` → `Color`): no `try`, no
+/// `kCATransition` → `kTransition`, a `CGColor` → `Color`; Core Graphics' types kept): no `try`, no
 /// `beginTime` (0 means now), values in the forms the references use. Each snippet is followed by
 /// what the reference says it does, checked on the model or on the CPU renderer's pixels.
 final class PortedSnippetsTests: XCTestCase {
@@ -16,7 +16,7 @@ final class PortedSnippetsTests: XCTestCase {
   /// CAAnimationGroup's reference: a fade and a scale through a value function, run together
   /// for the group's duration.
   func testTheAnimationGroupReference() throws {
-    let layer = Layer(frame: Rect(x: 0, y: 0, width: 40, height: 40))
+    let layer = Layer(frame: CGRect(x: 0, y: 0, width: 40, height: 40))
 
     let fadeOut = BasicAnimation(keyPath: "opacity")
     fadeOut.fromValue = 1
@@ -44,7 +44,7 @@ final class PortedSnippetsTests: XCTestCase {
   /// CAReplicatorLayer's reference recipe: one square, repeated along x by instanceTransform,
   /// each copy's red and green lowered by the offsets.
   func testTheReplicatorLayerRecipe() throws {
-    let root = Layer(frame: Rect(x: 0, y: 0, width: 100, height: 20))
+    let root = Layer(frame: CGRect(x: 0, y: 0, width: 100, height: 20))
     let replicatorLayer = ReplicatorLayer()
     replicatorLayer.frame = root.bounds
     replicatorLayer.instanceCount = 5
@@ -53,7 +53,7 @@ final class PortedSnippetsTests: XCTestCase {
     replicatorLayer.instanceGreenOffset = -0.2
 
     let square = Layer()
-    square.frame = Rect(x: 0, y: 0, width: 20, height: 20)
+    square.frame = CGRect(x: 0, y: 0, width: 20, height: 20)
     square.backgroundColor = .white
     replicatorLayer.addSublayer(square)
     root.addSublayer(replicatorLayer)
@@ -71,11 +71,11 @@ final class PortedSnippetsTests: XCTestCase {
   /// CAGradientLayer as tutorials write it: two colours, left to right, filling the layer.
   func testTheGradientLayerTutorial() throws {
     let gradientLayer = GradientLayer()
-    gradientLayer.frame = Rect(x: 0, y: 0, width: 101, height: 10)
+    gradientLayer.frame = CGRect(x: 0, y: 0, width: 101, height: 10)
     gradientLayer.colors = [Color.red, Color.blue]
     gradientLayer.locations = [0.0, 1.0]
-    gradientLayer.startPoint = Point(x: 0.0, y: 0.5)
-    gradientLayer.endPoint = Point(x: 1.0, y: 0.5)
+    gradientLayer.startPoint = CGPoint(x: 0.0, y: 0.5)
+    gradientLayer.endPoint = CGPoint(x: 1.0, y: 0.5)
 
     let out = try ReferenceRenderer(threadCount: 1).render(
       try RenderList(layer: gradientLayer, width: 101, height: 10))
@@ -92,7 +92,7 @@ final class PortedSnippetsTests: XCTestCase {
 
   /// CATransition's reference: a push from the right, added under kCATransition.
   func testTheTransitionReference() throws {
-    let layer = Layer(frame: Rect(x: 0, y: 0, width: 40, height: 40))
+    let layer = Layer(frame: CGRect(x: 0, y: 0, width: 40, height: 40))
     let transition = Transition()
     transition.duration = 0.5
     transition.type = .push
@@ -104,14 +104,14 @@ final class PortedSnippetsTests: XCTestCase {
 
   /// CATransformLayer's reference: sublayers keep their 3D places; the layer draws nothing itself.
   func testTheTransformLayerReference() throws {
-    let root = Layer(frame: Rect(x: 0, y: 0, width: 40, height: 40))
+    let root = Layer(frame: CGRect(x: 0, y: 0, width: 40, height: 40))
     let container = TransformLayer()
     container.frame = root.bounds
     container.backgroundColor = .red  // ignored, as Core Animation ignores it
     var perspective = Transform3D.identity
     perspective.m34 = -1.0 / 500
     container.transform = perspective
-    let face = Layer(frame: Rect(x: 10, y: 10, width: 20, height: 20))
+    let face = Layer(frame: CGRect(x: 10, y: 10, width: 20, height: 20))
     face.backgroundColor = .blue
     container.addSublayer(face)
     root.addSublayer(container)
@@ -130,7 +130,7 @@ final class PortedSnippetsTests: XCTestCase {
     let height: CGFloat = 640
 
     let shapeLayer = ShapeLayer()
-    shapeLayer.frame = Rect(x: 0, y: 0, width: width, height: height)
+    shapeLayer.frame = CGRect(x: 0, y: 0, width: width, height: height)
 
     var path = Path()
 
@@ -139,7 +139,7 @@ final class PortedSnippetsTests: XCTestCase {
       var transform = AffineTransform(rotationAngle: angle)
         .concatenating(AffineTransform(translationX: width / 2, y: height / 2))
 
-      let petal = Path(ellipseIn: Rect(x: -20, y: 0, width: 40, height: 100), transform: &transform)
+      let petal = Path(ellipseIn: CGRect(x: -20, y: 0, width: 40, height: 100), transform: &transform)
 
       path.addPath(petal)
     }
@@ -167,9 +167,9 @@ final class PortedSnippetsTests: XCTestCase {
   /// (clockwise on screen from the top, as addArc with clockwise false runs in y-down space).
   func testTheDrawACircleRecipe() throws {
     let circleLayer = ShapeLayer()
-    circleLayer.frame = Rect(x: 0, y: 0, width: 100, height: 100)
+    circleLayer.frame = CGRect(x: 0, y: 0, width: 100, height: 100)
     var path = Path()
-    path.addArc(center: Point(x: 50, y: 50), radius: 40, startAngle: -.pi / 2, endAngle: 1.5 * .pi, clockwise: false)
+    path.addArc(center: CGPoint(x: 50, y: 50), radius: 40, startAngle: -.pi / 2, endAngle: 1.5 * .pi, clockwise: false)
     circleLayer.path = path
     circleLayer.fillColor = Color.clear
     circleLayer.strokeColor = Color.red
@@ -197,7 +197,7 @@ final class PortedSnippetsTests: XCTestCase {
   /// border, a soft shadow, and the rendering hints ported code sets (kept, without effect).
   func testTheCardStylingRecipe() throws {
     let card = Layer()
-    card.frame = Rect(x: 20, y: 20, width: 120, height: 80)
+    card.frame = CGRect(x: 20, y: 20, width: 120, height: 80)
     card.backgroundColor = Color.white.cgColor
     card.cornerRadius = 16
     card.cornerCurve = .continuous
@@ -206,13 +206,13 @@ final class PortedSnippetsTests: XCTestCase {
     card.borderColor = Color.lightGray.cgColor
     card.shadowColor = Color.black.cgColor
     card.shadowOpacity = 0.3
-    card.shadowOffset = Size(width: 0, height: 4)
+    card.shadowOffset = CGSize(width: 0, height: 4)
     card.shadowRadius = 8
     card.allowsEdgeAntialiasing = true
     card.shouldRasterize = true
     card.rasterizationScale = 2
 
-    let root = Layer(frame: Rect(x: 0, y: 0, width: 160, height: 130))
+    let root = Layer(frame: CGRect(x: 0, y: 0, width: 160, height: 130))
     root.addSublayer(card)
     let image = try ReferenceRenderer().render(try RenderList(layer: root, width: 160, height: 130))
     XCTAssertEqual(pixel(image, 80, 60), [255, 255, 255, 255], "the card")

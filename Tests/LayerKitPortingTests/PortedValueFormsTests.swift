@@ -8,8 +8,8 @@ import XCTest
 /// key path's type when the animation is added; a form with no such value is a typed error.
 final class PortedValueFormsTests: XCTestCase {
   private func layer() -> Layer {
-    let l = Layer(frame: Rect(x: 0, y: 0, width: 100, height: 50))
-    l.position = Point(x: 50, y: 25)
+    let l = Layer(frame: CGRect(x: 0, y: 0, width: 100, height: 50))
+    l.position = CGPoint(x: 50, y: 25)
     return l
   }
 
@@ -22,7 +22,7 @@ final class PortedValueFormsTests: XCTestCase {
     animation.duration = 1
     animation.beginTime = 1
     try l.addChecked(animation, forKey: "basic")
-    XCTAssertEqual(l.presentation(at: 1.5).position, Point(x: 50, y: 50))
+    XCTAssertEqual(l.presentation(at: 1.5).position, CGPoint(x: 50, y: 50))
   }
 
   func testNumbersInEveryForm() throws {
@@ -56,8 +56,8 @@ final class PortedValueFormsTests: XCTestCase {
     size.beginTime = 1
     try l.addChecked(size, forKey: "size")
     let p = l.presentation(at: 1.5)
-    XCTAssertEqual(p.position, Point(x: 50, y: 5))
-    XCTAssertEqual(p.bounds.size, Size(width: 20, height: 30))
+    XCTAssertEqual(p.position, CGPoint(x: 50, y: 5))
+    XCTAssertEqual(p.bounds.size, CGSize(width: 20, height: 30))
     let l2 = layer()
     let bounds = BasicAnimation(keyPath: "bounds")
     bounds.toValue = CGRect(x: 0, y: 0, width: 200, height: 100)
@@ -65,7 +65,7 @@ final class PortedValueFormsTests: XCTestCase {
     bounds.duration = 1
     bounds.beginTime = 1
     try l2.addChecked(bounds, forKey: "bounds")
-    XCTAssertEqual(l2.presentation(at: 1.5).bounds.size, Size(width: 150, height: 75))
+    XCTAssertEqual(l2.presentation(at: 1.5).bounds.size, CGSize(width: 150, height: 75))
   }
 
   func testKeyframeValuesInPortedForms() throws {
@@ -75,8 +75,35 @@ final class PortedValueFormsTests: XCTestCase {
     k.duration = 1
     k.beginTime = 1
     try l.addChecked(k, forKey: "k")
-    XCTAssertEqual(l.presentation(at: 1.25).position, Point(x: 50, y: 0))
-    XCTAssertEqual(l.presentation(at: 1.75).position, Point(x: 100, y: 50))
+    XCTAssertEqual(l.presentation(at: 1.25).position, CGPoint(x: 50, y: 0))
+    XCTAssertEqual(l.presentation(at: 1.75).position, CGPoint(x: 100, y: 50))
+  }
+
+  /// Values boxed in NSValue, as older Core Animation code writes them: `NSValue(cgPoint:)` for
+  /// keyframes, `NSValue(caTransform3D:)` for a transform's ends (the pulse recipe).
+  func testValuesBoxedInNSValue() throws {
+    let l = layer()
+    let k = KeyframeAnimation(keyPath: "position")
+    k.values = [NSValue(cgPoint: CGPoint(x: 0, y: 0)), NSValue(cgPoint: CGPoint(x: 100, y: 0))]
+    k.duration = 1
+    k.beginTime = 1
+    try l.addChecked(k, forKey: "k")
+    XCTAssertEqual(l.presentation(at: 1.5).position, CGPoint(x: 50, y: 0))
+
+    let pulse = BasicAnimation(keyPath: "transform")
+    pulse.fromValue = NSValue(caTransform3D: Transform3DIdentity)
+    pulse.toValue = NSValue(caTransform3D: Transform3DMakeScale(1.2, 1.2, 1))
+    pulse.duration = 1
+    pulse.beginTime = 3
+    try l.addChecked(pulse, forKey: "pulse")
+    XCTAssertEqual(l.presentation(at: 3.5).transform.m11, 1.1, accuracy: 1e-9)
+    XCTAssertEqual(
+      NSValue(caTransform3D: Transform3DMakeScale(2, 3, 4)).caTransform3DValue, Transform3DMakeScale(2, 3, 4))
+    XCTAssertEqual(NSValue(cgRect: CGRect(x: 1, y: 2, width: 3, height: 4)).cgRectValue.maxY, 6)
+    XCTAssertEqual(NSValue(cgPoint: .zero).caTransform3DValue, Transform3DIdentity, "not a transform: the identity")
+    let bounds = BasicAnimation(keyPath: "bounds")
+    bounds.toValue = NSValue(cgSize: CGSize(width: 1, height: 1))
+    XCTAssertThrowsError(try l.addChecked(bounds, forKey: "bad"), "a size is no rect")
   }
 
   /// CAAnimationGroup's Listing 1 as written (value function scale, `[1, 1, 1]` to `[3, 3, 3]`).

@@ -58,13 +58,13 @@ final class MediaTimingFunctionTests: XCTestCase {
       let f = MediaTimingFunction(name: name)
       XCTAssertEqual([f.c1x, f.c1y, f.c2x, f.c2y], expected[name], name.rawValue)
       let p = try XCTUnwrap(expected[name])
-      XCTAssertEqual(f, try MediaTimingFunction(controlPoints: p[0], p[1], p[2], p[3]), name.rawValue)
+      XCTAssertEqual(f, try MediaTimingFunction(checkedControlPoints: p[0], p[1], p[2], p[3]), name.rawValue)
     }
   }
 
   func testControlPoints() throws {
     // getControlPointAtIndex: 0 is (0,0), 3 is (1,1), 1 and 2 are the control points.
-    let f = try MediaTimingFunction(controlPoints: 0.1, 0.2, 0.3, 0.4)
+    let f = try MediaTimingFunction(checkedControlPoints: 0.1, 0.2, 0.3, 0.4)
     XCTAssertEqual(f.controlPoint(at: 0), Point(x: 0, y: 0))
     XCTAssertEqual(f.controlPoint(at: 1), Point(x: 0.1, y: 0.2))
     XCTAssertEqual(f.controlPoint(at: 2), Point(x: 0.3, y: 0.4))
@@ -73,7 +73,7 @@ final class MediaTimingFunctionTests: XCTestCase {
 
   func testEndpointsAreExactAndInputsClamp() throws {
     // The curve runs from (0,0) to (1,1): the ends are exact, and inputs outside [0, 1] clamp.
-    let custom = try MediaTimingFunction(controlPoints: 0.3, -0.6, 0.7, 1.8)
+    let custom = try MediaTimingFunction(checkedControlPoints: 0.3, -0.6, 0.7, 1.8)
     for (name, f) in Self.named + [("overshoot", custom)] {
       XCTAssertEqual(f.value(at: 0), 0, name)
       XCTAssertEqual(f.value(at: 1), 1, name)
@@ -105,11 +105,11 @@ final class MediaTimingFunctionTests: XCTestCase {
   func testValuesAgainstDenseSampling() throws {
     // "evaluated by solving x(s) = t for s and returning y(s) (to 1e-6)".
     let customs = [
-      try MediaTimingFunction(controlPoints: 0.34, 1.56, 0.64, 1),  // overshoots above 1
-      try MediaTimingFunction(controlPoints: 0.6, -0.28, 0.735, 0.045),  // dips below 0
-      try MediaTimingFunction(controlPoints: 0, 1, 0, 1),  // x(s) = s³: flat start
-      try MediaTimingFunction(controlPoints: 1, 0, 1, 0),  // x flat at the end
-      try MediaTimingFunction(controlPoints: 0.5, 0.5, 0.5, 0.5),
+      try MediaTimingFunction(checkedControlPoints: 0.34, 1.56, 0.64, 1),  // overshoots above 1
+      try MediaTimingFunction(checkedControlPoints: 0.6, -0.28, 0.735, 0.045),  // dips below 0
+      try MediaTimingFunction(checkedControlPoints: 0, 1, 0, 1),  // x(s) = s³: flat start
+      try MediaTimingFunction(checkedControlPoints: 1, 0, 1, 0),  // x flat at the end
+      try MediaTimingFunction(checkedControlPoints: 0.5, 0.5, 0.5, 0.5),
     ]
     let xs = [0.001, 0.01, 0.05, 0.1, 0.2, 0.25, 1.0 / 3, 0.4, 0.5, 0.6, 0.75, 0.8, 0.9, 0.95, 0.99, 0.999]
     for f in Self.named.map(\.1) + customs {
@@ -123,7 +123,7 @@ final class MediaTimingFunctionTests: XCTestCase {
   func testFlatStartAgainstClosedForm() throws {
     // (0,1,0,1): x(s) = s³ and y(s) = 1 − (1−s)³, so y(x) = 1 − (1 − ∛x)³ exactly. x′(0) = 0 makes
     // this the hard case for a solver that stops on a loose x tolerance.
-    let f = try MediaTimingFunction(controlPoints: 0, 1, 0, 1)
+    let f = try MediaTimingFunction(checkedControlPoints: 0, 1, 0, 1)
     for x in [1e-9, 1e-6, 1e-4, 0.001, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.999] {
       XCTAssertEqual(f.value(at: x), 1 - pow(1 - cbrt(x), 3), accuracy: 1e-9, "at \(x)")
     }
@@ -131,7 +131,7 @@ final class MediaTimingFunctionTests: XCTestCase {
 
   func testRoundTripThroughTheCurve() throws {
     // For every s, value(at: x(s)) = y(s): the solver finds the parameter the curve was sampled at.
-    let functions = Self.named.map(\.1) + [try MediaTimingFunction(controlPoints: 0.34, 1.56, 0.64, 1)]
+    let functions = Self.named.map(\.1) + [try MediaTimingFunction(checkedControlPoints: 0.34, 1.56, 0.64, 1)]
     for f in functions {
       for i in 1..<500 {
         let s = Double(i) / 500
@@ -178,12 +178,12 @@ final class MediaTimingFunctionTests: XCTestCase {
       ([0.5, 0, 0.5, -.infinity], .nonFinite(owner: owner, field: "c2y")),
     ]
     for (p, expected) in rows {
-      XCTAssertThrowsError(try MediaTimingFunction(controlPoints: p[0], p[1], p[2], p[3]), "\(p)") { error in
+      XCTAssertThrowsError(try MediaTimingFunction(checkedControlPoints: p[0], p[1], p[2], p[3]), "\(p)") { error in
         XCTAssertEqual(error as? TimingError, expected)
       }
     }
     // y may leave [0, 1] (overshoot); x may touch both ends.
-    XCTAssertNoThrow(try MediaTimingFunction(controlPoints: 0, -2, 1, 3))
+    XCTAssertNoThrow(try MediaTimingFunction(checkedControlPoints: 0, -2, 1, 3))
     XCTAssertEqual(
       TimingError.outOfRange(owner: owner, field: "c1x", value: 1.5, range: 0...1).description,
       "MediaTimingFunction: c1x must lie in [0.0, 1.0] (got 1.5)")

@@ -72,10 +72,10 @@ final class TransactionTests: XCTestCase {
   }
 
   func testActionSearchOrder() {
-    // delegate → actions → style → default; `.none` (NSNull) stops the search.
+    // delegate → actions → style → default; NSNull stops the search.
     final class Delegate: LayerDelegate {
-      func action(for layer: Layer, forKey key: String) -> LayerAction? {
-        key == "cornerRadius" ? LayerAction.none : nil
+      func action(for layer: Layer, forKey key: String) -> (any Action)? {
+        key == "cornerRadius" ? NSNull() : nil
       }
     }
     let (scene, l) = presented()
@@ -84,8 +84,8 @@ final class TransactionTests: XCTestCase {
     l.delegate = delegate
     let slow = BasicAnimation(keyPath: "opacity")
     slow.duration = 3
-    l.actions["opacity"] = .animation(slow)
-    l.styleActions["borderWidth"] = LayerAction.none
+    l.actions = ["opacity": slow]
+    l.styleActions = ["borderWidth": NSNull()]
     Transaction.perform {
       l.cornerRadius = 4
       l.opacity = 0.5
@@ -103,7 +103,7 @@ final class TransactionTests: XCTestCase {
     l.name = "card"
     let wrong = BasicAnimation(keyPath: "opacity")
     wrong.toValue = Point(x: 1, y: 2)  // not a Double
-    l.actions["opacity"] = .animation(wrong)
+    l.actions = ["opacity": wrong]
     Transaction.perform { l.opacity = 0.5 }
     XCTAssertTrue((l.animationKeys() ?? []).isEmpty)
     XCTAssertEqual(scene.actionFailures.map(\.layer), ["card"])

@@ -247,7 +247,7 @@ extension CGFloat: AnimationValue {}
 extension CGPoint: AnimationValue {}
 extension CGSize: AnimationValue {}
 extension CGRect: AnimationValue {}
-extension NSNumber: AnimationValue {}
+extension NSValue: AnimationValue {}
 extension Array: AnimationValue where Element: AnimationValue {}
 extension SIMD2: AnimationValue where Scalar: BinaryFloatingPoint {}
 extension SIMD3: AnimationValue where Scalar == Double {}
@@ -266,6 +266,7 @@ public enum AnimationValues {
     case let v as CGFloat: return [Double(v)]
     // Bool is bridged to NSNumber on some platforms: a number is what is meant here.
     case let v as NSNumber: return [v.doubleValue]
+    case let v as NSValue: return v.boxedNumbers
     case let v as CGPoint: return [Double(v.x), Double(v.y)]
     case let v as CGSize: return [Double(v.width), Double(v.height)]
     case let v as CGRect: return [Double(v.origin.x), Double(v.origin.y), Double(v.size.width), Double(v.size.height)]

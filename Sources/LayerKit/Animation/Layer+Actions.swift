@@ -1,6 +1,8 @@
+import Foundation
+
 // Implicit animations: a change to an animatable property of a presented layer runs the action
 // the search finds — delegate, then `actions`, then `styleActions`, then the class's default
-// action — where `.none` anywhere stops the search (NSNull in Core Animation).
+// action — where `NSNull()` anywhere stops the search, as in Core Animation.
 
 extension Layer {
   /// The scene whose tree holds the layer.
@@ -14,18 +16,28 @@ extension Layer {
   }
 
   /// The action for `key`, by Core Animation's search order (CALayer.action(forKey:)).
-  public func action(forKey key: String) -> LayerAction? {
+  public func action(forKey key: String) -> (any Action)? {
     if let found = delegate?.action(for: self, forKey: key) { return found }
-    if let found = actions[key] { return found }
-    if let found = styleActions[key] { return found }
+    if let found = actions?[key] { return found }
+    if let found = styleActions?[key] { return found }
     return type(of: self).defaultAction(forKey: key)
+  }
+
+  /// The animation the action search finds for a changed property, to be copied and added; nil
+  /// when the search ends in nothing or in `NSNull()`, or in an action of the caller's own, which
+  /// is run here instead (CAAction's `run(forKey:object:arguments:)`).
+  private func animationToRun(forKey key: String) -> Animation? {
+    guard !Transaction.current.disableActions, let action = action(forKey: key), !(action is NSNull) else { return nil }
+    if let animation = action as? Animation { return animation }
+    action.run(forKey: key, object: self, arguments: nil)
+    return nil
   }
 
   /// Runs the action for a changed property, inside the current transaction.
   func didChange<V: Animatable>(_ key: String, from old: V, to new: V) {
     guard wasPresented, old != new, scene != nil else { return }
     let settings = Transaction.current
-    guard !settings.disableActions, case .animation(let template)? = action(forKey: key) else { return }
+    guard let template = animationToRun(forKey: key) else { return }
     let animation = template.copy()
     // The default action animates from the value the property showed just before the change.
     if let basic = animation as? BasicAnimation, basic.fromValue == nil, basic.toValue == nil, basic.byValue == nil,
@@ -50,7 +62,7 @@ extension Layer {
   func didChangeDiscretely(_ key: String) {
     guard wasPresented, scene != nil else { return }
     let settings = Transaction.current
-    guard !settings.disableActions, case .animation(let template)? = action(forKey: key) else { return }
+    guard let template = animationToRun(forKey: key) else { return }
     let animation = template.copy()
     if animation.timing.duration == 0 { animation.timing.duration = settings.duration }
     if animation.timingFunction == nil, !(animation is Transition) {

@@ -32,8 +32,28 @@ public struct MediaTimingFunction: Hashable, Sendable {
   /// Core Animation's default for implicit animations: (0.25, 0.1) and (0.25, 1).
   public static let `default` = MediaTimingFunction(unchecked: 0.25, 0.1, 0.25, 1)
 
-  /// A custom curve through (0, 0), (c1x, c1y), (c2x, c2y), (1, 1), as
-  /// `CAMediaTimingFunction(controlPoints:_:_:_:)`.
+  /// A custom curve through (0, 0), (c1x, c1y), (c2x, c2y), (1, 1), as Core Animation code
+  /// writes `CAMediaTimingFunction(controlPoints:_:_:_:)`: without `try`. Core Animation takes
+  /// any numbers; LayerKit keeps the curve a function of time, so a value `init(checkedControlPoints:)`
+  /// refuses is mended — an x outside [0, 1] clamped into it, a value that is not finite taken
+  /// from the linear curve — and `Layer.animationFailureReporter` is told why
+  /// (`AnimationError.invalidTiming`, no key).
+  public init(controlPoints c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double) {
+    do throws(TimingError) {
+      self = try MediaTimingFunction(checkedControlPoints: c1x, c1y, c2x, c2y)
+    } catch {
+      Layer.animationFailureReporter(.invalidTiming(error), nil)
+      func mended(_ v: Double, linear: Double, clamp: Bool) -> Double {
+        guard v.isFinite else { return linear }
+        return clamp ? min(max(v, 0), 1) : v
+      }
+      self = MediaTimingFunction(
+        unchecked: mended(c1x, linear: 0, clamp: true), mended(c1y, linear: 0, clamp: false),
+        mended(c2x, linear: 1, clamp: true), mended(c2y, linear: 1, clamp: false))
+    }
+  }
+
+  /// A custom curve through (0, 0), (c1x, c1y), (c2x, c2y), (1, 1), checked.
   /// - Parameters:
   ///   - c1x: first control point x, in [0, 1].
   ///   - c1y: first control point y, any finite value.
@@ -41,7 +61,7 @@ public struct MediaTimingFunction: Hashable, Sendable {
   ///   - c2y: second control point y, any finite value.
   /// - Throws: `TimingError.nonFinite` for NaN or infinity, `TimingError.outOfRange` for an x
   ///   outside [0, 1], naming the field (`c1x`, `c1y`, `c2x`, `c2y`).
-  public init(controlPoints c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double) throws(TimingError) {
+  public init(checkedControlPoints c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double) throws(TimingError) {
     let owner = "MediaTimingFunction"
     for (field, value) in [("c1x", c1x), ("c1y", c1y), ("c2x", c2x), ("c2y", c2y)] where !value.isFinite {
       throw .nonFinite(owner: owner, field: field)

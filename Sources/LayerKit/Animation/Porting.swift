@@ -230,3 +230,19 @@ public let kGradientLayerConic = GradientLayer.GradientType.conic
 
 public let kCornerCurveCircular = CornerCurve.circular
 public let kCornerCurveContinuous = CornerCurve.continuous
+
+public let kEmitterLayerPoint = EmitterLayer.EmitterShape.point
+public let kEmitterLayerLine = EmitterLayer.EmitterShape.line
+public let kEmitterLayerRectangle = EmitterLayer.EmitterShape.rectangle
+public let kEmitterLayerCuboid = EmitterLayer.EmitterShape.cuboid
+public let kEmitterLayerCircle = EmitterLayer.EmitterShape.circle
+public let kEmitterLayerSphere = EmitterLayer.EmitterShape.sphere
+public let kEmitterLayerPoints = EmitterLayer.EmitterMode.points
+public let kEmitterLayerOutline = EmitterLayer.EmitterMode.outline
+public let kEmitterLayerSurface = EmitterLayer.EmitterMode.surface
+public let kEmitterLayerVolume = EmitterLayer.EmitterMode.volume
+public let kEmitterLayerUnordered = EmitterLayer.RenderMode.unordered
+public let kEmitterLayerOldestFirst = EmitterLayer.RenderMode.oldestFirst
+public let kEmitterLayerOldestLast = EmitterLayer.RenderMode.oldestLast
+public let kEmitterLayerBackToFront = EmitterLayer.RenderMode.backToFront
+public let kEmitterLayerAdditive = EmitterLayer.RenderMode.additive

@@ -135,22 +135,31 @@ public enum Transaction {
   }
 }
 
-/// What a property change does (CAAction): run an animation, or nothing. `.none` found anywhere
-/// in the search stops it, as NSNull does in Core Animation.
-public enum LayerAction {
-  case animation(Animation)
-  case none
+/// What a property change runs (CAAction). An `Animation` is copied and added to the layer under
+/// the property's key; `NSNull()` found anywhere in the search stops it, so nothing runs, as in
+/// Core Animation (`layer.actions = ["position": NSNull()]`); any other action is asked to
+/// `run(forKey:object:arguments:)` with the layer as the object.
+public protocol Action: AnyObject {
+  /// Runs the action for `event` (the property's key) on `anObject` (the layer).
+  func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?)
 }
+
+extension Action {
+  public func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {}
+}
+
+extension Animation: Action {}
+extension NSNull: Action {}
 
 /// Supplies actions for a layer first in the search (CALayerDelegate.action(for:forKey:)).
 public protocol LayerDelegate: AnyObject {
-  /// nil continues the search; `.none` stops it.
-  func action(for layer: Layer, forKey key: String) -> LayerAction?
+  /// nil continues the search; `NSNull()` stops it.
+  func action(for layer: Layer, forKey key: String) -> (any Action)?
   /// Draws `layer`'s contents (CALayerDelegate's `draw(_:in:)`).
   func draw(_ layer: Layer, in ctx: DrawingContext)
 }
 
 extension LayerDelegate {
-  public func action(for layer: Layer, forKey key: String) -> LayerAction? { nil }
+  public func action(for layer: Layer, forKey key: String) -> (any Action)? { nil }
   public func draw(_ layer: Layer, in ctx: DrawingContext) {}
 }

@@ -6,6 +6,11 @@ extension Transform3D: Animatable {
   /// The additive identity, which for transforms is `identity` (concatenation is their "add").
   public static var zero: Transform3D { .identity }
 
+  /// A `Transform3D`, or one boxed by `NSValue(caTransform3D:)`.
+  public static func converted(from value: any AnimationValue) -> Transform3D? {
+    (value as? Transform3D) ?? (value as? NSValue)?.boxedTransform
+  }
+
   /// Core Animation's transform interpolation: both ends decomposed, components interpolated
   /// (rotation by slerp along the shorter arc), the result recomposed. So 0° → 180° about z passes
   /// through a pure 90° rotation, and a translation and a rotation animate independently.

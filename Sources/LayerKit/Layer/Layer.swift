@@ -223,17 +223,18 @@ open class Layer {
 
   /// What `display()` drew last, under the sublayers.
   var drawn: Layer?
-  /// Actions by key, searched after the delegate (CALayer.actions).
-  public var actions: [String: LayerAction] = [:]
+  /// Actions by key, searched after the delegate (CALayer.actions): `["position": NSNull()]`
+  /// turns the implicit animation of `position` off.
+  public var actions: [String: any Action]?
   /// Actions searched after `actions` (the "actions" entry of CALayer.style).
-  public var styleActions: [String: LayerAction] = [:]
+  public var styleActions: [String: any Action]?
 
   /// The action used when the search finds none (CALayer.defaultAction(forKey:)): a basic
   /// animation for the animatable properties, nothing otherwise. Subclasses may override.
-  open class func defaultAction(forKey key: String) -> LayerAction? {
-    if Layer.transitionedKeys.contains(key) { return .animation(Transition(type: .fade)) }
+  open class func defaultAction(forKey key: String) -> (any Action)? {
+    if Layer.transitionedKeys.contains(key) { return Transition(type: .fade) }
     guard Layer.implicitlyAnimatedKeys.contains(key) else { return nil }
-    return .animation(BasicAnimation(keyPath: key))
+    return BasicAnimation(keyPath: key)
   }
 
   /// The filter-type properties, whose default action is a fade transition.
