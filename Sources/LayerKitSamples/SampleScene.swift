@@ -111,7 +111,7 @@ public enum SampleScene {
     let root = try cards(width: width, height: height)
     func find(_ name: String, in layer: Layer) -> Layer? {
       if layer.name == name { return layer }
-      for sub in layer.sublayers { if let l = find(name, in: sub) { return l } }
+      for sub in layer.sublayers ?? [] { if let l = find(name, in: sub) { return l } }
       return nil
     }
     if let badge = find("badge", in: root) {

@@ -195,7 +195,7 @@ public final class LoadedScene {
     func walk(_ l: Layer) {
       l.contents = swap(l.contents)
       if let mask = l.mask { walk(mask) }
-      for s in l.sublayers { walk(s) }
+      for s in l.sublayers ?? [] { walk(s) }
     }
     walk(tree)
   }
@@ -214,7 +214,7 @@ extension LoadedScene {
     func visit(_ layer: Layer) {
       for key in (layer.animationKeys() ?? []) { layer.animation(forKey: key).map(visit) }
       layer.mask.map(visit)
-      layer.sublayers.forEach(visit)
+      layer.sublayers?.forEach(visit)
     }
     visit(root)
     for entry in timeline {

@@ -145,7 +145,7 @@ public enum SceneFile {
     let rootJSON = try writer.layer(root, reference: reference, path: "root", sublayers: false)
     if case .object(let m) = rootJSON, !m.isEmpty { b.add("root", rootJSON) }
     var layers: [JSON] = []
-    for (i, l) in root.sublayers.enumerated() { layers.append(try writer.layer(l, path: "layers[\(i)]")) }
+    for (i, l) in (root.sublayers ?? []).enumerated() { layers.append(try writer.layer(l, path: "layers[\(i)]")) }
     b.add("layers", .array(layers))
     if !timeline.isEmpty {
       var entries: [JSON] = []
@@ -369,13 +369,13 @@ struct SceneWriter {
     }
     b.add("actions", try actions(l.actions, path: SceneNode.join(path, "actions")))
     b.add("styleActions", try actions(l.styleActions, path: SceneNode.join(path, "styleActions")))
-    if sublayers, !l.sublayers.isEmpty {
+    if sublayers, let subs = l.sublayers {
       var list: [JSON] = []
-      for (i, s) in l.sublayers.enumerated() {
+      for (i, s) in subs.enumerated() {
         list.append(try layer(s, path: "\(SceneNode.join(path, "sublayers"))[\(i)]"))
       }
       b.add("sublayers", .array(list))
-    } else if !sublayers, !l.sublayers.isEmpty, path != "root" {
+    } else if !sublayers, l.sublayers != nil, path != "root" {
       throw .unencodable(path: path, reason: "sublayers where none may be")
     }
     return b.json

@@ -134,7 +134,7 @@ public enum SceneChange {
           path: p, reason: "the layer \(sub.name.map { "\"\($0)\"" } ?? "") is a mask; a mask cannot also be a sublayer"
         )
       }
-      guard target.insertSublayer(sub, at: index ?? target.sublayers.count) else {
+      guard target.insertSublayer(sub, at: index ?? target.sublayers?.count ?? 0) else {
         throw .cycle(
           path: p,
           reason: "adding \(sub.name.map { "\"\($0)\"" } ?? "the layer") to \"\(layer)\" would make it its own ancestor"
@@ -170,7 +170,7 @@ final class LayerDirectory {
     }
     if let mask = layer.mask { try register(mask, path: SceneNode.join(path, "mask")) }
     let list = sublayers ?? SceneNode.join(path, "sublayers")
-    for (i, sub) in layer.sublayers.enumerated() { try register(sub, path: "\(list)[\(i)]") }
+    for (i, sub) in (layer.sublayers ?? []).enumerated() { try register(sub, path: "\(list)[\(i)]") }
   }
 
   func find(_ name: String, path: String) throws(SceneFileError) -> Layer {
@@ -196,7 +196,7 @@ final class LayerDirectory {
       }
     }
     if let mask = layer.mask { try addPendingAnimations(of: mask) }
-    for sub in layer.sublayers { try addPendingAnimations(of: sub) }
+    for sub in layer.sublayers ?? [] { try addPendingAnimations(of: sub) }
   }
 
   /// Whether some layer of the scene has `layer` as its mask.

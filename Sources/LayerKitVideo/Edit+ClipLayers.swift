@@ -150,7 +150,7 @@ extension Edit {
       case .subtitle:
         layer.opacity = style.opacity(at: local, start: 0, length: span)
       case .newsTitle:
-        let reach = (layer.sublayers.first.map { $0.frame.origin.x + $0.frame.size.width } ?? w)
+        let reach = (layer.sublayers?.first.map { $0.frame.origin.x + $0.frame.size.width } ?? w)
         layer.transform = Transform3D(translationX: -reach * (1 - eased), y: 0)
         layer.opacity = fadeOut
       case .slideInText:

@@ -21,7 +21,7 @@ final class EmitterLayerTests: ParityTestCase {
   }
 
   /// The particles of a presentation: its sublayers that are not the model's.
-  func particles(_ e: EmitterLayer, at t: Double) -> [Layer] { e.presentation(at: t).sublayers }
+  func particles(_ e: EmitterLayer, at t: Double) -> [Layer] { e.presentation(at: t).sublayers ?? [] }
 
   func testDefaultsAreCoreAnimations() {
     let cell = EmitterCell()

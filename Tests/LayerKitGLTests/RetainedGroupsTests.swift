@@ -57,7 +57,7 @@ final class RetainedGroupsTests: XCTestCase {
     a.contents = try SampleScene.testImage(width: 96, height: 64, hue: 0.3)
     lists.append(try frame(a, b, 0.5))
     // A sublayer moved.
-    a.sublayers[0].position.x += 7
+    a.sublayers![0].position.x += 7
     lists.append(try frame(a, b, 0.5))
     try check(lists, fresh: { ReferenceRenderer(threadCount: 2) }, shared: ReferenceRenderer(threadCount: 2))
     try check(lists, fresh: { try GLRenderer() }, shared: try GLRenderer())

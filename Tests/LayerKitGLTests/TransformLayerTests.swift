@@ -49,14 +49,14 @@ final class TransformLayerTests: ParityTestCase {
     XCTAssertEqual(try centre(cube(turnedBy: .pi + 0.3).root), [0, 255, 0, 255], "turned around: the back face")
     // Depth, not insertion: with the faces double-sided the front one still covers the back.
     let (root, cube) = cube(turnedBy: 0.3)
-    for face in cube.sublayers { face.isDoubleSided = true }
+    for face in cube.sublayers ?? [] { face.isDoubleSided = true }
     XCTAssertEqual(try centre(root), [255, 0, 0, 255])
   }
 
   func testThePresentationKeepsTheKindAndTheCubeMatchesOnBothBackends() throws {
     let (root, cube) = cube(turnedBy: 0.6)
     cube.sublayerTransform = Transform3DMakeRotation(0.4, 1, 0, 0)
-    XCTAssertTrue(root.presentation(at: 0).sublayers[0] is TransformLayer)
+    XCTAssertTrue(root.presentation(at: 0).sublayers![0] is TransformLayer)
     XCTAssertParity(checker, root, width: 120, height: 120, name: "transform-layer-cube")
   }
 }

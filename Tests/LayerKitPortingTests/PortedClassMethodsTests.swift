@@ -227,6 +227,25 @@ final class PortedClassMethodsTests: XCTestCase {
     }
   }
 
+  /// `sublayers` is optional as CALayer's: nil when there are none, so the usual idioms port.
+  func testSublayersAsCALayersAre() {
+    let container = Layer()
+    XCTAssertNil(container.sublayers)
+    for i in 0..<3 {
+      let dot = Layer()
+      dot.name = "dot\(i)"
+      container.insertSublayer(dot, at: UInt32(i))
+    }
+    XCTAssertEqual(container.sublayers?.count, 3)
+    XCTAssertEqual(container.sublayers?.map(\.name), ["dot0", "dot1", "dot2"])
+    container.sublayers?.forEach { $0.removeFromSuperlayer() }
+    XCTAssertNil(container.sublayers)
+    container.sublayers = [Layer(), Layer()]
+    XCTAssertEqual(container.sublayers?.count, 2)
+    container.sublayers = nil
+    XCTAssertNil(container.sublayers)
+  }
+
   /// Mixed numeric arrays as CAKeyframeAnimation's `keyTimes` ([NSNumber]) are written.
   func testKeyTimesInTheirMixedForm() {
     let layer = Layer(frame: CGRect(x: 0, y: 0, width: 10, height: 10))

@@ -37,7 +37,7 @@ final class SceneDecodingTests: XCTestCase {
         width: 64, height: 48, fps: 24, duration: 2,
         background: Color(
           red: 16.0 / 255, green: 32.0 / 255, blue: 48.0 / 255)))
-    let l = s.root.sublayers[0]
+    let l = s.root.sublayers![0]
     let e = Layer()
     e.bounds = Rect(x: 1, y: 2, width: 30, height: 20)
     e.position = Point(x: 10, y: 11)
@@ -79,7 +79,7 @@ final class SceneDecodingTests: XCTestCase {
     XCTAssertEqual(l.name, "all")
     XCTAssertEqual(l.mask?.name, "m")
     XCTAssertEqual(l.mask?.backgroundColor, .white)
-    XCTAssertEqual(l.sublayers.map(\.name), ["child", "child2"])
+    XCTAssertEqual(l.sublayers!.map(\.name), ["child", "child2"])
     XCTAssertTrue(l.actions?["opacity"] is NSNull, "null: NSNull")
     XCTAssertEqual((l.actions?["position"] as? Animation)?.duration, 2)
     XCTAssertTrue(l.styleActions?["cornerRadius"] is NSNull)
@@ -88,7 +88,7 @@ final class SceneDecodingTests: XCTestCase {
   func testFrameSetsBoundsAndPositionByTheAnchorPoint() throws {
     let s = try scene(
       #"{"width": 8, "height": 8, "duration": 1, "layers": [{"anchorPoint": [0, 0], "frame": [2, 3, 4, 5]}]}"#)
-    let l = s.root.sublayers[0]
+    let l = s.root.sublayers![0]
     XCTAssertEqual(l.bounds, Rect(x: 0, y: 0, width: 4, height: 5))
     XCTAssertEqual(l.position, Point(x: 2, y: 3))
     XCTAssertEqual(s.settings.fps, 30)  // the default
@@ -96,7 +96,7 @@ final class SceneDecodingTests: XCTestCase {
 
   func testTransformForms() throws {
     func t(_ json: String) throws -> Transform3D {
-      try scene(#"{"width": 8, "height": 8, "duration": 1, "layers": [{"transform": \#(json)}]}"#).root.sublayers[0]
+      try scene(#"{"width": 8, "height": 8, "duration": 1, "layers": [{"transform": \#(json)}]}"#).root.sublayers![0]
         .transform
     }
     XCTAssertEqual(try t("[1,0,0,0, 0,1,0,0, 0,0,1,0, 5,6,7,1]"), Transform3D(translationX: 5, y: 6, z: 7))
@@ -124,7 +124,7 @@ final class SceneDecodingTests: XCTestCase {
         {"backgroundColor": null, "shadowPath": {"ellipse": [0, 0, 4, 2]}},
         {"shadowPath": {"roundedRect": [0, 0, 4, 4], "cornerRadius": 1}}]}
       """)
-    let l = s.root.sublayers
+    let l = try XCTUnwrap(s.root.sublayers)
     XCTAssertEqual(l[0].backgroundColor, Color(red: 0.5, green: 0.25, blue: 1, alpha: 0.5))
     XCTAssertEqual(l[0].borderColor, .green)
     XCTAssertEqual(l[0].shadowPath, Path(rect: Rect(x: 0, y: 0, width: 4, height: 4)))
@@ -160,7 +160,7 @@ final class SceneDecodingTests: XCTestCase {
         {"kind": "basic", "key": "c", "keyPath": "contents", "to": null}
       ]}]}
       """)
-    let l = s.root.sublayers[0]
+    let l = s.root.sublayers![0]
     XCTAssertEqual((l.animationKeys() ?? []), ["b", "r", "v", "s", "p", "k", "path", "g", "transition", "c"])
     let b = try XCTUnwrap(l.animation(forKey: "b") as? BasicAnimation)
     XCTAssertEqual(b.fromValue as? Point, Point(x: 0, y: 0))
@@ -224,7 +224,7 @@ final class SceneDecodingTests: XCTestCase {
       ]}]}
       """, folder: folder)
     // One transition per layer (CATransition's rule): the second replaces the first.
-    let t = try XCTUnwrap(s.root.sublayers[0].animation(forKey: "transition") as? Transition)
+    let t = try XCTUnwrap(s.root.sublayers![0].animation(forKey: "transition") as? Transition)
     XCTAssertEqual(t.filter?.effect, "accordionFold")
     XCTAssertEqual(t.filter?.parameters["numberOfFolds"], .int(5))
     let s2 = try scene(
@@ -233,7 +233,7 @@ final class SceneDecodingTests: XCTestCase {
         {"kind": "transition", "filter": {"effect": "disintegrateWithMask", "parameters": {
           "maskScale": 4, "shadowOffset": [0.1, 0.2], "maskImage": "mask", "useMaskImage": true}}}]}]}
       """, folder: folder)
-    let f = try XCTUnwrap((s2.root.sublayers[0].animation(forKey: "transition") as? Transition)?.filter)
+    let f = try XCTUnwrap((s2.root.sublayers![0].animation(forKey: "transition") as? Transition)?.filter)
     XCTAssertEqual(f.parameters["maskScale"], .float(4))
     XCTAssertEqual(f.parameters["shadowOffset"], .vec2([0.1, 0.2]))
     XCTAssertEqual(f.parameters["useMaskImage"], .bool(true))
@@ -271,13 +271,13 @@ final class SceneDecodingTests: XCTestCase {
     XCTAssertEqual(layer, "a")
     XCTAssertEqual(properties, [.position(Point(x: 1, y: 2)), .opacity(0.5)])
     let tree = try s.presentation(at: 1)
-    XCTAssertEqual(tree.sublayers.map(\.name), ["a", "b"])
-    XCTAssertEqual(tree.sublayers[0].opacity, 0.5)
-    XCTAssertEqual(tree.sublayers[0].sublayers.map(\.name), ["c"])
-    XCTAssertEqual(tree.sublayers[0].mask?.name, "m")
-    XCTAssertEqual(tree.sublayers[1].sublayers.map(\.name), ["new"])
-    XCTAssertNil(tree.sublayers[1].mask)
-    XCTAssertTrue((tree.sublayers[0].animationKeys() ?? []).isEmpty)
+    XCTAssertEqual(tree.sublayers!.map(\.name), ["a", "b"])
+    XCTAssertEqual(tree.sublayers![0].opacity, 0.5)
+    XCTAssertEqual(tree.sublayers![0].sublayers!.map(\.name), ["c"])
+    XCTAssertEqual(tree.sublayers![0].mask?.name, "m")
+    XCTAssertEqual(tree.sublayers![1].sublayers!.map(\.name), ["new"])
+    XCTAssertNil(tree.sublayers![1].mask)
+    XCTAssertTrue((tree.sublayers![0].animationKeys() ?? []).isEmpty)
   }
 
   func testPresentationRewindsForAnEarlierTime() throws {
@@ -286,9 +286,9 @@ final class SceneDecodingTests: XCTestCase {
       {"width": 8, "height": 8, "duration": 2, "layers": [{"name": "a", "opacity": 1}],
        "timeline": [{"time": 1, "disableActions": true, "changes": [{"layer": "a", "set": {"opacity": 0.25}}]}]}
       """)
-    XCTAssertEqual(try s.presentation(at: 1.5).sublayers[0].opacity, 0.25)
-    XCTAssertEqual(try s.presentation(at: 0.5).sublayers[0].opacity, 1)
-    XCTAssertEqual(try s.presentation(at: 1).sublayers[0].opacity, 0.25)
+    XCTAssertEqual(try s.presentation(at: 1.5).sublayers![0].opacity, 0.25)
+    XCTAssertEqual(try s.presentation(at: 0.5).sublayers![0].opacity, 1)
+    XCTAssertEqual(try s.presentation(at: 1).sublayers![0].opacity, 0.25)
     XCTAssertEqual(s.frameCount, 60)
     XCTAssertEqual(s.time(ofFrame: 15), 0.5)
   }

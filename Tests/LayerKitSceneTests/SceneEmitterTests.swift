@@ -19,7 +19,7 @@ final class SceneEmitterTests: XCTestCase {
   func testAnEmitterReadsRendersAndWritesBack() throws {
     let folder = try temporaryFolder(with: ["a.png": try gradientImage(width: 4, height: 4)])
     let loaded = try scene(text, folder: folder)
-    guard let e = loaded.root.sublayers.first as? EmitterLayer, let cell = e.emitterCells?.first else {
+    guard let e = loaded.root.sublayers?.first as? EmitterLayer, let cell = e.emitterCells?.first else {
       return XCTFail("an emitter with a cell")
     }
     XCTAssertEqual(e.emitterShape, .line)
@@ -30,7 +30,7 @@ final class SceneEmitterTests: XCTestCase {
     XCTAssertEqual(cell.birthRate, 10)
     XCTAssertEqual(cell.emitterCells?.count, 1)
     let shown = try loaded.presentation(at: 1)
-    XCTAssertGreaterThan(shown.sublayers[0].sublayers.count, 30, "particles at 1 s")
+    XCTAssertGreaterThan(shown.sublayers![0].sublayers?.count ?? 0, 30, "particles at 1 s")
     XCTAssertGreaterThan(
       try render(loaded, at: 1).pixels.lazy.enumerated().filter { $0.offset % 4 == 3 && $0.element > 0 }.count, 0)
     // Written back, read again: the same particles.
@@ -38,8 +38,8 @@ final class SceneEmitterTests: XCTestCase {
       root: loaded.root, settings: loaded.settings, media: loaded.media)
     let again = try SceneFile.decode(written, folder: folder)
     XCTAssertEqual(
-      try again.presentation(at: 1.5).sublayers[0].sublayers.map(\.position),
-      try loaded.presentation(at: 1.5).sublayers[0].sublayers.map(\.position))
+      try again.presentation(at: 1.5).sublayers![0].sublayers!.map(\.position),
+      try loaded.presentation(at: 1.5).sublayers![0].sublayers!.map(\.position))
   }
 
   func testEmitterKeysOnAnotherLayerAreNamed() throws {

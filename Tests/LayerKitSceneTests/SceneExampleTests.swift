@@ -101,6 +101,6 @@ final class SceneExampleTests: XCTestCase {
     let after = try render(scene, at: 2.1)
     XCTAssertNotEqual(before.pixels, during.pixels)
     XCTAssertNotEqual(during.pixels, after.pixels)
-    XCTAssertEqual((scene.root.sublayers[0].animationKeys() ?? []), [])  // the transition ended and was removed
+    XCTAssertEqual((scene.root.sublayers![0].animationKeys() ?? []), [])  // the transition ended and was removed
   }
 }

@@ -325,7 +325,7 @@ final class SceneTwinTests: XCTestCase {
     let back = try SceneFile.decode(data, folder: repositoryRoot)
     XCTAssertEqual(back.root.name, "root")
     XCTAssertEqual(LayerProperty.all(of: back.root), LayerProperty.all(of: root))
-    let m = back.root.sublayers[0]
+    let m = back.root.sublayers![0]
     XCTAssertEqual(LayerProperty.all(of: m), LayerProperty.all(of: l))
     XCTAssertEqual((m.animationKeys() ?? []), ["k", "transition"])
     let k2 = try XCTUnwrap(m.animation(forKey: "k") as? KeyframeAnimation)

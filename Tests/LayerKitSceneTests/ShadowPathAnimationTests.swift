@@ -42,7 +42,7 @@ final class ShadowPathAnimationTests: XCTestCase {
     let data = try SceneFile.encode(root: root, settings: SceneSettings(width: 64, height: 64, duration: 2))
     let loaded = try SceneFile.decode(data, folder: FileManager.default.temporaryDirectory)
     let presented = try loaded.presentation(at: 1.5)
-    XCTAssertEqual(presented.sublayers[0].shadowPath?.boundingBox, Rect(x: -4, y: -4, width: 40, height: 40))
+    XCTAssertEqual(presented.sublayers![0].shadowPath?.boundingBox, Rect(x: -4, y: -4, width: 40, height: 40))
   }
 
   /// A TransformLayer is written as {"kind": "transform", …} and read back as one.
@@ -57,9 +57,9 @@ final class ShadowPathAnimationTests: XCTestCase {
     let data = try SceneFile.encode(root: root, settings: SceneSettings(width: 64, height: 64, duration: 1))
     XCTAssertTrue(String(decoding: data, as: UTF8.self).contains("\"kind\""))
     let loaded = try SceneFile.decode(data, folder: FileManager.default.temporaryDirectory)
-    let read = try loaded.presentation(at: 0).sublayers[0]
+    let read = try loaded.presentation(at: 0).sublayers![0]
     XCTAssertTrue(read is TransformLayer)
-    XCTAssertEqual(read.sublayers[0].anchorPointZ, -16)
+    XCTAssertEqual(read.sublayers![0].anchorPointZ, -16)
   }
 
   /// A ReplicatorLayer is written as {"kind": "replicator", …} with its instance settings and
@@ -75,7 +75,7 @@ final class ShadowPathAnimationTests: XCTestCase {
     _ = root.addSublayer(spinner)
     let data = try SceneFile.encode(root: root, settings: SceneSettings(width: 64, height: 64, duration: 1))
     let read = try SceneFile.decode(data, folder: FileManager.default.temporaryDirectory).presentation(at: 0)
-    let r = try XCTUnwrap(read.sublayers[0] as? ReplicatorLayer)
+    let r = try XCTUnwrap(read.sublayers![0] as? ReplicatorLayer)
     XCTAssertEqual(r.instanceCount, 6)
     XCTAssertEqual(r.instanceDelay, 0.1)
     XCTAssertEqual(r.instanceAlphaOffset, -0.15)
@@ -104,7 +104,7 @@ final class ShadowPathAnimationTests: XCTestCase {
     _ = root.addSublayer(g)
     let data = try SceneFile.encode(root: root, settings: SceneSettings(width: 64, height: 64, duration: 1))
     let loaded = try SceneFile.decode(data, folder: FileManager.default.temporaryDirectory)
-    let read = try XCTUnwrap(try loaded.presentation(at: 0.5).sublayers[0] as? GradientLayer)
+    let read = try XCTUnwrap(try loaded.presentation(at: 0.5).sublayers![0] as? GradientLayer)
     XCTAssertEqual(read.type, .radial)
     XCTAssertEqual(read.locations, [0.25, 0.75])
     XCTAssertEqual(read.startPoint, Point(x: 0.5, y: 0.5))
@@ -136,7 +136,7 @@ final class ShadowPathAnimationTests: XCTestCase {
     _ = root.addSublayer(s)
     let data = try SceneFile.encode(root: root, settings: SceneSettings(width: 64, height: 64, duration: 1))
     let loaded = try SceneFile.decode(data, folder: FileManager.default.temporaryDirectory)
-    let read = try XCTUnwrap(try loaded.presentation(at: 0.5).sublayers[0] as? ShapeLayer)
+    let read = try XCTUnwrap(try loaded.presentation(at: 0.5).sublayers![0] as? ShapeLayer)
     XCTAssertEqual(read.path, s.path)
     XCTAssertNil(read.fillColor)
     XCTAssertEqual(read.fillRule, .evenOdd)
@@ -176,7 +176,7 @@ final class ShadowPathAnimationTests: XCTestCase {
     _ = root.addSublayer(t)
     let data = try SceneFile.encode(root: root, settings: SceneSettings(width: 200, height: 80, duration: 1))
     let loaded = try SceneFile.decode(data, folder: FileManager.default.temporaryDirectory)
-    let read = try XCTUnwrap(try loaded.presentation(at: 0.5).sublayers[0] as? TextLayer)
+    let read = try XCTUnwrap(try loaded.presentation(at: 0.5).sublayers![0] as? TextLayer)
     XCTAssertEqual(read.attributedText, t.attributedText)
     XCTAssertEqual(read.font, "DejaVu Sans:bold")
     XCTAssertEqual(read.fontSize, 15, accuracy: 1e-9)
@@ -192,7 +192,7 @@ final class ShadowPathAnimationTests: XCTestCase {
       atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: folder.appendingPathComponent("My.ttf").path)
     let doc = #"{"version": 1, "width": 100, "height": 40, "duration": 1, "layers": [{"kind": "text", "frame": [0, 0, 100, 40], "string": "Hi", "font": "My.ttf"}]}"#
     let withFont = try SceneFile.decode(Data(doc.utf8), folder: folder)
-    let layer = try XCTUnwrap(try withFont.presentation(at: 0).sublayers[0] as? TextLayer)
+    let layer = try XCTUnwrap(try withFont.presentation(at: 0).sublayers![0] as? TextLayer)
     XCTAssertEqual(layer.font, folder.appendingPathComponent("My.ttf").path)
     XCTAssertEqual(layer.string as? String, "Hi")
     let plain = #"{"version": 1, "width": 8, "height": 8, "duration": 1, "root": {"fontSize": 12}}"#

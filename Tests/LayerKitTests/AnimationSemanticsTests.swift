@@ -156,7 +156,7 @@ final class AnimationSemanticsTests: XCTestCase {
     let l = layer()
     parent.addSublayer(l)
     try l.addChecked(basic(0, 100, nil), forKey: "x")  // local 1…2 = parent time 0.5…1
-    XCTAssertEqual(parent.presentation(at: 0.75).sublayers[0].position.x, 50, accuracy: 1e-9)
+    XCTAssertEqual(parent.presentation(at: 0.75).sublayers![0].position.x, 50, accuracy: 1e-9)
   }
 
   func testASublayersPresentationTakesTheTimeThroughItsAncestors() throws {
@@ -174,9 +174,9 @@ final class AnimationSemanticsTests: XCTestCase {
     a.timingFunction = MediaTimingFunction(name: .linear)
     try child.addChecked(a, forKey: "x")  // local 1…2 = scene time 0.75…1.25
     for t in [0.8, 1.0, 1.1, 1.2] {
-      let fromRoot = root.presentation(at: t).sublayers[0].sublayers[0].position.x
+      let fromRoot = root.presentation(at: t).sublayers![0].sublayers![0].position.x
       XCTAssertEqual(child.presentation(at: t).position.x, fromRoot, accuracy: 1e-9, "t = \(t)")
-      XCTAssertEqual(parent.presentation(at: t).sublayers[0].position.x, fromRoot, accuracy: 1e-9)
+      XCTAssertEqual(parent.presentation(at: t).sublayers![0].position.x, fromRoot, accuracy: 1e-9)
     }
     XCTAssertEqual(child.presentation(at: 1.0).position.x, 50, accuracy: 1e-9)  // local 1.5: halfway
   }

@@ -42,18 +42,18 @@ final class LayerTests: XCTestCase {
     root.addSublayer(a)
     root.addSublayer(b)
     root.insertSublayer(c, at: 0)
-    XCTAssertTrue(root.sublayers.elementsEqual([c, a, b], by: ===))
+    XCTAssertTrue(root.sublayers!.elementsEqual([c, a, b], by: ===))
     root.insertSublayer(d, above: a)
-    XCTAssertTrue(root.sublayers.elementsEqual([c, a, d, b], by: ===))
+    XCTAssertTrue(root.sublayers!.elementsEqual([c, a, d, b], by: ===))
     root.insertSublayer(b, below: c)
-    XCTAssertTrue(root.sublayers.elementsEqual([b, c, a, d], by: ===))
+    XCTAssertTrue(root.sublayers!.elementsEqual([b, c, a, d], by: ===))
     root.insertSublayer(b, above: d)  // moving within the same parent
-    XCTAssertTrue(root.sublayers.elementsEqual([c, a, d, b], by: ===))
+    XCTAssertTrue(root.sublayers!.elementsEqual([c, a, d, b], by: ===))
     a.removeFromSuperlayer()
     XCTAssertNil(a.superlayer)
-    XCTAssertTrue(root.sublayers.elementsEqual([c, d, b], by: ===))
+    XCTAssertTrue(root.sublayers!.elementsEqual([c, d, b], by: ===))
     root.replaceSublayer(d, with: a)
-    XCTAssertTrue(root.sublayers.elementsEqual([c, a, b], by: ===))
+    XCTAssertTrue(root.sublayers!.elementsEqual([c, a, b], by: ===))
     XCTAssertNil(d.superlayer)
     XCTAssertTrue(a.superlayer === root)
   }
@@ -64,7 +64,7 @@ final class LayerTests: XCTestCase {
     let child = Layer()
     p1.addSublayer(child)
     p2.addSublayer(child)
-    XCTAssertTrue(p1.sublayers.isEmpty)
+    XCTAssertNil(p1.sublayers, "none: nil, as CALayer's")
     XCTAssertTrue(child.superlayer === p2)
   }
 
@@ -75,7 +75,7 @@ final class LayerTests: XCTestCase {
     XCTAssertFalse(child.addSublayer(root))
     XCTAssertFalse(root.addSublayer(root))
     XCTAssertNil(root.superlayer)
-    XCTAssertTrue(root.sublayers.elementsEqual([child], by: ===))
+    XCTAssertTrue(root.sublayers!.elementsEqual([child], by: ===))
   }
 }
 

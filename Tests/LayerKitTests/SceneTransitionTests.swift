@@ -73,7 +73,7 @@ final class SceneTransitionTests: XCTestCase {
     XCTAssertTrue(run.isFinished)
     XCTAssertEqual(log, ["deferred 1", "deferred 2", "deferred 3 (from a deferred block)", "completion"])
     // Forward without a presentation: the back scene leaves the container.
-    XCTAssertEqual(container.sublayers.map(\.name), ["fore"])
+    XCTAssertEqual(container.sublayers!.map(\.name), ["fore"])
     XCTAssertEqual(a.contexts[0].direction, .forward)
     XCTAssertTrue(a.contexts[0].back === back && a.contexts[0].fore === fore)
   }
@@ -93,7 +93,7 @@ final class SceneTransitionTests: XCTestCase {
     XCTAssertEqual(run.unfinishedParticipants, ["stuck"])
     XCTAssertEqual(nav.unfinishedParticipants, ["transition 1: stuck"])
     // Unfinished, the container still holds both scenes.
-    XCTAssertEqual(container.sublayers.map(\.name), ["back", "fore"])
+    XCTAssertEqual(container.sublayers!.map(\.name), ["back", "fore"])
   }
 
   func testFeasibilityAndFallback() {
@@ -118,13 +118,13 @@ final class SceneTransitionTests: XCTestCase {
     let declined = SceneTransitionRun(Declines(), direction: .backward, back: back, fore: fore, container: container)
     XCTAssertNil(declined.transition)
     XCTAssertTrue(declined.isFinished)
-    XCTAssertEqual(container.sublayers.map(\.name), ["back"])
+    XCTAssertEqual(container.sublayers!.map(\.name), ["back"])
     // Declining with a fallback: the fallback runs.
     let probe = Probe("fallback")
     let handed = SceneTransitionRun(Hands(probe), direction: .forward, back: back, fore: fore, container: container)
     XCTAssertTrue(handed.transition === probe)
     XCTAssertEqual(probe.contexts.count, 1)
-    XCTAssertEqual(container.sublayers.map(\.name), ["fore"])
+    XCTAssertEqual(container.sublayers!.map(\.name), ["fore"])
     // Two transitions naming each other: no hang, a cut.
     let (x, y) = (Loop(), Loop())
     x.other = y
@@ -176,14 +176,14 @@ final class SceneTransitionTests: XCTestCase {
     let sheet = SheetSceneTransition(duration: 0.5)
     let run = nav.push(fore, transition: sheet)
     XCTAssertEqual(run.participants.map(\.name), ["presentation", "main"])
-    XCTAssertEqual(container.sublayers.map(\.name), ["back", DimmingPresentation.layerName, "fore"])
+    XCTAssertEqual(container.sublayers!.map(\.name), ["back", DimmingPresentation.layerName, "fore"])
     scene.advance(to: 0.25)
     XCTAssertFalse(run.isFinished)
     scene.advance(to: 0.6)
     XCTAssertTrue(run.isFinished)
     // The sheet stays up over the dimmed back scene.
-    XCTAssertEqual(container.sublayers.map(\.name), ["back", DimmingPresentation.layerName, "fore"])
-    XCTAssertEqual(container.sublayers[1].opacity, 0.4)
+    XCTAssertEqual(container.sublayers!.map(\.name), ["back", DimmingPresentation.layerName, "fore"])
+    XCTAssertEqual(container.sublayers![1].opacity, 0.4)
     // Popping: the sheet goes down, the dimming fades out and leaves with it.
     let pop = nav.pop()!
     XCTAssertEqual(pop.direction, .backward)
@@ -191,7 +191,7 @@ final class SceneTransitionTests: XCTestCase {
     XCTAssertFalse(pop.isFinished)
     scene.advance(to: 1.2)
     XCTAssertTrue(pop.isFinished)
-    XCTAssertEqual(container.sublayers.map(\.name), ["back"])
+    XCTAssertEqual(container.sublayers!.map(\.name), ["back"])
     XCTAssertNil(nav.pop())
   }
 
@@ -204,19 +204,19 @@ final class SceneTransitionTests: XCTestCase {
     let fade = FadeSceneTransition(duration: 0.2)
     nav.push(b, transition: slide)
     scene.advance(to: 0.31)
-    XCTAssertEqual(container.sublayers.map(\.name), ["fore"])
+    XCTAssertEqual(container.sublayers!.map(\.name), ["fore"])
     nav.push(c, transition: fade)
     scene.advance(to: 0.52)
-    XCTAssertEqual(container.sublayers.map(\.name), ["c"])
+    XCTAssertEqual(container.sublayers!.map(\.name), ["c"])
     let popC = nav.pop()!
     XCTAssertTrue(popC.transition === fade)
     scene.advance(to: 0.73)
     XCTAssertTrue(popC.isFinished)
-    XCTAssertEqual(container.sublayers.map(\.name), ["fore"])
+    XCTAssertEqual(container.sublayers!.map(\.name), ["fore"])
     let popB = nav.pop()!
     XCTAssertTrue(popB.transition === slide)
     scene.advance(to: 1.04)
-    XCTAssertEqual(container.sublayers.map(\.name), ["back"])
+    XCTAssertEqual(container.sublayers!.map(\.name), ["back"])
     // The back scene slid back home, the fore scene out to the right.
     XCTAssertEqual(a.position, Point(x: 50, y: 30))
     XCTAssertEqual(b.position, Point(x: 150, y: 30))

@@ -14,7 +14,7 @@ final class TransactionTests: XCTestCase {
     return (scene, l)
   }
 
-  func opacity(_ scene: Scene, _ t: Double) -> Double { scene.presentation(at: t).sublayers[0].opacity }
+  func opacity(_ scene: Scene, _ t: Double) -> Double { scene.presentation(at: t).sublayers![0].opacity }
 
   func testChangingAPresentedLayerAnimatesWithTheDefaults() {
     // The default action: a basic animation of 0.25 s with the default timing function, from the
@@ -68,7 +68,7 @@ final class TransactionTests: XCTestCase {
     l.position = Point(x: 150, y: 50)
     Transaction.commit()
     XCTAssertEqual(opacity(scene, 1.5), 0.5, accuracy: 1e-9)  // 1 s, linear (inherited)
-    XCTAssertEqual(scene.presentation(at: 2).sublayers[0].position.x, 100, accuracy: 1e-9)  // 2 s
+    XCTAssertEqual(scene.presentation(at: 2).sublayers![0].position.x, 100, accuracy: 1e-9)  // 2 s
   }
 
   func testActionSearchOrder() {
@@ -136,8 +136,8 @@ final class TransactionTests: XCTestCase {
       Transaction.setAnimationTimingFunction(.linear)
       l.position = Point(x: 0, y: 50)
     }
-    XCTAssertEqual(scene.presentation(at: 1.5).sublayers[0].position.x, 100, accuracy: 1e-9)
-    XCTAssertEqual(scene.presentation(at: 2).sublayers[0].position.x, 50, accuracy: 1e-9)
+    XCTAssertEqual(scene.presentation(at: 1.5).sublayers![0].position.x, 100, accuracy: 1e-9)
+    XCTAssertEqual(scene.presentation(at: 2).sublayers![0].position.x, 50, accuracy: 1e-9)
   }
 
   func testCompletionBlocksRunInSceneTimeWhenTheirAnimationsEnd() {

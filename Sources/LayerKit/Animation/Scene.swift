@@ -65,7 +65,7 @@ public final class Scene {
   private func markPresented(_ layer: Layer) {
     layer.wasPresented = true
     if let mask = layer.mask { markPresented(mask) }
-    for sub in layer.sublayers { markPresented(sub) }
+    for sub in layer.sublayerList { markPresented(sub) }
   }
 
   /// Queues a transaction's completion block until `animations` have all finished.
@@ -159,7 +159,7 @@ public final class Scene {
       }
     }
     if let mask = layer.mask { collectAnimationEvents(of: mask, scale: s, offset: o, until: t, into: &events) }
-    for sub in layer.sublayers { collectAnimationEvents(of: sub, scale: s, offset: o, until: t, into: &events) }
+    for sub in layer.sublayerList { collectAnimationEvents(of: sub, scale: s, offset: o, until: t, into: &events) }
   }
 
   /// Completion blocks due by `t`: at the end of the last of their animations (at once when they

@@ -218,7 +218,7 @@ open class Layer {
     needsDisplay = false
     let ctx = DrawingContext(bounds: bounds)
     draw(in: ctx)
-    drawn = ctx.drawing.sublayers.isEmpty ? nil : ctx.drawing
+    drawn = ctx.drawing.sublayerList.isEmpty ? nil : ctx.drawing
   }
 
   /// What `display()` drew last, under the sublayers.
@@ -265,13 +265,15 @@ open class Layer {
     self.frame = frame
   }
 
-  /// The sublayers, back to front before `zPosition` ordering. Setting replaces them all.
-  public var sublayers: [Layer] {
-    get { sublayerList }
+  /// The sublayers, back to front before `zPosition` ordering; nil when there are none, as
+  /// CALayer's (`layer.sublayers?.forEach { $0.removeFromSuperlayer() }`). Setting replaces them
+  /// all; nil removes them.
+  public var sublayers: [Layer]? {
+    get { sublayerList.isEmpty ? nil : sublayerList }
     set {
       for layer in sublayerList { layer.superlayer = nil }
       sublayerList = []
-      for layer in newValue { addSublayer(layer) }
+      for layer in newValue ?? [] { addSublayer(layer) }
     }
   }
 
@@ -292,6 +294,10 @@ open class Layer {
     layer.superlayer = self
     return true
   }
+
+  /// CALayer's `insertSublayer(_:at:)` with its `UInt32` index.
+  @discardableResult
+  public func insertSublayer(_ layer: Layer, at index: UInt32) -> Bool { insertSublayer(layer, at: Int(index)) }
 
   /// Inserts `layer` just above `sibling` (at the end when `sibling` is not a sublayer).
   @discardableResult

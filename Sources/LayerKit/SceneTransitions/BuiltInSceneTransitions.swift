@@ -136,7 +136,7 @@ public final class DimmingPresentation: SceneTransition {
   public func start(_ context: SceneTransitionContext) {
     let container = context.container
     let dim: Layer
-    if let existing = container.sublayers.last(where: { $0.name == Self.layerName && $0.zPosition == 0 }),
+    if let existing = container.sublayerList.last(where: { $0.name == Self.layerName && $0.zPosition == 0 }),
       context.direction == .backward
     {
       dim = existing
