@@ -195,8 +195,10 @@ extension Layer {
   /// the model and `time` (CALayer.presentation() at a time you choose). The time reaches this
   /// layer through its ancestors' timing (speed, beginTime, timeOffset), so a sublayer's
   /// presentation agrees with the one its root's presentation holds. Model values are untouched.
-  public func presentation(at time: Double) -> Layer {
-    presentationCopy(parentTime: parentTime(atRootTime: time))
+  /// Of the layer's own class, as CALayer's (`shape.presentation(at: t).strokeEnd`).
+  public func presentation(at time: Double) -> Self {
+    // The copy is made by `type(of: self).init()`.
+    presentationCopy(parentTime: parentTime(atRootTime: time)) as! Self
   }
 
   /// The subtree as its scene last presented it (or as it is now, outside a scene), without

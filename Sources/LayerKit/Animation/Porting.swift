@@ -33,7 +33,7 @@ extension Layer {
   /// The presentation layer now: at its scene's time, else at `CurrentMediaTime()`. Optional,
   /// as CALayer's `presentation()` is, so `layer.presentation()?.opacity` ports as written; it
   /// is never nil.
-  public func presentation() -> Layer? { presentation(at: scene?.time ?? CurrentMediaTime()) }
+  public func presentation() -> Self? { presentation(at: scene?.time ?? CurrentMediaTime()) }
 }
 
 // MARK: - CATransaction's class methods and keys
@@ -115,6 +115,14 @@ extension Layer {
     if let property = AnimatableProperties.resolve(key) { return property.getAny(self) }
     return keyedValues[key]
   }
+
+  /// `setValue(_:forKeyPath:)` as Core Animation code writes it for the transform's fields
+  /// (`layer.setValue(1.5, forKeyPath: "transform.scale")`): the same as `setValue(_:forKey:)`,
+  /// which takes every animatable key path.
+  public func setValue(_ value: Any?, forKeyPath keyPath: String) { setValue(value, forKey: keyPath) }
+
+  /// `value(forKeyPath:)`: the same as `value(forKey:)`.
+  public func value(forKeyPath keyPath: String) -> Any? { value(forKey: keyPath) }
 }
 
 // MARK: - Affine transforms
@@ -246,3 +254,9 @@ public let kEmitterLayerOldestFirst = EmitterLayer.RenderMode.oldestFirst
 public let kEmitterLayerOldestLast = EmitterLayer.RenderMode.oldestLast
 public let kEmitterLayerBackToFront = EmitterLayer.RenderMode.backToFront
 public let kEmitterLayerAdditive = EmitterLayer.RenderMode.additive
+
+#if os(Linux)
+  /// Darwin's MAXFLOAT (math.h), as older Core Animation code repeats forever:
+  /// `repeatCount = MAXFLOAT` (Float.greatestFiniteMagnitude).
+  public let MAXFLOAT = Float.greatestFiniteMagnitude
+#endif
