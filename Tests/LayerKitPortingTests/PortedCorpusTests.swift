@@ -6,8 +6,8 @@ import XCTest
 /// A corpus of typical Core Animation snippets — the shapes they take in Apple's documentation
 /// and in common tutorials — each ported by dropping the CA prefix and nothing else (a UIView's
 /// `view.layer` is a plain `Layer` here, `UIColor.x.cgColor` is `Color.x.cgColor`). One test a
-/// snippet, named by its kind; each checks what the snippet is for. The one snippet that needs
-/// more than the renaming says so in its name and its comment (`let` → `var` for a
+/// snippet, named by its kind; each checks what the snippet is for. The two snippets that need
+/// more than the renaming say so in their names and comments (`let` → `var` for a
 /// CGMutablePath: LayerKit's path is a value).
 final class PortedCorpusTests: XCTestCase {
   private var view: Layer!
@@ -395,7 +395,8 @@ final class PortedCorpusTests: XCTestCase {
     XCTAssertEqual(oval.boundingBox, rect.boundingBox)
   }
 
-  func testPaths40Arc() {
+  /// The one change: `let path` → `var path`.
+  func testPaths40ArcDeclaredWithVar() {
     var path = CGMutablePath()
     path.addArc(center: CGPoint(x: 50, y: 50), radius: 25, startAngle: 0, endAngle: .pi, clockwise: false)
     XCTAssertEqual(path.boundingBoxOfPath.height, 25, accuracy: 0.02)
