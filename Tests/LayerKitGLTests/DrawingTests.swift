@@ -94,6 +94,47 @@ final class DrawingTests: ParityTestCase {
     XCTAssertEqual(painter.sizes, [Size(width: 20, height: 20), Size(width: 40, height: 40)])
   }
 
+  /// Core Graphics' gradient calls as written: a CGGradient in device RGB, a linear gradient
+  /// painted only between its ends (no options), a radial one only between its circles, and a
+  /// linear one carried past both ends with both options.
+  final class Gradients: Layer {
+    override func draw(in ctx: CGContext) {
+      let colors = [Color.white.cgColor, Color.black.cgColor]
+      let gradient = CGGradient(colorsSpace: CGColorSpaceCreateDeviceRGB(), colors: colors, locations: [0, 1])!
+      ctx.drawLinearGradient(gradient, start: CGPoint(x: 0, y: 4), end: CGPoint(x: 0, y: 12), options: [])
+      ctx.drawRadialGradient(
+        gradient, startCenter: CGPoint(x: 32, y: 32), startRadius: 4, endCenter: CGPoint(x: 32, y: 32), endRadius: 12,
+        options: [])
+      ctx.saveGState()
+      ctx.clip(to: CGRect(x: 0, y: 50, width: 64, height: 14))
+      ctx.drawLinearGradient(
+        gradient, start: CGPoint(x: 20, y: 0), end: CGPoint(x: 40, y: 0),
+        options: [.drawsBeforeStartLocation, .drawsAfterEndLocation])
+      ctx.restoreGState()
+    }
+  }
+
+  func testCoreGraphicsGradientsAsWritten() throws {
+    let layer = Gradients()
+    layer.frame = CGRect(x: 0, y: 0, width: 64, height: 64)
+    layer.setNeedsDisplay()
+    let out = try render(layer)
+    XCTAssertEqual(pixel(out, 5, 2)[3], 0, "before the start: not painted")
+    XCTAssertEqual(pixel(out, 5, 5)[3], 255, "between the ends: painted")
+    XCTAssertGreaterThan(pixel(out, 5, 5)[0], pixel(out, 5, 11)[0], "white to black downwards")
+    XCTAssertEqual(pixel(out, 5, 14)[3], 0, "after the end: not painted")
+    XCTAssertEqual(pixel(out, 32, 32)[3], 0, "inside the start circle: not painted")
+    XCTAssertEqual(pixel(out, 32, 24)[3], 255, "between the circles: painted")
+    XCTAssertEqual(pixel(out, 32, 46)[3], 0, "outside the end circle: not painted")
+    XCTAssertEqual(pixel(out, 2, 56), [255, 255, 255, 255], "both options: the start colour carries on")
+    XCTAssertEqual(pixel(out, 62, 56), [0, 0, 0, 255], "and the end colour")
+    XCTAssertNil(CGGradient(colorsSpace: nil, colors: [.white], locations: [0, 1]), "a location a colour")
+    XCTAssertNil(CGColorSpace(name: "kCGColorSpaceGenericGray"))
+    let root = Layer(frame: CGRect(x: 0, y: 0, width: 64, height: 64))
+    root.addSublayer(layer)
+    XCTAssertParity(checker, root.presentation(at: 0), width: 64, height: 64, name: "drawing-gradients")
+  }
+
   func testADrawingMatchesOnBothBackends() throws {
     let badge = Badge()
     badge.picture = try Image(width: 4, height: 4, color: Color(red: 1, green: 1, blue: 0, alpha: 1))

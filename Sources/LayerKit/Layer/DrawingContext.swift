@@ -37,7 +37,7 @@ public final class DrawingContext {
   private var saved: [State] = []
   /// The current path, in the bounds' coordinates (points are transformed as they are added, as
   /// Core Graphics does).
-  private var path = Path()
+  var path = Path()
 
   /// A context over `bounds` (a layer's).
   public init(bounds: Rect) {
@@ -265,6 +265,18 @@ public final class DrawingContext {
     layer.endPoint = Point(x: end.x / size.width, y: end.y / size.height)
     layer.opacity = state.alpha
     state.container.addSublayer(layer)
+  }
+
+  /// How far from `point` (user space) the drawing's bounds reach; nil when the transform is
+  /// singular (nothing drawn would show).
+  func reach(from point: Point) -> Double? {
+    guard let inverse = state.ctm.inverted() else { return nil }
+    let b = drawing.bounds
+    let corners = [
+      Point(x: b.minX, y: b.minY), Point(x: b.maxX, y: b.minY), Point(x: b.minX, y: b.maxY),
+      Point(x: b.maxX, y: b.maxY),
+    ]
+    return corners.map { inverse.apply($0) }.map { hypot($0.x - point.x, $0.y - point.y) }.max()! + 1
   }
 
   /// The transform's linear part as a layer transform (about the layer's anchor point).
