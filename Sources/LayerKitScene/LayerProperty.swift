@@ -1,3 +1,4 @@
+import Foundation
 import LayerKit
 
 /// One layer property with its value: a typed assignment to a `Layer`, the unit of a scene file's
@@ -211,7 +212,7 @@ public enum LayerProperty: Equatable, Sendable {
     case .shadowRadius(let v): layer.shadowRadius = v
     case .shadowPath(let v): layer.shadowPath = v
     case .colors(let v): (layer as? GradientLayer).map { g in g.colors = v }
-    case .locations(let v): (layer as? GradientLayer).map { g in g.locations = v }
+    case .locations(let v): (layer as? GradientLayer).map { g in g.locations = v?.map { NSNumber(value: $0) } }
     case .startPoint(let v): (layer as? GradientLayer).map { g in g.startPoint = v }
     case .endPoint(let v): (layer as? GradientLayer).map { g in g.endPoint = v }
     case .gradientType(let v): (layer as? GradientLayer).map { g in g.type = v }
@@ -266,7 +267,7 @@ public enum LayerProperty: Equatable, Sendable {
       .borderWidth(l.borderWidth), .borderColor(l.borderColor), .masksToBounds(l.masksToBounds),
       .doubleSided(l.isDoubleSided), .geometryFlipped(l.isGeometryFlipped), .shadowColor(l.shadowColor), .shadowOpacity(l.shadowOpacity),
       .shadowOffset(l.shadowOffset), .shadowRadius(l.shadowRadius), .shadowPath(l.shadowPath),
-      .colors((l as? GradientLayer)?.colors), .locations((l as? GradientLayer)?.locations),
+      .colors((l as? GradientLayer)?.colors), .locations((l as? GradientLayer)?.locations?.map(\.doubleValue)),
       .startPoint((l as? GradientLayer)?.startPoint ?? Point(x: 0.5, y: 0)),
       .endPoint((l as? GradientLayer)?.endPoint ?? Point(x: 0.5, y: 1)),
       .gradientType((l as? GradientLayer)?.type ?? .axial),

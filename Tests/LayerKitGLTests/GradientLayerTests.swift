@@ -92,6 +92,6 @@ final class GradientLayerTests: ParityTestCase {
     let p = layer.presentation(at: 1.5)
     XCTAssertEqual(p.colors?[0].red ?? 0, 0.5, accuracy: 1e-9)
     XCTAssertEqual(p.colors?[1].green ?? 1, 0, accuracy: 1e-9)
-    XCTAssertEqual(p.locations?[0] ?? 0, 0.25, accuracy: 1e-9)
+    XCTAssertEqual(p.locations?[0].doubleValue ?? 0, 0.25, accuracy: 1e-9)
   }
 }

@@ -262,6 +262,10 @@ final class PortedCorpusTests: XCTestCase {
     Transaction.commit()
     scene.advance(to: 1)
     XCTAssertTrue(done)
+    Transaction.begin()
+    Transaction.setCompletionBlock(nil)
+    XCTAssertNil(Transaction.completionBlock())
+    Transaction.commit()
   }
 
   func testTransaction26TimingFunction() {

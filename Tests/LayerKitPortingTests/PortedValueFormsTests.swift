@@ -106,6 +106,23 @@ final class PortedValueFormsTests: XCTestCase {
     XCTAssertThrowsError(try l.addChecked(bounds, forKey: "bad"), "a size is no rect")
   }
 
+  /// CAGradientLayer's `locations` are `[NSNumber]`: written as numbers or NSNumbers, read back
+  /// as NSNumbers, animated as numbers.
+  func testGradientLocationsAsNSNumbers() throws {
+    let gradient = GradientLayer()
+    gradient.colors = [Color.red.cgColor, Color.green.cgColor, Color.blue.cgColor]
+    gradient.locations = [0, NSNumber(value: 0.25), 1]
+    XCTAssertEqual(gradient.locations?[1].doubleValue, 0.25)
+    let slide = BasicAnimation(keyPath: "locations")
+    slide.fromValue = [0, 0.25, 1]
+    slide.toValue = [0, 0.75, 1]
+    slide.duration = 1
+    slide.beginTime = 1
+    try gradient.addChecked(slide, forKey: "slide")
+    let halfway = gradient.presentation(at: 1.5)
+    XCTAssertEqual(halfway.locations?.map(\.doubleValue), [0, 0.5, 1])
+  }
+
   /// CAAnimationGroup's Listing 1 as written (value function scale, `[1, 1, 1]` to `[3, 3, 3]`).
   func testValueFunctionVectorsAsArrays() throws {
     let l = layer()

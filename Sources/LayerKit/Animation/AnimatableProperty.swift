@@ -114,7 +114,10 @@ enum AnimatableProperties {
     // GradientLayer's (a plain layer reads their defaults and ignores a value set).
     let gradient: @Sendable (Layer) -> GradientLayer? = { $0 as? GradientLayer }
     add(.make("colors", { gradient($0)?.colors ?? [] }, { gradient($0)?.colors = $1 }))
-    add(.make("locations", { gradient($0)?.locations ?? [] }, { gradient($0)?.locations = $1 }))
+    add(
+      .make(
+        "locations", { GradientLayer.places(gradient($0)?.locations) },
+        { gradient($0)?.locations = $1.map { NSNumber(value: $0) } }))
     add(
       .make("startPoint", { gradient($0)?.startPoint ?? Point(x: 0.5, y: 0) }, { gradient($0)?.startPoint = $1 }))
     add(.make("endPoint", { gradient($0)?.endPoint ?? Point(x: 0.5, y: 1) }, { gradient($0)?.endPoint = $1 }))

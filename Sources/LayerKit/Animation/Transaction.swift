@@ -62,8 +62,9 @@ public enum Transaction {
   public static func disableActions() -> Bool { stack.last?.disableActions ?? false }
   public static func setDisableActions(_ disabled: Bool) { update { $0.disableActions = disabled } }
 
-  /// Runs once every animation added in the current transaction has finished, in scene time.
-  public static func setCompletionBlock(_ block: @escaping () -> Void) {
+  /// Runs once every animation added in the current transaction has finished, in scene time;
+  /// nil clears it.
+  public static func setCompletionBlock(_ block: (() -> Void)?) {
     update { $0.completion = block }
   }
 

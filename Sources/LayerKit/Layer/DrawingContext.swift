@@ -260,7 +260,7 @@ public final class DrawingContext {
     layer.frame = drawing.bounds
     layer.type = type
     layer.colors = g.colors
-    layer.locations = g.locations
+    layer.locations = g.locations?.map { NSNumber(value: $0) }
     layer.startPoint = Point(x: start.x / size.width, y: start.y / size.height)
     layer.endPoint = Point(x: end.x / size.width, y: end.y / size.height)
     layer.opacity = state.alpha

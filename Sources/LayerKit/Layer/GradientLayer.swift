@@ -1,3 +1,5 @@
+import Foundation
+
 /// A layer that fills its bounds with a gradient over its background (CAGradientLayer): `colors`
 /// at `locations` (evenly spaced when nil), from `startPoint` to `endPoint` in the unit
 /// coordinates of the bounds ((0, 0) the top left, y down, as on iOS), drawn as `type` says.
@@ -12,10 +14,14 @@ open class GradientLayer: Layer {
 
   /// The stops' colours; nil or empty draws no gradient.
   public var colors: [Color]? { didSet { didChange("colors", from: oldValue ?? [], to: colors ?? []) } }
-  /// Each colour's place in [0, 1], ascending; nil spaces them evenly.
-  public var locations: [Double]? {
-    didSet { didChange("locations", from: oldValue ?? [], to: locations ?? []) }
+  /// Each colour's place in [0, 1], ascending; nil spaces them evenly. `[NSNumber]`, as
+  /// CAGradientLayer's (`[0, 0.5, 1]` and `[0, NSNumber(value: 0.5), 1]` alike).
+  public var locations: [NSNumber]? {
+    didSet { didChange("locations", from: Self.places(oldValue), to: Self.places(locations)) }
   }
+
+  /// `locations` as numbers (none for nil).
+  static func places(_ locations: [NSNumber]?) -> [Double] { (locations ?? []).map(\.doubleValue) }
   /// Where the first stop sits (CA's default: the middle of the top edge).
   public var startPoint = Point(x: 0.5, y: 0) { didSet { didChange("startPoint", from: oldValue, to: startPoint) } }
   /// Where the last stop sits (CA's default: the middle of the bottom edge).
@@ -35,7 +41,8 @@ open class GradientLayer: Layer {
     guard let colors, !colors.isEmpty else { return nil }
     let stops = Array(colors.prefix(Gradient.maxStops))
     let n = stops.count
-    var places = (locations ?? []).count == n ? locations!.map { min(max($0, 0), 1) } : []
+    let given = Self.places(locations)
+    var places = given.count == n ? given.map { min(max($0, 0), 1) } : []
     if places.isEmpty { places = (0..<n).map { n > 1 ? Double($0) / Double(n - 1) : 0 } }
     // Ascending, as Core Animation reads them: a location below the one before takes its place.
     for i in places.indices.dropFirst() where places[i] < places[i - 1] { places[i] = places[i - 1] }
