@@ -20,6 +20,18 @@ public struct CornerMask: OptionSet, Hashable, Sendable {
   ]
 }
 
+/// Which edges are antialiased (CAEdgeAntialiasingMask), by Core Animation's raw values. Kept on
+/// the layer; LayerKit antialiases every edge, which is also what makes the backends agree.
+public struct EdgeAntialiasingMask: OptionSet, Hashable, Sendable {
+  public let rawValue: UInt32
+  public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+  public static let layerLeftEdge = EdgeAntialiasingMask(rawValue: 1)
+  public static let layerRightEdge = EdgeAntialiasingMask(rawValue: 2)
+  public static let layerBottomEdge = EdgeAntialiasingMask(rawValue: 4)
+  public static let layerTopEdge = EdgeAntialiasingMask(rawValue: 8)
+}
+
 /// How a rounded corner bends (CALayerCornerCurve): a quarter circle, or continuously — the
 /// curvature rising from the straight edge instead of jumping to 1 / radius, as iOS draws app
 /// icons and buttons (RoundedRect.continuous: a superellipse over 1.528 radii of each edge).

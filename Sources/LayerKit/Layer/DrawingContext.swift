@@ -31,6 +31,8 @@ public final class DrawingContext {
     var alpha = 1.0
     /// Where drawing goes: `drawing`, or the innermost clip's group.
     var container: Layer
+    /// The box of the clip, in the bounds' coordinates.
+    var clipBox: Rect
   }
 
   private var state: State
@@ -44,7 +46,7 @@ public final class DrawingContext {
     drawing = Layer(frame: Rect(x: 0, y: 0, width: bounds.size.width, height: bounds.size.height))
     // A drawing stays inside the bounds, as a backing store does.
     drawing.masksToBounds = true
-    state = State(container: drawing)
+    state = State(container: drawing, clipBox: drawing.bounds)
     if bounds.origin != .zero {
       state.ctm = AffineTransform(translationX: -bounds.origin.x, y: -bounds.origin.y)
     }
@@ -198,6 +200,7 @@ public final class DrawingContext {
 
   /// Intersects the clip with the current path, which it uses up.
   public func clip(using rule: FillRule = .nonZero) {
+    state.clipBox = state.clipBox.intersection(path.boundingBoxOfPath)
     let mask = ShapeLayer()
     mask.frame = drawing.bounds
     mask.path = path
@@ -207,6 +210,13 @@ public final class DrawingContext {
     group.mask = mask
     state.container.addSublayer(group)
     state.container = group
+  }
+
+  /// CGContext.boundingBoxOfClipPath: the box of the clip in user space (the bounds while
+  /// nothing clips; a tiled layer is asked to draw its whole bounds at once).
+  public var boundingBoxOfClipPath: Rect {
+    guard !state.clipBox.isNull, let inverse = state.ctm.inverted() else { return .null }
+    return state.clipBox.applying(inverse)
   }
 
   public func clip(to rect: Rect) {

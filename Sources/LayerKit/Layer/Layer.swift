@@ -138,7 +138,7 @@ open class Layer {
   /// CALayer.allowsEdgeAntialiasing: kept; edges are always antialiased.
   public var allowsEdgeAntialiasing = false
   /// CALayer.edgeAntialiasingMask: kept; every edge is antialiased.
-  public var edgeAntialiasingMask: UInt32 = 0xF
+  public var edgeAntialiasingMask: EdgeAntialiasingMask = [.layerLeftEdge, .layerRightEdge, .layerBottomEdge, .layerTopEdge]
   /// CALayer.shouldRasterize: kept; layers are drawn from the model every frame.
   public var shouldRasterize = false
   /// CALayer.rasterizationScale: kept, as `shouldRasterize`.
