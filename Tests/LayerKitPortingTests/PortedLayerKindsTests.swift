@@ -61,6 +61,73 @@ final class PortedLayerKindsTests: XCTestCase {
     XCTAssertEqual(tiles.presentation(at: 0).levelsOfDetail, 4)
   }
 
+  /// Layout as CALayer has it: a subclass's `layoutSublayers()` places its sublayers before the
+  /// layer is drawn, again after its size changes or `setNeedsLayout()`; a delegate's
+  /// `layoutSublayers(of:)` serves a plain layer; layout adds no implicit animation.
+  func testLayoutSublayersAsWritten() {
+    // A Core Animation subclass's initializers, with `override init()` written `required init()`.
+    final class Gauge: Layer {
+      let needle = ShapeLayer()
+      var layouts = 0
+      var value: CGFloat = 0
+      required init() {
+        super.init()
+        addSublayer(needle)
+      }
+      override init(layer: Any) {
+        super.init(layer: layer)
+        if let other = layer as? Gauge { value = other.value }
+      }
+      override func layoutSublayers() {
+        super.layoutSublayers()
+        layouts += 1
+        needle.frame = CGRect(x: bounds.midX - 1, y: 0, width: 2, height: bounds.height / 2)
+      }
+    }
+    final class Stack: LayerDelegate {
+      func layoutSublayers(of layer: Layer) {
+        var y: CGFloat = 0
+        for sub in layer.sublayers ?? [] {
+          sub.frame = CGRect(x: 0, y: y, width: layer.bounds.width, height: 10)
+          y += 10
+        }
+      }
+    }
+    let gauge = Gauge()
+    gauge.frame = CGRect(x: 0, y: 0, width: 100, height: 100)
+    XCTAssertTrue(gauge.needsLayout())
+    let scene = Scene(root: gauge)
+    _ = scene.presentation()
+    XCTAssertEqual(gauge.needle.frame, CGRect(x: 49, y: 0, width: 2, height: 50))
+    XCTAssertEqual(gauge.presentation()?.sublayers?.count, 1, "the needle once: init()'s own is not shown twice")
+    XCTAssertFalse(gauge.needsLayout())
+    XCTAssertNil(gauge.needle.animationKeys(), "layout adds no implicit animation")
+    _ = scene.presentation()
+    XCTAssertEqual(gauge.layouts, 1, "laid out once until marked again")
+    gauge.bounds.size = CGSize(width: 200, height: 60)
+    XCTAssertTrue(gauge.needsLayout(), "a new size marks it")
+    gauge.layoutIfNeeded()
+    XCTAssertEqual(gauge.needle.frame, CGRect(x: 99, y: 0, width: 2, height: 30))
+    gauge.setNeedsLayout()
+    _ = gauge.presentation(at: 0)
+    XCTAssertEqual(gauge.layouts, 3)
+    gauge.value = 0.7
+    gauge.cornerRadius = 5
+    let shadow = Gauge(layer: gauge)
+    XCTAssertEqual(shadow.value, 0.7, "the subclass's own copy")
+    XCTAssertEqual(shadow.cornerRadius, 5, "the layer's model values")
+    XCTAssertEqual(shadow.bounds, gauge.bounds)
+
+    let stack = Stack()
+    let list = Layer()
+    list.delegate = stack
+    list.frame = CGRect(x: 0, y: 0, width: 50, height: 30)
+    for _ in 0..<3 { list.addSublayer(Layer()) }
+    let shown = list.presentation(at: 0)
+    XCTAssertEqual(shown.sublayers?.map(\.frame.origin.y), [0, 10, 20])
+    XCTAssertEqual(list.preferredFrameSize(), CGSize(width: 50, height: 30))
+  }
+
   /// Core Animation's type names spelled out, and the edge mask as an option set.
   func testTypeNamesSpelledOut() {
     let fill: MediaTimingFillMode = .forwards

@@ -216,7 +216,13 @@ extension Layer {
   /// - Parameter replicated: the product of the `instanceCount`s of the replicators above: past
   ///   `Limits.maxReplicatedInstances` no instance copies are made (the builder refuses the tree).
   func presentationCopy(parentTime: Double, record: ((Layer, Layer) -> Void)? = nil, replicated: Int = 1) -> Layer {
+    // The layer lays its sublayers out first (if asked), so the copies below see where it put them.
+    if layoutPending { runLayout() }
     let copy = type(of: self).init()
+    // What a subclass's init() adds (sublayers, a mask) is the model's to show: its own copies
+    // come below, as Core Animation's shadow copies (init(layer:)) start without them.
+    copy.sublayers = nil
+    copy.mask = nil
     record?(self, copy)
     copy.copyModelValues(from: self)
     // A presentation tree placed in another scene keeps the transitions it was showing.

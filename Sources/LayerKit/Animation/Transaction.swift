@@ -158,9 +158,13 @@ public protocol LayerDelegate: AnyObject {
   func action(for layer: Layer, forKey key: String) -> (any Action)?
   /// Draws `layer`'s contents (CALayerDelegate's `draw(_:in:)`).
   func draw(_ layer: Layer, in ctx: DrawingContext)
+  /// Lays out `layer`'s sublayers (CALayerDelegate's `layoutSublayers(of:)`), when the layer
+  /// does not override `layoutSublayers()`.
+  func layoutSublayers(of layer: Layer)
 }
 
 extension LayerDelegate {
   public func action(for layer: Layer, forKey key: String) -> (any Action)? { nil }
   public func draw(_ layer: Layer, in ctx: DrawingContext) {}
+  public func layoutSublayers(of layer: Layer) {}
 }

@@ -53,8 +53,6 @@ open class EmitterLayer: Layer {
     case unordered, oldestFirst, oldestLast, backToFront, additive
   }
 
-  public required init() {}
-
   override func copyModelValues(from o: Layer) {
     super.copyModelValues(from: o)
     guard let e = o as? EmitterLayer else { return }

@@ -28,8 +28,6 @@ open class GradientLayer: Layer {
   public var endPoint = Point(x: 0.5, y: 1) { didSet { didChange("endPoint", from: oldValue, to: endPoint) } }
   public var type: GradientType = .axial
 
-  public required init() {}
-
   override func copyModelValues(from o: Layer) {
     super.copyModelValues(from: o)
     guard let g = o as? GradientLayer else { return }

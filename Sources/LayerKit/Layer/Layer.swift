@@ -26,6 +26,7 @@ open class Layer {
     didSet {
       didChange("bounds", from: oldValue, to: bounds)
       if needsDisplayOnBoundsChange, bounds.size != oldValue.size { setNeedsDisplay() }
+      if bounds.size != oldValue.size { layoutPending = true }
     }
   }
   /// Where the anchor point sits, in the superlayer's bounds space.
@@ -221,8 +222,18 @@ open class Layer {
     drawn = ctx.drawing.sublayerList.isEmpty ? nil : ctx.drawing
   }
 
+  /// Places the sublayers (CALayer.layoutSublayers()): override it, or give a delegate that
+  /// does (`layoutSublayers(of:)`). Run by the next presentation after the layer is marked
+  /// (Layer+Layout.swift).
+  open func layoutSublayers() { delegate?.layoutSublayers(of: self) }
+
+  /// CALayer.preferredFrameSize(): the size the layer would like (its bounds' by default).
+  open func preferredFrameSize() -> Size { bounds.size }
+
   /// What `display()` drew last, under the sublayers.
   var drawn: Layer?
+  /// Whether `layoutSublayers()` is to run before the next presentation (Layer+Layout.swift).
+  var layoutPending = false
   /// Actions by key, searched after the delegate (CALayer.actions): `["position": NSNull()]`
   /// turns the implicit animation of `position` off.
   public var actions: [String: any Action]?
@@ -257,7 +268,17 @@ open class Layer {
   public private(set) weak var superlayer: Layer?
   private(set) var sublayerList: [Layer] = []
 
+  /// A layer with Core Animation's defaults. A subclass with an initializer of its own writes
+  /// `required init()` where Core Animation code writes `override init()`: LayerKit makes a
+  /// layer's presentation copies through it, as it is, of the layer's own class.
   public required init() {}
+
+  /// CALayer.init(layer:): a copy of `layer`'s model values (not its sublayers, mask or
+  /// animations), as Core Animation makes the shadow copies of a layer; a subclass that
+  /// overrides it copies its own properties after `super.init(layer:)`.
+  public init(layer: Any) {
+    if let other = layer as? Layer { copyModelValues(from: other) }
+  }
 
   /// A layer with the given bounds size and frame origin, for brevity in scenes and tests.
   public convenience init(frame: Rect) {
@@ -292,6 +313,7 @@ open class Layer {
     let i = min(max(index, 0), sublayerList.count)
     sublayerList.insert(layer, at: i)
     layer.superlayer = self
+    layoutPending = true
     return true
   }
 
@@ -335,6 +357,7 @@ open class Layer {
   public func removeFromSuperlayer() {
     guard let parent = superlayer else { return }
     parent.sublayerList.removeAll { $0 === self }
+    parent.layoutPending = true
     superlayer = nil
   }
 

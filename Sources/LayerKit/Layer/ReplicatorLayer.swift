@@ -35,8 +35,6 @@ open class ReplicatorLayer: Layer {
   /// copies; empty on a model layer, whose instances share its sublayers).
   var instanceSublayers: [[Layer]] = []
 
-  public required init() {}
-
   override func copyModelValues(from o: Layer) {
     super.copyModelValues(from: o)
     guard let r = o as? ReplicatorLayer else { return }

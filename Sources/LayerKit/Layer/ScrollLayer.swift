@@ -13,8 +13,6 @@ open class ScrollLayer: Layer {
   /// Which axes `scroll(to:)` moves (Core Animation's default: both).
   public var scrollMode: ScrollMode = .both
 
-  public required init() {}
-
   override func copyModelValues(from o: Layer) {
     super.copyModelValues(from: o)
     guard let s = o as? ScrollLayer else { return }
@@ -94,8 +92,6 @@ open class TiledLayer: Layer {
   public var levelsOfDetail = 1
   /// How many of them are for magnification (Core Animation's default 0).
   public var levelsOfDetailBias = 0
-
-  public required init() {}
 
   override func copyModelValues(from o: Layer) {
     super.copyModelValues(from: o)

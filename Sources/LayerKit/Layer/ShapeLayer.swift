@@ -41,8 +41,6 @@ open class ShapeLayer: Layer {
   /// caps may stray from them.
   public static let flatness = 0.02
 
-  public required init() {}
-
   override func copyModelValues(from o: Layer) {
     super.copyModelValues(from: o)
     guard let s = o as? ShapeLayer else { return }

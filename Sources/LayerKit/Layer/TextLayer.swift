@@ -86,8 +86,6 @@ open class TextLayer: Layer {
   private static let engineProvider = Locked<(@Sendable () -> (any TextLayoutEngine)?)?>(nil)
   private static let installedEngine = Locked<(any TextLayoutEngine)?>(nil)
 
-  public required init() {}
-
   override func copyModelValues(from o: Layer) {
     super.copyModelValues(from: o)
     guard let t = o as? TextLayer else { return }

@@ -10,7 +10,6 @@
 /// whole, with no per-pixel depth test, so intersecting faces are not split: the one whose
 /// centre is nearer is drawn over the other everywhere.
 open class TransformLayer: Layer {
-  public required init() {}
 }
 
 extension Layer {
