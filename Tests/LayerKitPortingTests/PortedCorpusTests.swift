@@ -6,9 +6,9 @@ import XCTest
 /// A corpus of typical Core Animation snippets — the shapes they take in Apple's documentation
 /// and in common tutorials — each ported by dropping the CA prefix and nothing else (a UIView's
 /// `view.layer` is a plain `Layer` here, `UIColor.x.cgColor` is `Color.x.cgColor`). One test a
-/// snippet, named by its kind; each checks what the snippet is for. The two snippets that need
+/// snippet, named by its kind; each checks what the snippet is for. The three snippets that need
 /// more than the renaming say so in their names and comments (`let` → `var` for a
-/// CGMutablePath: LayerKit's path is a value).
+/// CGMutablePath: LayerKit's path is a value; `override init()` → `required init()`).
 final class PortedCorpusTests: XCTestCase {
   private var view: Layer!
   private var layer: Layer!
@@ -461,5 +461,43 @@ final class PortedCorpusTests: XCTestCase {
   func testCeremony45ClearSublayers() {
     view.sublayers?.forEach { $0.removeFromSuperlayer() }
     XCTAssertNil(view.sublayers)
+  }
+
+  /// The one change: `override init()` → `required init()` (LayerKit's presentation copies are
+  /// made through it).
+  func testCeremony46CustomLayerSubclassWithRequiredInit() throws {
+    final class BadgeLayer: Layer {
+      let dot = ShapeLayer()
+      var count = 0
+
+      required init() {
+        super.init()
+        dot.fillColor = Color.red.cgColor
+        addSublayer(dot)
+      }
+
+      override init(layer: Any) {
+        super.init(layer: layer)
+        if let badge = layer as? BadgeLayer { count = badge.count }
+      }
+
+      required init?(coder: NSCoder) {
+        fatalError("init(coder:) has not been implemented")
+      }
+
+      override func layoutSublayers() {
+        super.layoutSublayers()
+        let side = min(bounds.width, bounds.height)
+        dot.frame = CGRect(x: bounds.maxX - side, y: 0, width: side, height: side)
+        dot.path = CGPath(ellipseIn: dot.bounds, transform: nil)
+      }
+    }
+    let badge = BadgeLayer()
+    badge.frame = CGRect(x: 0, y: 0, width: 40, height: 20)
+    badge.count = 3
+    let image = try ReferenceRenderer().render(try RenderList(layer: badge.presentation(at: 0), width: 40, height: 20))
+    let centre = (10 * 40 + 30) * 4
+    XCTAssertEqual(Array(image.pixels[centre..<centre + 4]), [255, 0, 0, 255], "the dot, laid out at the right")
+    XCTAssertEqual(image.pixels[(10 * 40 + 5) * 4 + 3], 0, "nothing at the left")
   }
 }
