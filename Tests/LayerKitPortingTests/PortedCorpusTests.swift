@@ -117,7 +117,8 @@ final class PortedCorpusTests: XCTestCase {
   }
 
   func testAnimation12Shake() {
-    let animation = KeyframeAnimation(keyPath: "position.x")
+    let animation = KeyframeAnimation()
+    animation.keyPath = "position.x"
     animation.values = [0, 10, -10, 10, 0]
     animation.keyTimes = [0, 0.16, 0.5, 0.83, 1]
     animation.duration = 0.4
@@ -162,10 +163,10 @@ final class PortedCorpusTests: XCTestCase {
   }
 
   func testAnimation16Spring() {
-    let spring = SpringAnimation(keyPath: "position.y")
+    let spring = SpringAnimation(perceptualDuration: 0.5, bounce: 0.3)
+    spring.keyPath = "position.y"
     spring.fromValue = layer.position.y - 50
     spring.toValue = layer.position.y
-    spring.damping = 10
     spring.initialVelocity = 5
     spring.duration = spring.settlingDuration
     layer.add(spring, forKey: nil)

@@ -123,6 +123,26 @@ final class PortedValueFormsTests: XCTestCase {
     XCTAssertEqual(halfway.locations?.map(\.doubleValue), [0, 0.5, 1])
   }
 
+  /// An animation made without a key path and given one afterwards; added without one, it is
+  /// refused with a reason that says so. A spring from its perceptual parameters, without `try`.
+  func testKeyPathSetAfterwards() throws {
+    let l = layer()
+    let fade = BasicAnimation()
+    fade.keyPath = "opacity"
+    fade.toValue = 0
+    fade.duration = 1
+    fade.beginTime = 1
+    try l.addChecked(fade, forKey: "fade")
+    XCTAssertEqual(l.presentation(at: 1.5).opacity, 0.5, accuracy: 1e-9)
+    XCTAssertThrowsError(try l.addChecked(BasicAnimation(), forKey: "none")) {
+      XCTAssertEqual("\($0)", "no key path: set keyPath before adding the animation")
+    }
+    let spring = SpringAnimation(perceptualDuration: 1, bounce: 0)
+    XCTAssertGreaterThan(spring.stiffness, 0)
+    XCTAssertEqual(
+      spring.damping, 2 * (spring.stiffness * spring.mass).squareRoot(), accuracy: 1e-9, "no bounce: critical")
+  }
+
   /// CAAnimationGroup's Listing 1 as written (value function scale, `[1, 1, 1]` to `[3, 3, 3]`).
   func testValueFunctionVectorsAsArrays() throws {
     let l = layer()

@@ -119,6 +119,13 @@ open class PropertyAnimation: Animation {
     self.keyPath = keyPath
   }
 
+  /// An animation whose key path is set afterwards, as Core Animation code writes
+  /// `let animation = CAKeyframeAnimation(); animation.keyPath = "position.x"`. Added without
+  /// one, it is an unknown key path (reported, or thrown by `addChecked`).
+  public override convenience init() {
+    self.init(keyPath: "")
+  }
+
   open override func copy() -> Animation {
     let a = PropertyAnimation(keyPath: keyPath)
     a.copyProperty(from: self)
@@ -180,6 +187,20 @@ open class SpringAnimation: BasicAnimation {
 
   public override init(keyPath: String) {
     super.init(keyPath: keyPath)
+  }
+
+  /// CASpringAnimation(perceptualDuration:bounce:) as written, without `try` and with its key
+  /// path set afterwards: a spring whose parameters cannot be made (a duration that is not
+  /// positive, a bounce outside (-1, 1)) keeps the default spring and is reported to
+  /// `Layer.animationFailureReporter`; `init(keyPath:perceptualDuration:bounce:)` throws.
+  public convenience init(perceptualDuration: Double, bounce: Double) {
+    self.init(keyPath: "")
+    do throws(SpringError) {
+      let s = try SpringSolver(perceptualDuration: perceptualDuration, bounce: bounce)
+      (mass, stiffness, damping) = (s.mass, s.stiffness, s.damping)
+    } catch {
+      Layer.animationFailureReporter(.invalidSpring(keyPath: "", error), nil)
+    }
   }
 
   /// A spring from the perceptual parameters (duration and bounce).

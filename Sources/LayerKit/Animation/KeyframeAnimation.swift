@@ -62,7 +62,8 @@ public enum AnimationError: Error, Equatable, Sendable, CustomStringConvertible 
 
   public var description: String {
     switch self {
-    case .unknownKeyPath(let k): "unknown animatable key path \"\(k)\""
+    case .unknownKeyPath(let k):
+      k.isEmpty ? "no key path: set keyPath before adding the animation" : "unknown animatable key path \"\(k)\""
     case .wrongValueType(let k, let f, let e, let a): "\(k): \(f) is \(a), expected \(e)"
     case .invalidTiming(let e): "\(e)"
     case .invalidSpring(let k, let e): "\(k): \(e)"
