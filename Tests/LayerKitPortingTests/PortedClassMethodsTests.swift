@@ -246,6 +246,37 @@ final class PortedClassMethodsTests: XCTestCase {
     XCTAssertNil(container.sublayers)
   }
 
+  /// Key paths into an emitter's cells by name, as particle recipes turn a cell off or change
+  /// it afterwards; a path that names no cell is reported, not set.
+  func testEmitterCellKeyPaths() {
+    let spark = EmitterCell()
+    spark.name = "spark"
+    spark.birthRate = 50
+    let rocket = EmitterCell()
+    rocket.name = "rocket"
+    rocket.birthRate = 2
+    rocket.emitterCells = [spark]
+    let emitter = EmitterLayer()
+    emitter.emitterCells = [rocket]
+    emitter.setValue(0, forKeyPath: "emitterCells.rocket.birthRate")
+    emitter.setValue(NSNumber(value: 120.5), forKeyPath: "emitterCells.rocket.emitterCells.spark.velocity")
+    emitter.setValue(false, forKeyPath: "emitterCells.rocket.emitterCells.spark.enabled")
+    XCTAssertEqual(rocket.birthRate, 0)
+    XCTAssertEqual(spark.velocity, 120.5)
+    XCTAssertFalse(spark.isEnabled)
+    XCTAssertEqual(emitter.value(forKeyPath: "emitterCells.rocket.emitterCells.spark.birthRate") as? Double, 50)
+
+    let saved = Layer.animationFailureReporter
+    defer { Layer.animationFailureReporter = saved }
+    let heard = Locked<[String?]>([])
+    Layer.animationFailureReporter = { error, _ in
+      if case .unsupported(let path, _) = error { heard.withLock { $0.append(path) } }
+    }
+    emitter.setValue(1, forKeyPath: "emitterCells.comet.birthRate")
+    XCTAssertEqual(heard.current, ["emitterCells.comet.birthRate"])
+    XCTAssertNil(emitter.value(forKeyPath: "emitterCells.comet.birthRate"))
+  }
+
   /// Mixed numeric arrays as CAKeyframeAnimation's `keyTimes` ([NSNumber]) are written.
   func testKeyTimesInTheirMixedForm() {
     let layer = Layer(frame: CGRect(x: 0, y: 0, width: 10, height: 10))

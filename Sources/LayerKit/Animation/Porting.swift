@@ -95,6 +95,15 @@ extension Layer {
   /// the property is not set and is reported to `Layer.animationFailureReporter`. Any other key
   /// holds its value on the layer.
   public func setValue(_ value: Any?, forKey key: String) {
+    if key.hasPrefix("emitterCells."), let emitter = self as? EmitterLayer {
+      if !emitter.setCellValue(value, forKeyPath: key) {
+        Layer.animationFailureReporter(
+          .unsupported(
+            keyPath: key, reason: "setValue(_:forKey:): no such cell or cell property, or a value that does not fit"),
+          nil)
+      }
+      return
+    }
     if let property = AnimatableProperties.resolve(key) {
       guard let v = value as? any AnimationValue, property.setConverted(self, v) else {
         Layer.animationFailureReporter(
@@ -112,6 +121,9 @@ extension Layer {
   /// The animatable property's value for its key path, else what `setValue(_:forKey:)` gave the
   /// key (nil if nothing).
   public func value(forKey key: String) -> Any? {
+    if key.hasPrefix("emitterCells."), let emitter = self as? EmitterLayer {
+      return emitter.cellValue(forKeyPath: key)
+    }
     if let property = AnimatableProperties.resolve(key) { return property.getAny(self) }
     return keyedValues[key]
   }
