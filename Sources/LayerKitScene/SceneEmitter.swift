@@ -19,23 +19,7 @@ extension SceneFile {
   /// How deep cells nest.
   static let maxCellDepth = 4
 
-  /// A cell's number keys and where each goes (made when asked: key paths are not Sendable).
-  static var cellNumbers: [(String, ReferenceWritableKeyPath<EmitterCell, Double>)] {
-    [
-      ("emissionLatitude", \.emissionLatitude), ("emissionLongitude", \.emissionLongitude),
-      ("emissionRange", \.emissionRange), ("velocity", \.velocity), ("velocityRange", \.velocityRange),
-      ("xAcceleration", \.xAcceleration), ("yAcceleration", \.yAcceleration), ("zAcceleration", \.zAcceleration),
-      ("scale", \.scale), ("scaleRange", \.scaleRange), ("scaleSpeed", \.scaleSpeed), ("spin", \.spin),
-      ("spinRange", \.spinRange), ("beginTime", \.beginTime),
-    ]
-  }
-  static var cellFloats: [(String, ReferenceWritableKeyPath<EmitterCell, Float>)] {
-    [
-      ("birthRate", \.birthRate), ("lifetime", \.lifetime), ("lifetimeRange", \.lifetimeRange),
-      ("redRange", \.redRange), ("greenRange", \.greenRange), ("blueRange", \.blueRange), ("alphaRange", \.alphaRange),
-      ("redSpeed", \.redSpeed), ("greenSpeed", \.greenSpeed), ("blueSpeed", \.blueSpeed), ("alphaSpeed", \.alphaSpeed),
-    ]
-  }
+  /// The emitter's multipliers and where each goes (made when asked: key paths are not Sendable).
   static var emitterFloats: [(String, ReferenceWritableKeyPath<EmitterLayer, Float>)] {
     [
       ("birthRate", \.birthRate), ("lifetime", \.lifetime), ("velocity", \.velocity), ("scale", \.scale),
@@ -75,10 +59,10 @@ extension SceneReader {
       let cell = EmitterCell()
       if let n = o["name"] { cell.name = try n.string("a cell name") }
       if let n = o["enabled"] { cell.isEnabled = try n.bool() }
-      for (key, path) in SceneFile.cellNumbers {
+      for (key, path) in EmitterCell.numberProperties {
         if let n = o[key] { cell[keyPath: path] = try n.number(in: -1e6...1e6) }
       }
-      for (key, path) in SceneFile.cellFloats {
+      for (key, path) in EmitterCell.floatProperties {
         if let n = o[key] {
           let low: Double = key.hasSuffix("Speed") ? -1e6 : 0
           cell[keyPath: path] = Float(try n.number(in: low...1e6))
@@ -124,10 +108,10 @@ extension SceneWriter {
       var b = ObjectBuilder()
       b.add("name", cell.name.map(JSON.string))
       if !cell.isEnabled { b.add("enabled", .bool(false)) }
-      for (key, p) in SceneFile.cellFloats where cell[keyPath: p] != d[keyPath: p] {
+      for (key, p) in EmitterCell.floatProperties where cell[keyPath: p] != d[keyPath: p] {
         b.add(key, .number(Double(cell[keyPath: p])))
       }
-      for (key, p) in SceneFile.cellNumbers where cell[keyPath: p] != d[keyPath: p] {
+      for (key, p) in EmitterCell.numberProperties where cell[keyPath: p] != d[keyPath: p] {
         b.add(key, .number(cell[keyPath: p]))
       }
       if cell.color != d.color { b.add("color", SceneValueWriter.color(cell.color)) }

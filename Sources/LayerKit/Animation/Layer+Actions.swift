@@ -26,8 +26,10 @@ extension Layer {
   /// The animation the action search finds for a changed property, to be copied and added; nil
   /// when the search ends in nothing or in `NSNull()`, or in an action of the caller's own, which
   /// is run here instead (CAAction's `run(forKey:object:arguments:)`).
-  private func animationToRun(forKey key: String) -> Animation? {
-    guard !Transaction.current.disableActions, let action = action(forKey: key), !(action is NSNull) else { return nil }
+  private func animationToRun(
+    forKey key: String, _ settings: (duration: Double, timingFunction: MediaTimingFunction?, disableActions: Bool)
+  ) -> Animation? {
+    guard !settings.disableActions, let action = action(forKey: key), !(action is NSNull) else { return nil }
     if let animation = action as? Animation { return animation }
     action.run(forKey: key, object: self, arguments: nil)
     return nil
@@ -37,7 +39,7 @@ extension Layer {
   func didChange<V: Animatable>(_ key: String, from old: V, to new: V) {
     guard wasPresented, old != new, scene != nil else { return }
     let settings = Transaction.current
-    guard let template = animationToRun(forKey: key) else { return }
+    guard let template = animationToRun(forKey: key, settings) else { return }
     let animation = template.copy()
     // The default action animates from the value the property showed just before the change.
     if let basic = animation as? BasicAnimation, basic.fromValue == nil, basic.toValue == nil, basic.byValue == nil,
@@ -62,7 +64,7 @@ extension Layer {
   func didChangeDiscretely(_ key: String) {
     guard wasPresented, scene != nil else { return }
     let settings = Transaction.current
-    guard let template = animationToRun(forKey: key) else { return }
+    guard let template = animationToRun(forKey: key, settings) else { return }
     let animation = template.copy()
     if animation.timing.duration == 0 { animation.timing.duration = settings.duration }
     if animation.timingFunction == nil, !(animation is Transition) {

@@ -39,10 +39,10 @@ extension EmitterLayer {
     guard let any = value as? any AnimationValue, let n = AnimationValues.numbers(any), n.count == 1 else {
       return false
     }
-    if let path = EmitterCell.floatFields[property] {
-      cell[keyPath: path] = Float(n[0])
-    } else if let path = EmitterCell.doubleFields[property] {
-      cell[keyPath: path] = n[0]
+    if let field = EmitterCell.floatProperties.first(where: { $0.name == property }) {
+      cell[keyPath: field.keyPath] = Float(n[0])
+    } else if let field = EmitterCell.numberProperties.first(where: { $0.name == property }) {
+      cell[keyPath: field.keyPath] = n[0]
     } else {
       return false
     }
@@ -54,30 +54,32 @@ extension EmitterLayer {
     guard let (cell, property) = cell(at: keyPath) else { return nil }
     if property == "enabled" || property == "isEnabled" { return cell.isEnabled }
     if property == "color" { return cell.color }
-    if let path = EmitterCell.floatFields[property] { return Double(cell[keyPath: path]) }
-    return EmitterCell.doubleFields[property].map { cell[keyPath: $0] }
+    if let field = EmitterCell.floatProperties.first(where: { $0.name == property }) {
+      return Double(cell[keyPath: field.keyPath])
+    }
+    return EmitterCell.numberProperties.first(where: { $0.name == property }).map { cell[keyPath: $0.keyPath] }
   }
 }
 
 extension EmitterCell {
-  /// The Float properties by their Core Animation names (computed: key paths are not Sendable).
-  static var floatFields: [String: ReferenceWritableKeyPath<EmitterCell, Float>] {
+  /// The Float properties by their Core Animation names, in CAEmitterCell's order (scene files
+  /// read and write them by these names too). Made when asked: key paths are not Sendable.
+  public static var floatProperties: [(name: String, keyPath: ReferenceWritableKeyPath<EmitterCell, Float>)] {
     [
-      "birthRate": \.birthRate, "lifetime": \.lifetime, "lifetimeRange": \.lifetimeRange, "redRange": \.redRange,
-      "greenRange": \.greenRange, "blueRange": \.blueRange, "alphaRange": \.alphaRange, "redSpeed": \.redSpeed,
-      "greenSpeed": \.greenSpeed, "blueSpeed": \.blueSpeed, "alphaSpeed": \.alphaSpeed,
+      ("birthRate", \.birthRate), ("lifetime", \.lifetime), ("lifetimeRange", \.lifetimeRange),
+      ("redRange", \.redRange), ("greenRange", \.greenRange), ("blueRange", \.blueRange), ("alphaRange", \.alphaRange),
+      ("redSpeed", \.redSpeed), ("greenSpeed", \.greenSpeed), ("blueSpeed", \.blueSpeed), ("alphaSpeed", \.alphaSpeed),
     ]
   }
 
-  /// The Double (CGFloat) properties by their Core Animation names.
-  static var doubleFields: [String: ReferenceWritableKeyPath<EmitterCell, Double>] {
+  /// The Double (CGFloat) properties by their Core Animation names, in CAEmitterCell's order.
+  public static var numberProperties: [(name: String, keyPath: ReferenceWritableKeyPath<EmitterCell, Double>)] {
     [
-      "emissionLatitude": \.emissionLatitude, "emissionLongitude": \.emissionLongitude,
-      "emissionRange": \.emissionRange, "velocity": \.velocity, "velocityRange": \.velocityRange,
-      "xAcceleration": \.xAcceleration, "yAcceleration": \.yAcceleration, "zAcceleration": \.zAcceleration,
-      "scale": \.scale, "scaleRange": \.scaleRange, "scaleSpeed": \.scaleSpeed, "spin": \.spin,
-      "spinRange": \.spinRange,
-      "beginTime": \.beginTime,
+      ("emissionLatitude", \.emissionLatitude), ("emissionLongitude", \.emissionLongitude),
+      ("emissionRange", \.emissionRange), ("velocity", \.velocity), ("velocityRange", \.velocityRange),
+      ("xAcceleration", \.xAcceleration), ("yAcceleration", \.yAcceleration), ("zAcceleration", \.zAcceleration),
+      ("scale", \.scale), ("scaleRange", \.scaleRange), ("scaleSpeed", \.scaleSpeed), ("spin", \.spin),
+      ("spinRange", \.spinRange), ("beginTime", \.beginTime),
     ]
   }
 }

@@ -17,7 +17,8 @@ open class GradientLayer: Layer {
   /// Each colour's place in [0, 1], ascending; nil spaces them evenly. `[NSNumber]`, as
   /// CAGradientLayer's (`[0, 0.5, 1]` and `[0, NSNumber(value: 0.5), 1]` alike).
   public var locations: [NSNumber]? {
-    didSet { didChange("locations", from: Self.places(oldValue), to: Self.places(locations)) }
+    // Converted only for a presented layer: presentation copies set them every frame.
+    didSet { if wasPresented { didChange("locations", from: Self.places(oldValue), to: Self.places(locations)) } }
   }
 
   /// `locations` as numbers (none for nil).
