@@ -228,20 +228,26 @@ public struct AudioMix: Sendable, Equatable {
       return mix(
         inputs, graph, labels, total: total, range: range, finish: last.isEmpty ? nil : last.joined(separator: ","))
     }
-    let last = volume
-    // Two passes, as ffmpeg's loudnorm is meant to be run: the whole mix measured, then one
-    // linear gain that brings it to the target (within its true-peak limit). Its output (at
-    // 192 kHz) goes back to 48 kHz stereo by aformat: an aresample there cannot pick a channel
-    // layout when the measured loudness range is 0 (ffmpeg 5.1).
+    // Two passes: the whole mix measured (loudnorm's first pass), then one gain over all of it
+    // that brings it to the target. loudnorm's own second pass falls back to its dynamic mode
+    // whenever that gain would lift a peak over its ceiling, and its gain then wanders with the
+    // music; here the gain stays one number, and only the peaks it would lift over −1.5 dBTP are
+    // held down, by a limiter that is silent elsewhere.
     guard let whole = mix(inputs, graph, labels, total: total, range: nil, finish: even) else { return nil }
     let measured = try whole.measureLoudness(target: target)
-    let normalize =
-      "loudnorm=I=\(target):TP=-1.5:LRA=11:measured_I=\(measured.i):measured_TP=\(measured.tp)"
-      + ":measured_LRA=\(measured.lra):measured_thresh=\(measured.thresh):offset=\(measured.offset)"
-      + ":linear=true:print_format=none,\(format)" + (last.map { "," + $0 } ?? "")
-    let finish = (even.map { $0 + "," } ?? "") + normalize
+    let gain = target - measured.integrated
+    var loud = ["volume=\(String(format: "%.3f", gain))dB"]
+    if measured.truePeak + gain > truePeakCeiling {
+      // alimiter holds sample peaks; a little under the ceiling stands in for the true peak.
+      let limit = pow(10, (truePeakCeiling - 0.5) / 20)
+      loud.append("alimiter=limit=\(String(format: "%.5f", limit)):attack=5:release=50:level=0:asc=0")
+    }
+    let finish = ([even].compactMap { $0 } + loud + [volume].compactMap { $0 }).joined(separator: ",")
     return mix(inputs, graph, labels, total: total, range: range, finish: finish)
   }
+
+  /// The true peak (dBTP) a mix brought to a loudness is held under.
+  static let truePeakCeiling = -1.5
 
   /// A track's input arguments and filter chain, placed in the video's time (nil when it
   /// starts after the video ends): cut, looped, trimmed to the video, faded, at its volume.
@@ -286,6 +292,9 @@ public struct AudioMix: Sendable, Equatable {
     // The placement's delay is added below; silencedetect reads the track's own time.
     chain.removeAll { $0.hasPrefix("adelay") }
     let plays = total - track.start
+    // Padded with silence to the video's end: a voice shorter than its room ends in a pause that
+    // silencedetect sees, instead of a stream that stops mid-word and counts as speech to the end.
+    chain.append("apad=whole_dur=\(FFmpeg.seconds(plays))")
     let process = try FFmpeg.start(
       try FFmpeg.ffmpeg(),
       ["-nostdin", "-hide_banner", "-v", "info"] + input
@@ -310,7 +319,9 @@ public struct AudioMix: Sendable, Equatable {
         from = end
       }
     }
-    if let f = from, f < plays { speech.append(f...plays) }
+    // A pause that runs to the end is closed there (silencedetect says so at the stream's end);
+    // what is left after the last one, if anything, is speech.
+    if let f = from, f < plays - 0.25 { speech.append(f...plays) }
     var merged: [ClosedRange<Double>] = []
     for r in speech {
       if let last = merged.last, r.lowerBound - last.upperBound < 0.6 {
@@ -322,9 +333,11 @@ public struct AudioMix: Sendable, Equatable {
     return merged.map { (track.start + $0.lowerBound)...(track.start + $0.upperBound) }
   }
 
-  /// What loudnorm's first pass measures of this mix (its JSON, at `-v info`).
+  /// What loudnorm's first pass measures of this mix: its integrated loudness (LUFS) and true
+  /// peak (dBTP).
   struct Loudness {
-    var i, tp, lra, thresh, offset: String
+    var integrated: Double
+    var truePeak: Double
   }
 
   func measureLoudness(target: Double) throws(VideoError) -> Loudness {
@@ -336,20 +349,21 @@ public struct AudioMix: Sendable, Equatable {
         + ["-filter_complex", graph, "-map", "[measured]", "-f", "null", "-"], stdin: false, stdout: .discard)
     let status = process.wait()
     let text = process.errorTail(lines: 40)
-    func value(_ key: String) -> String? {
+    func value(_ key: String) -> Double? {
       guard let r = text.range(of: "\"\(key)\" : \"") else { return nil }
       let rest = text[r.upperBound...]
-      return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+      return rest.firstIndex(of: "\"").flatMap { Double(rest[..<$0]) }
     }
-    guard status == 0, let i = value("input_i"), let tp = value("input_tp"), let lra = value("input_lra"),
-      let thresh = value("input_thresh"), let offset = value("target_offset"),
-      [i, tp, lra, thresh, offset].allSatisfy({ Double($0)?.isFinite == true })
-    else {
-      // Silence measures as -inf: there is nothing to bring to a loudness.
-      throw .programFailed(
-        program: "ffmpeg", status: status, detail: "the mix's loudness could not be measured (is it silent?)")
+    guard status == 0 else {
+      throw .programFailed(program: "ffmpeg", status: status, detail: text)
     }
-    return Loudness(i: i, tp: tp, lra: lra, thresh: thresh, offset: offset)
+    // Silence measures as -inf: there is nothing to bring to a loudness.
+    guard let i = value("input_i"), let tp = value("input_tp"), i.isFinite, tp.isFinite else {
+      throw .invalidEdit(
+        at: "loudness", reason: "the mix is silent, so it has no loudness to bring to \(String(format: "%g", target)) LUFS; "
+          + "leave the loudness out, or give the video sound")
+    }
+    return Loudness(integrated: i, truePeak: tp)
   }
 
   /// ffmpeg's `volume` filter with a gain that is `db` dB down inside each of `ranges` (seconds

@@ -471,9 +471,24 @@ public struct Edit: Codable, Sendable, Equatable {
   }
 
   /// The edit as JSON: keys sorted, indented, slashes as they are.
-  public func json() throws -> String {
+  /// - Parameter outPath: the output, written as editly's `outPath` beside the edit's keys, so
+  ///   that `layerkit edit` renders the printed file where the command that printed it would have.
+  public func json(outPath: String? = nil) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(self), as: UTF8.self)
+    return String(decoding: try encoder.encode(Printed(edit: self, outPath: outPath)), as: UTF8.self)
+  }
+
+  /// The edit's keys and `outPath` in one object.
+  private struct Printed: Encodable {
+    let edit: Edit
+    let outPath: String?
+    enum Key: String, CodingKey { case outPath }
+
+    func encode(to encoder: Encoder) throws {
+      try edit.encode(to: encoder)
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encodeIfPresent(outPath, forKey: .outPath)
+    }
   }
 }

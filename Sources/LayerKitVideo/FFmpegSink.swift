@@ -35,8 +35,12 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
   private let width: Int
   private let height: Int
   private let format: VideoFormat
+  private let rate: FrameRate
+  /// The frame rates a GIF plays at as written: delays of 2 to 65 535 hundredths of a second.
+  static let gifRates: ClosedRange<Double> = (100.0 / 65535)...50
 
   init(plan: OutputPlan, width: Int, height: Int, rate: FrameRate) throws {
+    self.rate = rate
     let (target, options) = (plan.target, plan.options)
     background = options.background
     displayPath = target.displayPath
@@ -64,7 +68,13 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       } else if format == .mp4 {
         output += ["-c:v", options.codec ?? "libx264", "-pix_fmt", pix]
         output += ["-crf", String(options.crf ?? 23), "-preset", options.preset ?? "medium"]
-        output += ["-movflags", "+faststart"]
+        // A part of a sharded render records where it belongs, as MKV parts do (an MP4 keeps a
+        // custom tag only with use_metadata_tags; one -movflags, the last given wins).
+        if let part = options.part {
+          output += ["-metadata", "\(PartRecord.tag)=\(part)", "-movflags", "+faststart+use_metadata_tags"]
+        } else {
+          output += ["-movflags", "+faststart"]
+        }
       } else {
         output += ["-c:v", options.codec ?? "libvpx-vp9", "-pix_fmt", pix]
         output += ["-crf", String(options.crf ?? 32), "-b:v", "0", "-row-mt", "1"]
@@ -74,6 +84,16 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       }
       if options.stretch == nil { output += tags }
     case .gif:
+      // A GIF's frame delays are whole hundredths of a second (at most 655.35 s), and players
+      // stretch a delay under 0.02 s to 0.1 s: a rate outside that would play for another length.
+      guard rate.framesPerSecond <= FFmpegSink.gifRates.upperBound, rate.framesPerSecond >= FFmpegSink.gifRates.lowerBound
+      else {
+        throw VideoError.unwritableOutput(
+          path: target.displayPath,
+          reason: "a GIF holds \(Limits.format(FFmpegSink.gifRates.lowerBound)) to \(Int(FFmpegSink.gifRates.upperBound)) "
+            + "frames a second (its frame delays are hundredths of a second, at least 0.02 s where players keep "
+            + "them), not \(Limits.format(rate.framesPerSecond)); give --fps in that range, or write .webp or .apng")
+      }
       input = .rgbaOpaque
       filters.append("split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=sierra2_4a")
       if let codec = options.codec { output += ["-c:v", codec] }
@@ -208,39 +228,52 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       temporary?.discard()
       throw named(.programFailed(program: "ffmpeg", status: status, detail: process.errorTail()))
     }
-    if let temporary {
-      do {
-        try verify(temporary.path)
-      } catch {
-        temporary.discard()
-        throw error
-      }
-      try temporary.commit()
+    do {
+      // A device or a pipe (`-o /dev/full`) is not read back, but what ffmpeg said still counts.
+      try checkErrorLines()
+      if let temporary { try verify(temporary.path) }
+    } catch {
+      temporary?.discard()
+      throw error
     }
+    try temporary?.commit()
   }
 
-  /// ffmpeg can exit 0 and leave a file that is not the video (5.1 does so on a full disk:
-  /// "Error writing trailer … No space left on device"): its own error lines, and the file
-  /// probed back — a video stream, and about as many frames as were written — decide before
-  /// the file takes the target's name.
-  private func verify(_ path: String) throws(VideoError) {
+  /// ffmpeg can exit 0 after failing to write (5.1 does so on a full disk or device: "Error
+  /// writing trailer … No space left on device"): its own error lines say so.
+  private func checkErrorLines() throws(VideoError) {
     let tail = process.errorTail()
-    let fatal = ["Error writing trailer", "No space left", "Conversion failed", "I/O error", "Error submitting"]
+    let fatal = [
+      "Error writing trailer", "No space left", "Conversion failed", "I/O error", "Error submitting",
+      "Error writing", "Broken pipe",
+    ]
     if let line = tail.split(separator: "\n").first(where: { l in fatal.contains { l.contains($0) } }) {
       throw .unwritableOutput(
         path: displayPath,
         reason: FFmpeg.outputFailure(String(line)) ?? "ffmpeg exited 0 but said: \(FFmpeg.explainFailure(String(line)))"
       )
     }
+  }
+
+  /// ffmpeg can exit 0 and leave a file that is not the video: the file probed back — a video
+  /// stream, and about as many frames as were written — decides before it takes the target's
+  /// name.
+  private func verify(_ path: String) throws(VideoError) {
     // Debian's ffmpeg 5.1 writes animated WebP but does not read it back: its frames (ANMF
-    // chunks) are counted in the RIFF container instead.
+    // chunks) are read in the RIFF container instead. libwebp merges a run of identical frames
+    // into one longer frame, so what must add up is the frames' durations (whole milliseconds;
+    // its last frame is a millisecond short), not their number.
     if format == .webp {
-      let frames = FFmpegSink.webPFrameCount(path)
-      guard let frames, frames == written else {
+      let expected = Double(written) * 1000 / rate.framesPerSecond
+      guard let animation = FFmpegSink.webPAnimation(path),
+        abs(Double(animation.milliseconds) - expected) <= max(2, 500 / rate.framesPerSecond)
+      else {
+        let found = FFmpegSink.webPAnimation(path).map { "\($0.frames) frames lasting \($0.milliseconds) ms" }
         throw .unwritableOutput(
           path: displayPath,
           reason:
-            "ffmpeg exited 0 but the file holds \(frames.map(String.init) ?? "no") of the \(written) frames written")
+            "ffmpeg exited 0 but the file holds \(found ?? "no animation"), not the \(written) frames written "
+            + "(\(Int(expected.rounded())) ms)")
       }
       return
     }
@@ -261,32 +294,49 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     } catch {
       throw .unwritableOutput(path: displayPath, reason: "ffmpeg exited 0 but the file does not read back as a video")
     }
-    // GIF frame timings are rounded to hundredths: only its readability is checked.
-    if format != .gif, written > 2, info.frameCount < written - max(2, written / 100) {
+    // A GIF's frames are counted one by one (its timings are rounded to hundredths).
+    if format == .gif {
+      let frames = try? PartsSource.countFrames(path)
+      guard let frames, frames == written else {
+        throw .unwritableOutput(
+          path: displayPath,
+          reason:
+            "ffmpeg exited 0 but the file holds \(frames.map(String.init) ?? "no") of the \(written) frames written")
+      }
+      return
+    }
+    if written > 2, info.frameCount < written - max(2, written / 100) {
       throw .unwritableOutput(
         path: displayPath,
         reason: "ffmpeg exited 0 but the file holds \(info.frameCount) of the \(written) frames written")
     }
   }
 
-  /// The frames of an animated WebP: its ANMF chunks, walking the RIFF container; nil when the
-  /// file is not a whole one (a chunk runs past the end, or the header is not RIFF/WEBP/VP8X).
-  static func webPFrameCount(_ path: String) -> Int? {
+  /// The frames of an animated WebP (its ANMF chunks, walking the RIFF container) and their
+  /// durations added up; nil when the file is not a whole one (a chunk runs past the end, or the
+  /// header is not RIFF/WEBP).
+  static func webPAnimation(_ path: String) -> (frames: Int, milliseconds: Int)? {
     guard let data = FileManager.default.contents(atPath: path), data.count >= 12 else { return nil }
     let bytes = [UInt8](data)
     func fourCC(_ at: Int) -> String { String(decoding: bytes[at..<at + 4], as: UTF8.self) }
-    func size(_ at: Int) -> Int {
-      Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
+    func uint(_ at: Int, _ count: Int) -> Int {
+      (0..<count).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) }
     }
-    guard fourCC(0) == "RIFF", fourCC(8) == "WEBP", size(4) + 8 == bytes.count else { return nil }
+    guard fourCC(0) == "RIFF", fourCC(8) == "WEBP", uint(4, 4) + 8 == bytes.count else { return nil }
     var offset = 12
     var frames = 0
+    var milliseconds = 0
     while offset + 8 <= bytes.count {
-      let length = size(offset + 4)
-      if fourCC(offset) == "ANMF" { frames += 1 }
+      let length = uint(offset + 4, 4)
+      if fourCC(offset) == "ANMF" {
+        // The frame's header: X, Y, width − 1, height − 1, duration (3 bytes each), flags.
+        guard length >= 16, offset + 8 + 16 <= bytes.count else { return nil }
+        frames += 1
+        milliseconds += uint(offset + 8 + 12, 3)
+      }
       offset += 8 + length + (length & 1)
     }
-    return offset == bytes.count ? frames : nil
+    return offset == bytes.count ? (frames, milliseconds) : nil
   }
 
   func abort() {

@@ -74,7 +74,8 @@ public enum VideoFormat: String, Sendable, CaseIterable {
 /// - An existing character device, FIFO or socket is written through, in place (never replaced
 ///   by a file — `-o /dev/null` stays a device even for root).
 /// - A symlink is followed: the file it points to is replaced, the link stays.
-/// - A trailing slash, or an existing folder, is a folder of PNG frames.
+/// - A trailing slash, or an existing folder whose name has no video extension, is a folder of
+///   PNG frames (an existing folder named `out.mp4` is refused: that name is a file's).
 /// - Any other path is a file, written beside the target under a temporary dot-name and renamed
 ///   over it on success; on failure or a signal the temporary file is removed.
 public struct OutputTarget: Sendable, Equatable {
@@ -124,6 +125,14 @@ public struct OutputTarget: Sendable, Equatable {
       return
     }
     let ext = (path as NSString).pathExtension
+    // A name with a video extension is a file, even where a folder has that name: frames written
+    // into it would be "wrote … to out.mp4" with no video. A trailing slash asks for the folder.
+    if exists && type == S_IFDIR && !path.hasSuffix("/") && forced != .png, let named = VideoFormat(extension: ext) {
+      throw .unwritableOutput(
+        path: path,
+        reason: "it is a folder, but a name ending in .\(ext) names a \(named.rawValue) file; remove the folder, or give "
+          + "\(path)/ to write PNG frames into it")
+    }
     // A trailing slash, an existing folder, or a new name without an extension: a frame folder.
     if path.hasSuffix("/") || (exists && type == S_IFDIR) || forced == .png || (!exists && ext.isEmpty && forced == nil)
     {

@@ -51,6 +51,9 @@ final class BadInputCorpusTests: XCTestCase {
     /// An input made when the case runs: `{"file": "{tmp}/x", "kind": "fifo" | "directory" |
     /// "repeat", "text": …, "count": …, "prefix": …, "suffix": …}`.
     var generate: Generate?
+    /// cli: the command's standard output — `closed` (`>&-`) or a path (`/dev/full`); /dev/null
+    /// when not given.
+    var stdout: String?
     /// Why a case still fails: it runs, and its failure is reported but does not fail the test.
     var expectedFailure: String?
     /// Why the input is bad, for people.
@@ -365,7 +368,7 @@ final class BadInputCorpusTests: XCTestCase {
       guard path != "-", !path.hasPrefix("/dev/"), !path.isEmpty else { continue }
       outputs.append((path, Contents(path)))
     }
-    let run = try Self.run(binary, args, timeout: Self.timeout)
+    let run = try Self.run(binary, args, timeout: Self.timeout, stdout: c.stdout)
     var problems: [String] = []
     guard let status = run.status else { return ["hung: killed after \(Int(Self.timeout)) s"] }
     if run.signal != 0 { return ["crashed: signal \(run.signal); \(run.stderr.suffix(300))"] }
@@ -429,12 +432,26 @@ final class BadInputCorpusTests: XCTestCase {
   }
 
   /// Runs a program, killing it after `timeout` seconds.
-  static func run(_ program: String, _ arguments: [String], timeout: Double) throws -> CommandRun {
+  /// - Parameter stdout: its standard output: nil for /dev/null, `closed` for none (`>&-`, through
+  ///   the shell), or a file's path (`/dev/full`).
+  static func run(_ program: String, _ arguments: [String], timeout: Double, stdout: String? = nil) throws
+    -> CommandRun
+  {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
+    if stdout == "closed" {
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", "exec \"$0\" \"$@\" >&-", program] + arguments
+    } else {
+      process.executableURL = URL(fileURLWithPath: program)
+      process.arguments = arguments
+    }
     process.standardInput = FileHandle.nullDevice
-    process.standardOutput = FileHandle.nullDevice
+    if let stdout, stdout != "closed" {
+      guard let handle = FileHandle(forWritingAtPath: stdout) else { throw CorpusError("cannot open \(stdout)") }
+      process.standardOutput = handle
+    } else {
+      process.standardOutput = FileHandle.nullDevice
+    }
     let err = Pipe()
     process.standardError = err
     let exited = DispatchSemaphore(value: 0)

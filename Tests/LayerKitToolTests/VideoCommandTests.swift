@@ -204,7 +204,7 @@ final class VideoCommandTests: XCTestCase {
     XCTAssertEqual(String(decoding: webp[0..<4], as: UTF8.self), "RIFF")
     XCTAssertEqual(String(decoding: webp[8..<16], as: UTF8.self), "WEBPVP8X")
     XCTAssertEqual(webp[20] & 0x12, 0x12, "alpha and animation flags")
-    XCTAssertEqual(FFmpegSink.webPFrameCount(h.path("x.webp")), 6)
+    XCTAssertEqual(FFmpegSink.webPAnimation(h.path("x.webp"))?.frames, 6)
     let anim = try XCTUnwrap(Data(webp).range(of: Data("ANIM".utf8))).lowerBound
     XCTAssertEqual(webp[anim + 12] | webp[anim + 13], 0, "loop count 0: forever")
     // APNG: six frames, RGBA, the first transparent.

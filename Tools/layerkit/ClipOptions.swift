@@ -149,20 +149,23 @@ struct MixOptions: ParsableArguments {
   var clipVolume: [Double] = []
   @Option(
     parsing: .unconditionalSingleValue,
-    help: "Each --audio track's volume, as a gain (1: as it is); once for all or once per track.")
+    help: "The volume of the --audio track it follows, as a gain (1: as it is); before the first --audio, every track's.")
   var audioVolume: [Double] = []
   @Option(
     parsing: .unconditionalSingleValue,
-    help: "Seconds into the video each --audio track starts (0); once for all or per track.")
+    help: "Seconds into the video the --audio track it follows starts (0); before the first --audio, every track's.")
   var audioStart: [Double] = []
   @Option(
     parsing: .unconditionalSingleValue,
     help: ArgumentHelp(
-      "The part of each --audio track played, FROM:TO as --cut takes; once for all or per track.", valueName: "from:to")
+      "The part of the --audio track it follows played, FROM:TO as --cut takes; before the first --audio, every track's.",
+      valueName: "from:to")
   )
   var audioCut: [CutRange] = []
-  @Flag(help: "Play each --audio track (or its --audio-cut) over and over to the end of the video.") var audioLoop =
-    false
+  @Flag(
+    help:
+      "Play the --audio track it follows (or its --audio-cut) over and over to the end of the video; before the first --audio, every track.")
+  var audioLoop = false
   @Option(parsing: .unconditional, help: "Seconds each --audio track fades in over (0).") var audioFadeIn: Double = 0
   @Option(
     help:
@@ -171,7 +174,7 @@ struct MixOptions: ParsableArguments {
   var voice: [String] = []
   @Option(
     parsing: .unconditionalSingleValue,
-    help: "Seconds into the video each --voice starts (0); once for all or per voice.")
+    help: "Seconds into the video the --voice it follows starts (0); before the first --voice, every voice's.")
   var voiceStart: [Double] = []
   @Option(
     parsing: .unconditional,
@@ -207,48 +210,107 @@ struct MixOptions: ParsableArguments {
     }
   }
 
-  /// Refuses what would be ignored without a word: a track's setting with no track to set, or
-  /// one list that is neither one value nor one per track.
+  /// Refuses what would be ignored without a word: a track's setting with no track to set.
   func check(music: [String]) throws {
     for (name, count) in [
       ("--audio-volume", audioVolume.count), ("--audio-start", audioStart.count), ("--audio-cut", audioCut.count),
     ]
     where count > 0 {
       guard !music.isEmpty else { throw ValidationError("\(name) is for --audio, and none is given") }
-      guard count == 1 || count == music.count else {
-        throw ValidationError(
-          "give one \(name) for all --audio tracks, or one per track (\(music.count)), not \(count)")
-      }
     }
     if audioLoop && music.isEmpty { throw ValidationError("--audio-loop is for --audio, and none is given") }
     if audioFadeIn > 0 && music.isEmpty { throw ValidationError("--audio-fade-in is for --audio, and none is given") }
-    if voiceStart.count > 0 {
-      guard !voice.isEmpty else { throw ValidationError("--voice-start is for --voice, and none is given") }
-      guard voiceStart.count == 1 || voiceStart.count == voice.count else {
-        throw ValidationError(
-          "give one --voice-start for all voices, or one per voice (\(voice.count)), not \(voiceStart.count)")
-      }
+    if voiceStart.count > 0 && voice.isEmpty {
+      throw ValidationError("--voice-start is for --voice, and none is given")
     }
     if duck > 0 && music.isEmpty { throw ValidationError("--duck lowers the --audio tracks, and none is given") }
   }
 
+  /// Each value of a track's option, given to the tracks it is for, by where it stands on the
+  /// command line: a track's options follow it (`--audio music.m4a --audio-loop --audio sting.wav
+  /// --audio-start 12` loops the music and starts the sting at 12 s); given before the first
+  /// track, an option is for every track. Returns one value (or nil) per track.
+  /// - Throws: when one track is given the option twice.
+  static func perTrack<T>(
+    _ values: [T], option: String, track: String, tracks: Int, arguments: [String]
+  ) throws -> [T?] {
+    var result = [T?](repeating: nil, count: tracks)
+    guard !values.isEmpty, tracks > 0 else { return result }
+    let owners = owners(of: option, track: track, in: arguments)
+    // A command line this reading does not follow (it should not happen): in order, one each.
+    guard owners.count == values.count else {
+      return (0..<tracks).map { values.count == 1 ? values[0] : $0 < values.count ? values[$0] : nil }
+    }
+    var given = [Bool](repeating: false, count: tracks)
+    for (value, owner) in zip(values, owners) {
+      guard let owner else {
+        for i in 0..<tracks where !given[i] { result[i] = value }
+        continue
+      }
+      guard owner < tracks else { continue }
+      if given[owner] {
+        throw ValidationError(
+          "\(option) is given twice for the \(track) track \(owner + 1); a track's options follow it on the command "
+            + "line (\(track) A \(option) X \(track) B \(option) Y), and given before the first \(track) they are "
+            + "for every track")
+      }
+      given[owner] = true
+      result[owner] = value
+    }
+    return result
+  }
+
+  /// For each time `option` is given in `arguments`, the number of the `track` option before it
+  /// (nil: none yet); `--name=value` and `--name value` alike, up to a `--`.
+  static func owners(of option: String, track: String, in arguments: [String]) -> [Int?] {
+    var seen = -1
+    var owners: [Int?] = []
+    for argument in arguments {
+      if argument == "--" { break }
+      if argument == track || argument.hasPrefix(track + "=") {
+        seen += 1
+      } else if argument == option || argument.hasPrefix(option + "=") {
+        owners.append(seen >= 0 ? seen : nil)
+      }
+    }
+    return owners
+  }
+
   /// The edit's audio: tracks, clips' sound, ducking, loudness, last gain.
-  func apply(to edit: inout Edit, music: [String], fadeOut: Double, clipAudio: Bool) throws {
-    func pick<T>(_ list: [T], _ i: Int) -> T? { list.isEmpty ? nil : list[list.count == 1 ? 0 : i] }
+  /// - Parameter arguments: the command line, for which track each track option follows.
+  func apply(
+    to edit: inout Edit, music: [String], fadeOut: Double, clipAudio: Bool,
+    arguments: [String] = CommandLine.arguments
+  ) throws {
+    let n = music.count
+    let volumes = try Self.perTrack(audioVolume, option: "--audio-volume", track: "--audio", tracks: n, arguments: arguments)
+    let starts = try Self.perTrack(audioStart, option: "--audio-start", track: "--audio", tracks: n, arguments: arguments)
+    let cuts = try Self.perTrack(audioCut, option: "--audio-cut", track: "--audio", tracks: n, arguments: arguments)
+    let loopsGiven = Self.owners(of: "--audio-loop", track: "--audio", in: arguments).count
+    let loops =
+      !audioLoop
+      ? [Bool?](repeating: nil, count: n)
+      : loopsGiven == 0
+        ? [Bool?](repeating: true, count: n)
+        : try Self.perTrack(
+          Array(repeating: true, count: loopsGiven), option: "--audio-loop", track: "--audio", tracks: n,
+          arguments: arguments)
+    let voiceStarts = try Self.perTrack(
+      voiceStart, option: "--voice-start", track: "--voice", tracks: voice.count, arguments: arguments)
     var tracks = music.enumerated().map { i, path in
       var t = Edit.AudioTrack(path: path)
-      t.mixVolume = pick(audioVolume, i)
-      t.start = pick(audioStart, i)
-      t.cutFrom = pick(audioCut, i)?.from
-      t.cutTo = pick(audioCut, i)?.to
-      t.loop = audioLoop ? true : nil
+      t.mixVolume = volumes[i]
+      t.start = starts[i]
+      t.cutFrom = cuts[i]?.from
+      t.cutTo = cuts[i]?.to
+      t.loop = loops[i] == true ? true : nil
       t.fadeOut = fadeOut > 0 ? fadeOut : nil
       t.fadeIn = audioFadeIn > 0 ? audioFadeIn : nil
       return t
     }
     tracks += voice.enumerated().map { i, path in
       var t = Edit.AudioTrack(path: path)
-      t.start = pick(voiceStart, i)
+      t.start = voiceStarts[i]
       t.voice = true
       return t
     }

@@ -7,6 +7,10 @@ import LayerKitMedia
 import LayerKitRender
 import LayerKitVideo
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @main
 struct LayerKitCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -31,6 +35,21 @@ struct LayerKitCommand: ParsableCommand {
 /// Prints one line to standard error.
 func printError(_ message: String) {
   FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Writes `text` to standard output, all of it, or says why not: standard output closed (`>&-`),
+/// full (`/dev/full`) or a pipe whose reader has gone. `print` would drop such a failure and the
+/// command would exit 0 with nothing written.
+func writeStandardOutput(_ text: String) throws {
+  guard !StandardStreams.outputIsClosed else {
+    throw VideoError.unwritableOutput(path: "standard output", reason: "it is closed; run with it open, or redirect it")
+  }
+  let previous = signal(SIGPIPE, SIG_IGN)  // a reader gone is an error here, not our death
+  defer { signal(SIGPIPE, previous) }
+  let failure = Array(text.utf8).withUnsafeBytes { FileIO.writeFully(STDOUT_FILENO, $0) }
+  if failure != 0 {
+    throw VideoError.unwritableOutput(path: "standard output", reason: FileIO.errorString(failure))
+  }
 }
 
 /// Which backend renders.

@@ -163,7 +163,7 @@ extension VideoJob {
       throw ParameterError(error.description)
     }
     if printEdit {
-      print(try edit.json())
+      try writeStandardOutput(try edit.json(outPath: options.output) + "\n")
       return
     }
     try render(played, sources: sources, includesEnd: false)

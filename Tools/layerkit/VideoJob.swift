@@ -33,15 +33,17 @@ struct VideoJob {
 
   /// The sound the encoder lays under `frames` of a video of `total` frames: `mix(seconds)` of
   /// the stretch rendered (nil: the whole video). GIF, Y4M and PNG frames carry none; of a sharded
-  /// MKV render the first part carries the whole video's, which `layerkit join` lays under the
-  /// joined video; so does that of a smart render's MP4 parts (`wholeInFirstPart`).
+  /// MKV or MP4 render (smart or not) the first part carries the whole video's, encoded once,
+  /// which `layerkit join` lays under the joined video.
   static func audio(
     for target: OutputTarget, frames: Range<Int>, of total: Int, time: (Int) -> Double,
-    wholeInFirstPart: Bool = false, _ mix: (ClosedRange<Double>?) throws -> AudioMix?
+    _ mix: (ClosedRange<Double>?) throws -> AudioMix?
   ) rethrows -> AudioMix? {
     guard target.format.carriesSound else { return nil }
     let partial = frames != 0..<total
-    if (target.format == .mkv || wholeInFirstPart) && partial { return frames.lowerBound == 0 ? try mix(nil) : nil }
+    if (target.format == .mkv || target.format == .mp4) && partial {
+      return frames.lowerBound == 0 ? try mix(nil) : nil
+    }
     return try mix(partial ? time(frames.lowerBound)...time(frames.upperBound) : nil)
   }
 
@@ -189,12 +191,8 @@ struct VideoJob {
     let describe = "\(width)×\(height), \(timeline.rate) fps, \(renderer.name)"
     let smart = try smartRender(timeline, renderer: renderer, plan: plan, range: range)
     if target.format.carriesSound {
-      // The parts of a smart render are joined by their packets: the first carries the whole
-      // video's sound, encoded once, as MKV parts do.
-      var smartPart = false
-      if case .render = smart, plan.options.part != nil { smartPart = true }
       plan.options.audio = try Self.audio(
-        for: target, frames: range, of: total, time: timeline.time(ofFrame:), wholeInFirstPart: smartPart
+        for: target, frames: range, of: total, time: timeline.time(ofFrame:)
       ) {
         try AudioMix.make(
           for: timeline, tracks: tracks, clipAudio: played.clipAudio, levels: played.levels, range: $0)
