@@ -25,13 +25,12 @@ uniform vec4 u_bounds;
 // Target pixel of the output surface's texel (0, 0) (its bounds' origin).
 uniform vec2 u_outputOrigin;
 
-// Non-zero in the registration check only (GLBackend.checkFinite): a pixel whose effect read an
-// image at a coordinate that is not a finite number is written as lk_nonFiniteCoordinateMark, so
-// that the check can name it. In a frame such a read samples nothing (transparent black), which
-// no 8-bit pixel could tell from a real colour.
+// Non-zero in the registration check only (GLBackend.checkFinite): an image read at a
+// coordinate that is not a finite number gives lk_probeColor(lk_checkCoordinates) instead of
+// what a frame gets there (transparent black, on both backends). The check draws every test frame
+// with 1 and with 2: a picture that differs depends on such a read and is refused; one that reads
+// there and throws the result away (mix(a, b, step(…)), a branch) is the same both times.
 uniform int lk_checkCoordinates;
-bool lk_readNonFiniteCoordinate;
-const vec4 lk_nonFiniteCoordinateMark = vec4(-1.0e38);
 
 out vec4 fragColor;
 
@@ -44,25 +43,30 @@ vec4 lk_sampleImage(sampler2D image, vec2 uv) {
   return lk_sampleBilinear(image, vec2(uv.x, 1.0 - uv.y));
 }
 
-// Whether uv is a usable coordinate, noting it when not (the sampler's own test).
-void lk_noteCoordinate(vec2 uv) {
-  if (any(isnan(uv)) || !(abs(uv.x) < 1e30 && abs(uv.y) < 1e30)) lk_readNonFiniteCoordinate = true;
+// Two values a non-finite read gives in the two check draws: transparent black, as in a frame,
+// and a finite colour no sampling could give.
+vec4 lk_probeColor(int mode) {
+  return mode == 1 ? vec4(0.0) : vec4(7.0, -3.0, 5.0, 11.0);
+}
+
+vec4 lk_read(sampler2D image, vec2 uv) {
+  if (lk_checkCoordinates != 0 && (any(isnan(uv)) || !(abs(uv.x) < 1e30 && abs(uv.y) < 1e30))) {
+    return lk_probeColor(lk_checkCoordinates);
+  }
+  return lk_sampleImage(image, uv);
 }
 
 vec4 getFromColor(vec2 uv) {
-  lk_noteCoordinate(uv);
-  return lk_sampleImage(from, uv);
+  return lk_read(from, uv);
 }
 
 vec4 getToColor(vec2 uv) {
-  lk_noteCoordinate(uv);
-  return lk_sampleImage(to, uv);
+  return lk_read(to, uv);
 }
 
 // LAYERKIT_TRANSITION_SOURCE
 
 void main() {
-  lk_readNonFiniteCoordinate = false;
   // First, as a GLSL 1.20 host initializes globals before main(): transition() may read them.
   lk_init_globals();
   // The target pixel centre (i + 0.5, j + 0.5): GL row j of a surface is its texel row j.
@@ -82,5 +86,4 @@ void main() {
   }
 #endif
   fragColor = transition(uv);
-  if (lk_checkCoordinates != 0 && lk_readNonFiniteCoordinate) fragColor = lk_nonFiniteCoordinateMark;
 }

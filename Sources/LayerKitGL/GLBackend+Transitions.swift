@@ -6,9 +6,10 @@ import LayerKitRender
 extension GLBackend {
   /// Draws transition `effect` with `parameters` at progress 0, 0.1, …, 1 between two 16×16 test
   /// pictures (opaque gradients, one mirrored) into a float target, and throws for the first
-  /// colour that is not a finite number, or the first pixel that read an image at a coordinate
-  /// that is not one: in a frame, where colours are 8-bit, such a pixel would silently come out
-  /// black. Skipped where float colour buffers are not renderable.
+  /// colour that is not a finite number, or the first pixel whose colour depends on an image read
+  /// at a coordinate that is not one: in a frame, where colours are 8-bit, such a pixel would
+  /// silently come out black. A read there whose result is thrown away is no fault. Skipped where
+  /// float colour buffers are not renderable.
   /// - Throws: `.nonFiniteCoordinate` or `.nonFiniteColor` naming `file`, the progress and the pixel.
   func checkFinite(effect: String, parameters: [String: TransitionValue], file: String) throws(GLError) {
     guard transitions[effect] != nil else { return }
@@ -37,15 +38,21 @@ extension GLBackend {
       let pass = TransitionPass(
         from: 0, to: 1, output: 2, bounds: PixelRect(x: 0, y: 0, width: n, height: n), progress: progress,
         effect: effect, parameters: parameters)
-      try drawTransition(pass, from: from, to: to, into: output, checkingCoordinates: true)
+      // Drawn twice, a read at a non-finite coordinate giving a frame's transparent black, then
+      // another colour: only a picture that changes depends on such a read (BookFlip, Fold and
+      // SimpleFlip read there and throw the result away).
+      try drawTransition(pass, from: from, to: to, into: output, probe: 1)
       let pixels = try context.readFloatPixels(output)
-      if let i = pixels.firstIndex(of: TransitionProgram.nonFiniteCoordinateMark) {
-        throw .nonFiniteCoordinate(file: file, progress: progress, x: (i / 4) % n, y: (i / 4) / n)
-      }
       if let i = pixels.firstIndex(where: { !$0.isFinite }) {
         // GL row j is target row j: no flip.
         throw .nonFiniteColor(
           file: file, progress: progress, x: (i / 4) % n, y: (i / 4) / n, value: pixels[i].isNaN ? "NaN" : "infinite")
+      }
+      try drawTransition(pass, from: from, to: to, into: output, probe: 2)
+      let probed = try context.readFloatPixels(output)
+      // Not bit for bit: mix(a, b, 1) may come out as a + (b − a) · 1, an ulp from b when a is 7.
+      if let i = pixels.indices.first(where: { !(abs(pixels[$0] - probed[$0]) < 1e-3) }) {
+        throw .nonFiniteCoordinate(file: file, progress: progress, x: (i / 4) % n, y: (i / 4) / n)
       }
     }
   }
@@ -61,7 +68,7 @@ extension GLBackend {
   /// frames' transitions and `checkFinite`'s test draws alike.
   private func drawTransition(
     _ pass: TransitionPass, from: TextureHandle, to: TextureHandle, into output: RenderTarget,
-    checkingCoordinates: Bool = false
+    probe: Int32 = 0
   ) throws(GLError) {
     // render() checked the effect and its parameters (TransitionProgram.check).
     guard let program = transitions[pass.effect] else { throw .unsupported("no program for transition \(pass.effect)") }
@@ -74,7 +81,7 @@ extension GLBackend {
     try context.bindTarget(output)
     try context.setBlending(false)
     try context.useProgram(program.program)
-    try program.setPass(pass, values: values, checkingCoordinates: checkingCoordinates, context: context)
+    try program.setPass(pass, values: values, probe: probe, context: context)
     // The effect's own sampler2D parameters, on units extra0… in declaration order; one without
     // an image reads an unbound unit. Their textures come first: uploading one binds it (on the
     // paint unit), which would replace the from-surface bound before it.

@@ -174,6 +174,11 @@ public struct AudioMix: Sendable, Equatable {
         while left > 2 + 1e-9 { tempo.append("atempo=2"); left /= 2 }
         while left < 0.5 - 1e-9 { tempo.append("atempo=0.5"); left /= 0.5 }
         if abs(left - 1) > 1e-9 { tempo.append("atempo=\(left)") }
+        // atempo (ffmpeg 5.1) stamps its output from its input's times, which a seek leaves
+        // off zero: amix then waits for samples at times that never come, and the encoder
+        // never ends (a hang at --speed 4). Restamped from the sample count, the chain is
+        // contiguous from 0.
+        if !tempo.isEmpty { tempo.append("asetpts=N/SR/TB") }
         if let loop = item.loopLength, loop > 0, loop < played {
           // The stretch from the in-point, over and over (aloop repeats a block of samples).
           inputs.append(["-i", info.path])

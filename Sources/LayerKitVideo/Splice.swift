@@ -95,7 +95,9 @@ enum Splice {
     guard let made = mkdtemp(&template) else {
       throw .unwritableOutput(path: target, reason: String(cString: strerror(errno)))
     }
-    return String(cString: made)
+    let folder = String(cString: made)
+    EmergencyStop.add(temporary: folder)
+    return folder
   }
 
   /// The folder and every piece in it removed (and let go by `EmergencyStop`).
@@ -107,5 +109,6 @@ enum Splice {
       }
     }
     rmdir(folder)
+    EmergencyStop.remove(temporary: folder)
   }
 }

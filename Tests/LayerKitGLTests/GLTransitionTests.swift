@@ -211,6 +211,36 @@ final class GLTransitionTests: XCTestCase {
     try assertEnds(renderer, "legacy", ["squeeze": .vec2([2, 2])], "legacy.glsl with parameters")
   }
 
+  /// A file that reads an image at a coordinate that is not a number and throws the read away
+  /// (gl-transitions' BookFlip, Fold and SimpleFlip do) loads, and draws the to-image right of its
+  /// fold and the from-image (where finite) left of it; one whose colour depends on such a read
+  /// is still refused (the corpus's nan-uv).
+  func testAReadAtANonFiniteCoordinateThatIsThrownAwayLoads() throws {
+    guard let renderer = makeRenderer() else { return }
+    XCTAssertNoThrow(try renderer.registerTransition(name: "discarded", file: try fixture("discarded_read.glsl")))
+    try assertEnds(renderer, "discarded", [:], "discarded_read.glsl")
+    let half = try renderer.render(try transitionList("discarded", progress: 0.5))
+    let to = try renderer.render(try list([quad(Self.bounds, .surface(1))]))
+    let b = Self.bounds
+    // The right half (uv.x > 0.5) is the to-image, exactly.
+    for y in b.y..<b.maxY {
+      for x in (b.x + b.width / 2 + 1)..<b.maxX {
+        let i = (y * half.width + x) * 4
+        XCTAssertEqual(Array(half.pixels[i..<i + 4]), Array(to.pixels[i..<i + 4]), "pixel (\(x), \(y))")
+      }
+    }
+    let nan = FileManager.default.temporaryDirectory.appendingPathComponent("lk-nan-\(UUID()).glsl")
+    defer { try? FileManager.default.removeItem(at: nan) }
+    try Data(
+      "vec4 transition(vec2 uv) {\n  return mix(getFromColor(uv * sqrt(-progress)), getToColor(uv), 0.5);\n}\n".utf8
+    ).write(to: nan)
+    XCTAssertThrowsError(try renderer.registerTransition(name: "used", file: nan)) { error in
+      guard case GLError.nonFiniteCoordinate? = error as? GLError else {
+        return XCTFail("expected nonFiniteCoordinate, got \(error)")
+      }
+    }
+  }
+
   func testParametersChangeTheFixtureInBetween() throws {
     guard let renderer = makeRenderer() else { return }
     try renderer.registerTransition(name: "allTypes", file: try fixture("all_types.glsl"))

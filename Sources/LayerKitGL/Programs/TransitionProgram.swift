@@ -138,20 +138,16 @@ struct TransitionProgram {
     return shader
   }
 
-  /// The colour a pixel is written as, with `checkingCoordinates`, when the effect read an image
-  /// at a coordinate that is not a finite number (`lk_nonFiniteCoordinateMark` in the wrapper).
-  static let nonFiniteCoordinateMark: Float = -1.0e38
-
   /// Sets the pass's uniforms (`values` from `source.resolve`); the program must be current.
   /// Binding the surfaces is the caller's.
-  /// - Parameter checkingCoordinates: mark the pixels whose effect read an image at a
-  ///   coordinate that is not a finite number (`nonFiniteCoordinateMark`); for the registration
-  ///   check, never for a frame.
+  /// - Parameter probe: for the registration check only, never a frame: 1 or 2, the value an
+  ///   image read at a coordinate that is not a finite number gives (`lk_probeColor` in the
+  ///   wrapper); 0 for a frame.
   func setPass(
-    _ pass: TransitionPass, values: [TransitionValue?], checkingCoordinates: Bool = false, context: GLContext
+    _ pass: TransitionPass, values: [TransitionValue?], probe: Int32 = 0, context: GLContext
   ) throws(GLError) {
     let b = pass.bounds
-    glUniform1i(checkCoordinates, checkingCoordinates ? 1 : 0)
+    glUniform1i(checkCoordinates, probe)
     glUniform1f(progress, pass.progress)
     glUniform1f(ratio, Float(b.width) / Float(b.height))
     glUniform4f(bounds, Float(b.x), Float(b.y), Float(b.width), Float(b.height))

@@ -8,7 +8,8 @@ import LayerKit
 /// What must not outlive LayerKit when it has to stop at once — a signal with no render to cancel,
 /// a render that did not stop when asked, a frame over its time limit: the child processes it
 /// started (ffmpeg, ffprobe, each in its own process group) and its temporary outputs (beside the
-/// target, never under its name). `ChildProcess` and `TemporaryFile` register themselves while
+/// target, never under its name, and the folders of pieces a smart render works in).
+/// `ChildProcess` and `TemporaryFile` register themselves while
 /// they live; `stop(status:message:)` kills the one, removes the other and exits.
 public enum EmergencyStop {
   private struct Registry {
@@ -48,6 +49,8 @@ public enum EmergencyStop {
       kill(pid, SIGKILL)
     }
     for path in state.temporaries { unlink(path) }
+    // Then the temporary folders (a smart render's pieces), empty now.
+    for path in state.temporaries { rmdir(path) }
     if !message.isEmpty {
       let line = Array((message + "\n").utf8)
       _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
