@@ -59,6 +59,27 @@ extension Edit {
     return (picturePaths + overlaid + (overlays ?? []).map(\.path)).filter { seen.insert($0).inserted }
   }
 
+  /// Every string in the edit that names an existing file — pictures, clips, sound tracks,
+  /// subtitles, fonts, shaders, whatever key holds it — for the check that an output never
+  /// replaces something the edit reads.
+  public var namedFiles: [String] {
+    guard let data = try? JSONEncoder().encode(self), let tree = try? JSONSerialization.jsonObject(with: data)
+    else { return [] }
+    var found: [String] = []
+    var seen = Set<String>()
+    var stack: [Any] = [tree]
+    while let node = stack.popLast() {
+      switch node {
+      case let s as String:
+        if !s.isEmpty, seen.insert(s).inserted, FileManager.default.fileExists(atPath: s) { found.append(s) }
+      case let a as [Any]: stack += a
+      case let d as [String: Any]: stack += Array(d.values)
+      default: break
+      }
+    }
+    return found
+  }
+
   /// The edit as a timeline's parts and a mix: durations and speeds by editly's rules, titles,
   /// Ken Burns, overlays (their pictures read), subtitles (the file read) and audio tracks.
   /// - Parameters:

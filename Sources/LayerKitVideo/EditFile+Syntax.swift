@@ -31,6 +31,44 @@ extension EditFile {
       }
     }
 
+    /// The most arrays and objects an edit file nests (editly's deepest is 4): deeper ones are
+    /// refused before a recursive reader would run out of stack.
+    static let maxDepth = 64
+
+    /// Where the file first nests arrays and objects deeper than `maxDepth` ("line 1, column 65:
+    /// …"), or nil. One pass, no recursion: brackets inside strings and comments do not count.
+    static func tooDeep(_ bytes: [UInt8]) -> String? {
+      var depth = 0
+      var i = 0
+      while i < bytes.count {
+        let c = bytes[i]
+        switch c {
+        case UInt8(ascii: "\""), UInt8(ascii: "'"):
+          i += 1
+          while i < bytes.count, bytes[i] != c {
+            i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
+          }
+        case UInt8(ascii: "/") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "/"):
+          while i < bytes.count, bytes[i] != 0x0A { i += 1 }
+        case UInt8(ascii: "/") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "*"):
+          i += 2
+          while i + 1 < bytes.count, !(bytes[i] == UInt8(ascii: "*") && bytes[i + 1] == UInt8(ascii: "/")) { i += 1 }
+          i += 1
+        case UInt8(ascii: "["), UInt8(ascii: "{"):
+          depth += 1
+          if depth > maxDepth {
+            return SyntaxScanner(bytes).describe(
+              Failure(offset: i, expected: "at most \(maxDepth) arrays and objects one inside another"))
+          }
+        case UInt8(ascii: "]"), UInt8(ascii: "}"):
+          depth -= 1
+        default: break
+        }
+        i += 1
+      }
+      return nil
+    }
+
     func describe(_ f: Failure) -> String {
       var line = 1
       var column = 1

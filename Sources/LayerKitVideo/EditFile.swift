@@ -39,6 +39,9 @@ public struct EditFile: Sendable {
   /// Reads and checks an edit file's bytes; relative paths are taken from `folder`.
   public static func parse(_ data: Data, file: String, folder: String) throws(Error) -> EditFile {
     let tree: Tree
+    if let deep = SyntaxScanner.tooDeep([UInt8](data)) {
+      throw Error(file: file, path: "", message: "nested too deep: \(deep)")
+    }
     do {
       let decoder = JSONDecoder()
       decoder.allowsJSON5 = true

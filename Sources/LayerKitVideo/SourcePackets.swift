@@ -48,6 +48,22 @@ public struct SourcePackets: Sendable, Equatable {
     }
   }
 
+  /// What is wrong with the clip's video packets when ffmpeg cannot decode every one of them
+  /// cleanly (`-xerror`: the first damaged picture stops it), or nil when all decode. A damaged
+  /// packet copied into a smart render would carry its damage into the output, where a decoder
+  /// that conceals it on the way in (the frames LayerKit draws) leaves an encoded stretch clean.
+  /// - Throws: `VideoError.programNotFound` when ffmpeg is missing.
+  public static func decodeFault(_ path: String) throws(VideoError) -> String? {
+    let process = try FFmpeg.start(
+      try FFmpeg.ffmpeg(),
+      ["-nostdin", "-hide_banner", "-v", "error", "-xerror", "-i", path, "-map", "0:v:0", "-f", "null", "-"],
+      stdin: false, stdout: .discard)
+    let status = process.wait()
+    let said = process.errorTail(lines: 4)
+    guard status != 0 || !said.isEmpty else { return nil }
+    return FFmpeg.explain(said.isEmpty ? "exit status \(status)" : said, path: path)
+  }
+
   /// Reads the packets of `stream`'s clip with ffprobe (no decoding) and the first bytes of each
   /// keyframe from the file, and works out its clean keyframes.
   /// - Parameter frameCount: the frames LayerKit decodes from the clip (`ClipInfo.frameCount`):

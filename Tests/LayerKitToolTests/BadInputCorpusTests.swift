@@ -516,7 +516,9 @@ final class BadInputCorpusTests: XCTestCase {
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     case "repeat":
       let body = String(repeating: g.text ?? " ", count: g.count ?? 0)
-      try Data(((g.prefix ?? "") + body + (g.suffix ?? "")).utf8).write(to: URL(fileURLWithPath: path))
+      // The prefix and suffix may name the case's files ({a}, {tmp}).
+      let text = Self.substitute(g.prefix ?? "", places) + body + Self.substitute(g.suffix ?? "", places)
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     default:
       throw CorpusError("unknown generate kind \(g.kind)")
     }

@@ -47,6 +47,9 @@ struct EditCommand: ParsableCommand {
       guard let out = output ?? file.outPath else {
         throw ValidationError("give -o OUT: \(spec) has no outPath")
       }
+      // Before anything is read further or written: the output must not be the edit file or
+      // anything it names (`-o show.json5` would replace the edit with the video).
+      try OutputIdentity.refuse(output: out, inputs: [spec] + file.edit.namedFiles)
       var given = videoOptions
       // editly's fast preview: x264's fastest preset, unless one is given.
       if file.fast, !given.contains("--preset"), out.lowercased().hasSuffix(".mp4") {

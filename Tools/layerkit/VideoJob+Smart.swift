@@ -33,6 +33,11 @@ extension VideoJob {
     guard !clips.isEmpty else { return choice == .on ? try decline("no clip is shown") : .declined(nil) }
     if options.run.contactSheet != nil { return try decline("a contact sheet is drawn from rendered frames") }
     if !plan.options.customArguments.isEmpty { return try decline("custom output arguments change the encoder") }
+    // x264 is lossless only in its High 4:4:4 Predictive profile, which no copied stretch of a
+    // yuv420p clip is in: its encoder for the stretches between would not open.
+    if options.encoder.crf == 0 {
+      return try decline("--crf 0 is lossless H.264 (High 4:4:4 Predictive), a profile the copied packets are not in")
+    }
     guard case .file = plan.target.kind else { return try decline("a stream or a device is written as it is encoded") }
     var streams: [String: SourceStream] = [:]
     for info in clips.values where streams[info.path] == nil {
@@ -61,7 +66,22 @@ extension VideoJob {
         packets[i] = p
       }
     }
-    let smart = SmartPlan.make(timeline, keyframes: packets.mapValues(\.keyframes), frames: range)
+    var smart = SmartPlan.make(timeline, keyframes: packets.mapValues(\.keyframes), frames: range)
+    // Only packets that decode cleanly are copied: a damaged clip's frames are drawn from what
+    // its decoder conceals, and encoded.
+    if smart.copiedFrames > 0 {
+      var faults: [String: String?] = [:]
+      for (i, p) in packets {
+        if faults[p.path] == nil { faults[p.path] = try SourcePackets.decodeFault(p.path) }
+        if let fault = faults[p.path] ?? nil {
+          packets[i] = nil
+          unusable.append("\((p.path as NSString).lastPathComponent) does not decode cleanly (\(fault))")
+        }
+      }
+      if faults.values.contains(where: { $0 != nil }) {
+        smart = SmartPlan.make(timeline, keyframes: packets.mapValues(\.keyframes), frames: range)
+      }
+    }
     guard smart.copiedFrames > 0 else {
       return try decline(
         unusable.first ?? "no whole GOP of a clip is shown unchanged (a transition, title, overlay, move or "
