@@ -95,7 +95,10 @@ public struct EditFile: Sendable {
     case is Double.Type, is Int.Type: "a number"
     case is String.Type: "a string"
     case is Bool.Type: "true or false"
-    default: "\(type)"
+    // The decoder names the container it wanted as a Swift type ("Dictionary<String, Any>"):
+    // said in JSON's words.
+    default:
+      "\(type)".hasPrefix("Dictionary") ? "an object" : "\(type)".hasPrefix("Array") ? "an array" : "another kind of value"
     }
   }
 

@@ -19,6 +19,28 @@ final class FFmpegMessageTests: XCTestCase {
     XCTAssertEqual(error.description, "ffmpeg failed (exit status 1): the disk is full (no space left on device)")
   }
 
+  /// A filter graph longer than Linux's 128 KiB limit on one argument (a mix of a thousand
+  /// tracks once made one, and was worded as ffmpeg missing) reaches ffmpeg as a script through
+  /// an unlinked file; an argument list too long for the system is said as what it is.
+  func testAFilterGraphOverLinuxsArgumentLimitRuns() throws {
+    let graph = "[0:a]" + String(repeating: "anull,", count: 24_000) + "anull[out]"
+    XCTAssertGreaterThan(graph.utf8.count, 128 << 10)
+    let process = try FFmpeg.start(
+      try FFmpeg.ffmpeg(),
+      [
+        "-nostdin", "-v", "error", "-f", "lavfi", "-i", "anullsrc", "-filter_complex", graph, "-map", "[out]", "-t",
+        "0.05", "-f", "null", "-",
+      ], stdin: false, stdout: .discard)
+    XCTAssertEqual(process.wait(), 0, process.errorTail())
+    let huge = [String](repeating: String(repeating: "x", count: 100_000), count: 40)
+    XCTAssertThrowsError(try FFmpeg.start(try FFmpeg.ffmpeg(), huge, stdin: false, stdout: .discard)) { error in
+      guard case VideoError.programFailed(_, _, let detail)? = error as? VideoError else {
+        return XCTFail("expected programFailed, got \(error)")
+      }
+      XCTAssertTrue(detail.contains("E2BIG"), detail)
+    }
+  }
+
   /// Anything else keeps ffmpeg's words, less its internals: the last two distinct lines.
   func testOtherFailuresLoseFFmpegsInternals() {
     let stderr = """

@@ -243,6 +243,27 @@ final class ReadmeWorkflowTests: XCTestCase {
     }
   }
 
+  /// One rule for a cut past its clip's end, on the command line and in an edit file (editly's):
+  /// it ends at the clip's end, said in one line. A cut that starts after the end is refused.
+  func testACutPastTheEndEndsThereAndSaysSo() throws {
+    let clip = try h.clip("c.mp4", width: 64, height: 36, fps: 25, seconds: 2)
+    let out = h.path("cut.mp4")
+    let r = try h.run(["concat", clip, "--cut", "0:1000", "--renderer", "cpu", "-o", out])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    XCTAssertTrue(r.stderr.contains("--cut 0:1000: \(clip) is 2 s long; the cut ends at its end"), r.stderr)
+    XCTAssertEqual(try duration(out, "v"), 2, accuracy: 0.05)
+    let edit = h.path("cut.json5")
+    try Data("{clips: [{layers: [{type: 'video', path: '\(clip)', cutTo: 1e308}]}]}".utf8).write(
+      to: URL(fileURLWithPath: edit))
+    let e = try h.run(["edit", edit, "--renderer", "cpu", "-o", h.path("cut2.mp4")])
+    XCTAssertEqual(e.status, 0, e.stderr)
+    XCTAssertTrue(e.stderr.contains("clips[0].layers[0].cutTo: \(clip) is 2 s long; the cut ends at its end"), e.stderr)
+    XCTAssertEqual(try duration(h.path("cut2.mp4"), "v"), 2, accuracy: 0.05)
+    let late = try h.run(["concat", clip, "--cut", "5:9", "--renderer", "cpu", "-o", h.path("late.mp4")])
+    XCTAssertEqual(late.status, 64, late.stderr)
+    XCTAssertTrue(late.stderr.contains("the cut starts at or after its end"), late.stderr)
+  }
+
   /// `--crf 0` asks for lossless H.264, which no copied stretch can join: smart rendering is
   /// declined with the reason, every frame is encoded, and no folder of pieces is left.
   func testLosslessDeclinesSmartRendering() throws {

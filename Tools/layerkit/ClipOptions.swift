@@ -63,6 +63,19 @@ struct ClipOptions: ParsableArguments {
   /// The in-point and the length of each input (nil for a still or a whole clip): from the cut
   /// that applies to it (the one given for all, or the input's own), within the clip.
   /// - Throws: a cut for a still, a cut that starts at or beyond the clip's end, or ends beyond it.
+  /// The cuts that end past their clip's end, each in one line: they end at its end instead
+  /// (editly's rule for an edit file's cutTo, said the same way).
+  func cutsPastTheEnd(for sources: [MediaSource]) -> [String] {
+    guard cut.count == 1 || cut.count == sources.count else { return [] }
+    return sources.enumerated().compactMap { i, source in
+      let c = cut.count == 1 ? cut[0] : cut[i]
+      guard case .clip(let info) = source, let to = c.to, to > info.duration + 0.5 / max(info.frameRate, 1) else {
+        return nil
+      }
+      return "--cut \(c.text): \(source.path) is \(Limits.format(info.duration)) s long; the cut ends at its end"
+    }
+  }
+
   func cuts(for sources: [MediaSource]) throws -> [(inPoint: Double, length: Double)?] {
     guard !cut.isEmpty else { return sources.map { _ in nil } }
     guard cut.count == 1 || cut.count == sources.count else {
@@ -81,10 +94,6 @@ struct ClipOptions: ParsableArguments {
         throw ValidationError(
           "--cut \(c.text): \(source.path) is \(Limits.format(info.duration)) s long; the cut starts at or after its end"
         )
-      }
-      guard to <= info.duration + 0.5 / info.frameRate else {
-        throw ValidationError(
-          "--cut \(c.text): \(source.path) is \(Limits.format(info.duration)) s long; the cut ends after it")
       }
       return (from, min(to, info.duration) - from)
     }

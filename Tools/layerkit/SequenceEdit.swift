@@ -67,6 +67,9 @@ extension VideoJob {
     let (transitions, clips) = (options.transitions, options.clips)
     let sources = try open(inputs)
     let cuts = try clips.cuts(for: sources)
+    if !options.video.run.quiet {
+      for note in clips.cutsPastTheEnd(for: sources) { printError("layerkit: \(note)") }
+    }
     let speeds = try clips.speeds(for: sources)
     let fitted = try clips.fittedDurations(for: sources)
     let slots = sources.enumerated().map { i, source in
@@ -161,6 +164,10 @@ extension VideoJob {
     } catch let error as SubtitleFile.Error {
       // The file's content is at fault, not the command line: exit 1, without the usage text.
       throw ParameterError(error.description)
+    }
+    // A cut past its clip's end ends there: said once, not refused (editly's rule, and --cut's).
+    if !options.run.quiet {
+      for note in edit.cutsPastTheEnd(sources: byPath) { printError("layerkit: \(note)") }
     }
     if printEdit {
       try writeStandardOutput(try edit.json(outPath: options.output) + "\n")

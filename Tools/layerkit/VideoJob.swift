@@ -65,9 +65,12 @@ struct VideoJob {
   /// Each track checked (it exists, has sound, is whole) with its length learnt, before
   /// anything is rendered.
   static func checked(_ tracks: [AudioMix.Track]) throws -> [AudioMix.Track] {
-    try tracks.map { track in
+    // Each file probed once, however many tracks lay it.
+    var lengths: [String: Double?] = [:]
+    return try tracks.map { track in
       var track = track
-      track.length = try AudioMix.checkTrack(track.path)
+      if lengths[track.path] == nil { lengths[track.path] = try AudioMix.checkTrack(track.path) }
+      track.length = lengths[track.path] ?? nil
       // A cut that starts at or after the file's end would be silence without a word.
       if let length = track.length, track.cutFrom >= length {
         throw VideoError.unreadableAudio(

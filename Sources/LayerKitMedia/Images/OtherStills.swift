@@ -57,6 +57,14 @@ public enum OtherStills {
   public static func read(_ path: String, fitting size: (width: Int, height: Int)?) throws(VideoError) -> Image {
     let head = FileIO.head(path, count: 1024) ?? []
     if let heif = heifFormat(of: head) { return try readHEIF(path, format: heif) }
+    // An animated WebP (a VP8X chunk first, its animation flag set) is whole and valid, but
+    // Debian's ffmpeg 5.1 decodes no frame of it: say so, rather than "damaged".
+    if format(of: head) == "WebP", head.count > 20, Array(head[12..<16]) == Array("VP8X".utf8), head[20] & 0x02 != 0 {
+      throw .unreadableClip(
+        path: path,
+        reason: "an animated WebP, which ffmpeg 5.1 does not decode; give one frame of it (webpmux -get frame 1, "
+          + "Debian's webp package) or the animation as a video")
+    }
     let probe = try FFmpeg.start(
       try FFmpeg.ffprobe(),
       ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", path],

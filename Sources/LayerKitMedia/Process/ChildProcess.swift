@@ -95,7 +95,26 @@ package final class ChildProcess: @unchecked Sendable {
     posix_spawnattr_setflags(
       &attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
 
-    let argv = ([executable] + arguments).map { strdup($0) }
+    // A long filter graph (a mix of hundreds of tracks) would pass Linux's limit on one argument
+    // (128 KiB): it goes to ffmpeg as a script instead, through a file that is unlinked at once
+    // and read from a descriptor only this child inherits — nothing is left on disk.
+    var passed = arguments
+    var scripts: [Int32] = []
+    defer { scripts.forEach { close($0) } }
+    for i in passed.indices.dropLast() where passed[i] == "-filter_complex" && passed[i + 1].utf8.count > 16 << 10 {
+      guard let fd = ChildProcess.unlinkedFile(holding: passed[i + 1]) else {
+        closeAll()
+        throw .programFailed(
+          program: executable, status: -1, detail: "a file for its filter graph: \(String(cString: strerror(errno)))")
+      }
+      scripts.append(fd)
+      // dup2 onto itself clears close-on-exec in the child alone (glibc 2.29 and later).
+      posix_spawn_file_actions_adddup2(&actions, fd, fd)
+      passed[i] = "-filter_complex_script"
+      passed[i + 1] = "/dev/fd/\(fd)"
+    }
+
+    let argv = ([executable] + passed).map { strdup($0) }
     defer { argv.forEach { free($0) } }
     var cargv: [UnsafeMutablePointer<CChar>?] = argv + [nil]
     var child: pid_t = 0
@@ -104,7 +123,16 @@ package final class ChildProcess: @unchecked Sendable {
     for fd in [inPipe[0], outPipe[1], errPipe[1]] where fd >= 0 { close(fd) }
     guard rc == 0 else {
       for fd in [inPipe[1], outPipe[0], errPipe[0]] where fd >= 0 { close(fd) }
-      throw .programNotFound(program: executable)
+      switch rc {
+      case ENOENT, EACCES: throw .programNotFound(program: executable)
+      case E2BIG:
+        throw .programFailed(
+          program: executable, status: -1,
+          detail: "its command line is longer than Linux allows (E2BIG: \(arguments.count) arguments, "
+            + "\(arguments.reduce(0) { $0 + $1.utf8.count + 1 }) bytes)")
+      default:
+        throw .programFailed(program: executable, status: -1, detail: "it could not be started: \(String(cString: strerror(rc)))")
+      }
     }
     pid = child
     EmergencyStop.add(child: child)
@@ -259,6 +287,26 @@ package final class ChildProcess: @unchecked Sendable {
   package func errorTail(lines: Int = 8) -> String {
     stderrTail.waitForEnd(timeout: 2)
     return stderrTail.lastLines(lines)
+  }
+}
+
+extension ChildProcess {
+  /// A close-on-exec descriptor of a temporary file holding `text`, already unlinked; nil (errno
+  /// set) when none can be made.
+  static func unlinkedFile(holding text: String) -> Int32? {
+    let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    var template = Array("\(folder)/layerkit-graph-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { return nil }
+    unlink(String(cString: template))
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    let failure = Array(text.utf8).withUnsafeBytes { FileIO.writeFully(fd, $0) }
+    guard failure == 0 else {
+      close(fd)
+      errno = failure
+      return nil
+    }
+    return fd
   }
 }
 

@@ -189,6 +189,13 @@ def clips(tmp):
     run("ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=d=2", "-c:a", "aac", "-movflags", "+faststart", music)
     data = open(music, "rb").read()
     w("audio-cut-after-moov.m4a", data[: len(data) // 2])  # its index whole, half its packets gone
+    animated = os.path.join(tmp, "animated.webp")
+    run("ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=16x16:r=4:d=1", "-c:v", "libwebp_anim",
+        "-loop", "0", animated)
+    w("animated.webp", open(animated, "rb").read())  # whole and valid: ffmpeg 5.1 cannot decode it
+    silence = os.path.join(tmp, "silence.wav")
+    run("ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "anullsrc=r=8000:cl=mono", "-t", "0.2", silence)
+    w("silence.wav", open(silence, "rb").read())  # a whole track of nothing: no loudness to measure
     w("text-named.mp4", b"this is a text file, not a clip\n")
     w("empty.mp4", b"")
 
