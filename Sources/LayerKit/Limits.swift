@@ -48,6 +48,13 @@ public enum Limits {
   /// replicators (their `instanceCount`s multiplied): 10 000 one-pixel instances build and draw
   /// in about a second; a million took minutes and gigabytes.
   public static let maxReplicatedInstances = 10_000
+  /// The most particles one frame shows, every emitter and every replicated instance of one
+  /// together (one emitter alone shows at most `EmitterLayer.maxParticles`): a frame past it is
+  /// refused by name, once the budget is spent, before more particles are worked out — a
+  /// replicator of 10 000 emitters once took gigabytes before its first frame.
+  public static let maxParticlesPerFrame = 200_000
+  /// The most particles worked out (alive or not) for one frame, every emitter together.
+  public static let maxParticleVisitsPerFrame = 4_000_000
 
   /// A number that must lie in `range`: nil when it does, else the message for `name`.
   public static func problem(_ value: Double, _ name: String, in range: ClosedRange<Double>, unit: String = "")

@@ -95,9 +95,34 @@ extension GLBackend {
     try context.makeCurrent()
     defer { context.releaseCurrent() }
     let program = try PictureShaderProgram(context: context, fragment: fragment, vertex: vertex)
+    do {
+      try checkFinite(program, file: fragment.path)
+    } catch {
+      context.delete(program.program)
+      throw error
+    }
     pictures.programs.append(program)
     pictures.handles[files] = pictures.programs.count
     return pictures.programs.count
+  }
+
+  /// Draws `picture` at 16×16 into a float target at time 0, 0.1, …, 1 (editly's progress) and
+  /// throws for the first colour that is not a finite number: in a frame, where colours are
+  /// 8-bit, it would silently come out black (the rule transitions follow: `checkFinite`).
+  /// Skipped where float colour buffers are not renderable. The context must be current.
+  private func checkFinite(_ picture: PictureShaderProgram, file: String) throws(GLError) {
+    let n = 16
+    guard let output = try context.makeFloatRenderTarget(width: n, height: n) else { return }
+    defer { context.delete(output) }
+    for step in 0...10 {
+      let time = Float(step) / 10
+      try drawPicture(picture, into: output, width: n, height: n, time: time)
+      let pixels = try context.readFloatPixels(output)
+      if let i = pixels.firstIndex(where: { !$0.isFinite }) {
+        throw .nonFiniteColor(
+          file: file, progress: time, x: (i / 4) % n, y: n - 1 - (i / 4) / n, value: pixels[i].isNaN ? "NaN" : "infinite")
+      }
+    }
   }
 
   /// Draws picture shader `handle` at `width`×`height` (both at least 1) and `time`; returns its
@@ -118,7 +143,16 @@ extension GLBackend {
     let target = try targets.take(width: width, height: height, context: context)
     // Back in the pool for later takes: GL orders the read below before any later drawing into it.
     defer { targets.release(target) }
+    try drawPicture(picture, into: target, width: width, height: height, time: time)
+    let rows = try context.readPixels(target)
+    return Self.uprightPremultiplied(rows, width: width, height: height)
+  }
 
+  /// Draws `picture` over all of `target` (blending off, cleared first); leaves the state renders
+  /// rely on as it was. The context must be current.
+  private func drawPicture(
+    _ picture: PictureShaderProgram, into target: RenderTarget, width: Int, height: Int, time: Float
+  ) throws(GLError) {
     var renderArray: GLint = 0
     glGetIntegerv(GLenum(GL_VERTEX_ARRAY_BINDING), &renderArray)
     defer {
@@ -142,8 +176,6 @@ extension GLBackend {
     // Programs differ in the attribute's location: the quad's array enables only the current one.
     glDisableVertexAttribArray(picture.position)
     try context.check("glDrawArrays (picture shader)")
-    let rows = try context.readPixels(target)
-    return Self.uprightPremultiplied(rows, width: width, height: height)
   }
 
   /// The largest side the driver renders to besides its texture size: the renderbuffer size and

@@ -42,8 +42,10 @@ extension SceneReader {
       if let n = o[key] { e[keyPath: path] = Float(try n.number(in: 0...1e6)) }
     }
     if let n = o["seed"] {
-      let seed = try n.integer(atLeast: 0)
-      guard seed <= Int(UInt32.max) else { throw n.invalid("a whole number from 0 to \(UInt32.max)") }
+      // CAEmitterLayer's seed is a 32-bit unsigned number: all of it, not integer()'s usual 1e9 cap.
+      let expected = "a whole number from 0 to \(UInt32.max)"
+      let seed = try n.number(expected)
+      guard seed == seed.rounded(), seed >= 0, seed <= Double(UInt32.max) else { throw n.invalid(expected) }
       e.seed = UInt32(seed)
     }
     if let n = o["emitterCells"] { e.emitterCells = try cells(n, depth: 1) }

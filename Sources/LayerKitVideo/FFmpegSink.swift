@@ -36,6 +36,8 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
   private let height: Int
   private let format: VideoFormat
   private let rate: FrameRate
+  /// The most pixels a frame of an animated GIF or WebP holds.
+  static let maxAnimatedPixels = 3840 * 2160
   /// The frame rates a GIF plays at as written: delays of 2 to 65 535 hundredths of a second.
   static let gifRates: ClosedRange<Double> = (100.0 / 65535)...50
 
@@ -51,6 +53,14 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     var output: [String] = []
     var filters: [String] = []
     let tags = ["-color_range", "tv", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"]
+    // Animated GIF and WebP encoders hold several whole canvases (palettegen's statistics,
+    // libwebp's frames to merge): at 16384×4096 they passed 2 GB. Refused before any frame.
+    if format == .gif || format == .webp, width * height > FFmpegSink.maxAnimatedPixels {
+      throw VideoError.unwritableOutput(
+        path: target.displayPath,
+        reason: "a .\(format.rawValue) of \(width)×\(height) would take gigabytes to encode; it holds at most "
+          + "\(FFmpegSink.maxAnimatedPixels) pixels a frame (3840×2160): write .mp4, .webm or .apng")
+    }
     switch format {
     case .mp4, .webm:
       // The size was checked against the plan's alignment when the sink was made.

@@ -377,7 +377,7 @@ final class EditCommandTests: XCTestCase {
     ])
     XCTAssertEqual(bad.status, 64)
     XCTAssertTrue(
-      bad.stderr.contains("give one --audio-start for all --audio tracks, or one per track (1), not 2"), bad.stderr)
+      bad.stderr.contains("--audio-start is given twice for the --audio track 1"), bad.stderr)
     let late = try h.run(["slideshow", a, "--hold", "4", "--audio", bed, "--audio-cut", "20:", "-o", h.path("x.mp4")])
     XCTAssertEqual(late.status, 1)
     XCTAssertTrue(late.stderr.contains("the cut starts at 20 s, after its end"), late.stderr)

@@ -356,7 +356,7 @@ final class HardeningTests: XCTestCase {
     let out = h.path("nan.mp4")
     let run = try h.run(["transition", a, b, "--shader", shader, "--duration", "0.5", "--renderer", "gpu", "-o", out])
     XCTAssertEqual(run.status, 1, run.stderr)
-    XCTAssertTrue(run.stderr.contains("nan.glsl: the transition's colour is NaN"), run.stderr)
+    XCTAssertTrue(run.stderr.contains("nan.glsl: the shader's colour is NaN"), run.stderr)
     XCTAssertTrue(run.stderr.contains("at progress 0.6"), run.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: out))
   }

@@ -238,7 +238,8 @@ struct MixOptions: ParsableArguments {
   /// Each value of a track's option, given to the tracks it is for, by where it stands on the
   /// command line: a track's options follow it (`--audio music.m4a --audio-loop --audio sting.wav
   /// --audio-start 12` loops the music and starts the sting at 12 s); given before the first
-  /// track, an option is for every track. Returns one value (or nil) per track.
+  /// track, an option is for every track; given once per track after the last one, the values
+  /// go to the tracks in order. Returns one value (or nil) per track.
   /// - Throws: when one track is given the option twice.
   static func perTrack<T>(
     _ values: [T], option: String, track: String, tracks: Int, arguments: [String]
@@ -250,6 +251,8 @@ struct MixOptions: ParsableArguments {
     guard owners.count == values.count else {
       return (0..<tracks).map { values.count == 1 ? values[0] : $0 < values.count ? values[$0] : nil }
     }
+    // One value per track, all after the last track: a list, in the tracks' order.
+    if tracks > 1, values.count == tracks, owners.allSatisfy({ $0 == tracks - 1 }) { return values.map { $0 } }
     var given = [Bool](repeating: false, count: tracks)
     for (value, owner) in zip(values, owners) {
       guard let owner else {

@@ -215,7 +215,12 @@ extension Layer {
 
   /// - Parameter replicated: the product of the `instanceCount`s of the replicators above: past
   ///   `Limits.maxReplicatedInstances` no instance copies are made (the builder refuses the tree).
-  func presentationCopy(parentTime: Double, record: ((Layer, Layer) -> Void)? = nil, replicated: Int = 1) -> Layer {
+  /// - Parameter particles: what the frame may still spend on particles, shared by the whole
+  ///   tree (made at its root).
+  func presentationCopy(
+    parentTime: Double, record: ((Layer, Layer) -> Void)? = nil, replicated: Int = 1,
+    particles: EmitterLayer.FrameBudget = EmitterLayer.FrameBudget()
+  ) -> Layer {
     // The layer lays its sublayers out first (if asked), so the copies below see where it put them.
     if layoutPending { runLayout() }
     let copy = type(of: self).init()
@@ -235,19 +240,22 @@ extension Layer {
     let (inner, overflow) = replicated.multipliedReportingOverflow(by: max(replicator?.instanceCount ?? 1, 1))
     let within = !overflow && inner <= Limits.maxReplicatedInstances
     let below = within ? inner : Limits.maxReplicatedInstances + 1
-    if let mask { copy.mask = mask.presentationCopy(parentTime: local, record: record, replicated: replicated) }
+    if let mask {
+      copy.mask = mask.presentationCopy(parentTime: local, record: record, replicated: replicated, particles: particles)
+    }
     for sub in sublayerList {
-      copy.addSublayer(sub.presentationCopy(parentTime: local, record: record, replicated: below))
+      copy.addSublayer(sub.presentationCopy(parentTime: local, record: record, replicated: below, particles: particles))
     }
     // The layer's drawing (drawn now if it was asked for), under its particles and sublayers.
     if needsDisplay { display() }
     if let drawn {
-      copy.insertSublayer(drawn.presentationCopy(parentTime: local, record: nil, replicated: replicated), at: 0)
+      copy.insertSublayer(
+        drawn.presentationCopy(parentTime: local, record: nil, replicated: replicated, particles: particles), at: 0)
     }
     // An emitter's particles at its time, under its sublayers (over its drawing).
     if let emitter = copy as? EmitterLayer {
       let under = drawn == nil ? 0 : 1
-      for (n, particle) in emitter.particleLayers(at: local).enumerated() {
+      for (n, particle) in emitter.particleLayers(at: local, budget: particles).enumerated() {
         copy.insertSublayer(particle, at: under + n)
       }
     }
@@ -255,7 +263,8 @@ extension Layer {
     if let replicator, replicator.instanceCount > 1, within {
       replicator.instanceSublayers = (1..<replicator.instanceCount).map { k in
         sublayerList.map {
-          $0.presentationCopy(parentTime: local - Double(k) * replicator.instanceDelay, replicated: inner)
+          $0.presentationCopy(
+            parentTime: local - Double(k) * replicator.instanceDelay, replicated: inner, particles: particles)
         }
       }
     }

@@ -84,6 +84,11 @@ struct RenderListBuilder {
     _ layer: Layer, parent: Transform3D, clips: [ClipEntry], region: PixelRect
   ) throws(RenderError) -> [RenderOp] {
     try validate(layer)
+    if let emitter = layer as? EmitterLayer, let count = emitter.particleOverflow {
+      throw .outOfRange(
+        layer: layer.debugName, property: "particles in one frame (every emitter and replicated instance together)",
+        value: Double(count), limit: Double(Limits.maxParticlesPerFrame))
+    }
     // Every value is checked whether or not the layer shows: a limit does not depend on where
     // a layer is or whether it is hidden.
     try validateEffects(layer)

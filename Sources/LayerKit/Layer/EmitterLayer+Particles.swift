@@ -29,11 +29,21 @@ extension EmitterLayer {
     var position: (Double) -> SIMD3<Double>
   }
 
-  /// The particles at the layer's local `time`, as layers in drawing order.
-  func particleLayers(at time: Double) -> [Layer] {
+  /// What one frame may still spend on particles, shared by every emitter of its presentation
+  /// tree (`Limits.maxParticlesPerFrame`, `Limits.maxParticleVisitsPerFrame`).
+  final class FrameBudget {
+    var shown = Limits.maxParticlesPerFrame
+    var visits = Limits.maxParticleVisitsPerFrame
+  }
+
+  /// The particles at the layer's local `time`, as layers in drawing order, taken from the
+  /// frame's `budget`; none, with `particleOverflow` set to how many it would show, when the
+  /// frame's budget cannot hold them.
+  func particleLayers(at time: Double, budget frame: FrameBudget = FrameBudget()) -> [Layer] {
     guard let cells = emitterCells, time.isFinite, time >= 0 else { return [] }
     var particles: [Particle] = []
-    var budget = Self.maxVisits
+    var budget = min(Self.maxVisits, frame.visits)
+    defer { frame.visits -= min(Self.maxVisits, frame.visits) - budget }
     for (c, cell) in cells.enumerated() {
       emit(cell, key: UInt64(c + 1), parent: nil, time: time, depth: 0, budget: &budget, into: &particles)
     }
@@ -47,6 +57,12 @@ extension EmitterLayer {
       let keep = Set(newest)
       particles = particles.indices.filter(keep.contains).map { particles[$0] }
     }
+    guard particles.count <= frame.shown else {
+      particleOverflow = Limits.maxParticlesPerFrame - frame.shown + particles.count
+      frame.shown = 0
+      return []
+    }
+    frame.shown -= particles.count
     return particles.compactMap(layer(of:))
   }
 
@@ -68,16 +84,19 @@ extension EmitterLayer {
     guard end >= start else { return }
     let last = ((end - start) * rate + 1e-9).rounded(.down)
     let first = max(0, ((time - maxLife - childLife - start) * rate - 1e-9).rounded(.up))
-    guard last >= first, last < 1e15 else { return }
-    let lower = Int(max(first, last - Double(Self.maxParticles * 4)))
-    let upper = Int(last)
-    guard lower <= upper else { return }
-    for i in lower...upper {
+    // Particle numbers are counted back from the newest, so any birth rate at any time has its
+    // newest particles (1e12 a second at t = 1000 s is particle 1e15). Past 2^53 the numbers
+    // are no longer whole, but stay what seeds them: the same time gives the same particles.
+    guard last >= first, last < 9e18 else { return }
+    let count = Int(min(last - first, Double(Self.maxParticles * 4))) + 1
+    for k in 0..<count {
       guard budget > 0 else { return }
       budget -= 1
-      let birth = start + Double(i) / rate
+      let number = last - Double(count - 1 - k)
+      let i = UInt64(number)
+      let birth = start + number / rate
       if let parent, birth >= parent.birth + parent.lifetime { break }
-      var random = SeededRandom(seed: Self.mix(UInt64(seed), key, UInt64(i)))
+      var random = SeededRandom(seed: Self.mix(UInt64(seed), key, i))
       func u() -> Double { random.double(in: -1...1) }
       let life = max(0, (Double(cell.lifetime) + Double(cell.lifetimeRange) * u()) * lifeScale)
       let origin =

@@ -33,6 +33,10 @@ open class EmitterLayer: Layer {
   public var spin: Float = 1
   /// The random numbers' seed: the same seed, the same particles.
   public var seed: UInt32 = 0
+  /// Set on a presentation copy whose particles did not fit the frame's budget
+  /// (`Limits.maxParticlesPerFrame`): the particles the frame would have shown by then. The
+  /// builder refuses the frame, naming the layer.
+  var particleOverflow: Int?
 
   /// CAEmitterLayerEmitterShape.
   public enum EmitterShape: String, CaseIterable, Sendable {

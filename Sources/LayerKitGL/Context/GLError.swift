@@ -64,7 +64,7 @@ public enum GLError: BackendError, Equatable, Sendable, CustomStringConvertible 
     case .transitionParameters(let error): error.description
     case .readback(let why): "reading the frame back failed: \(why)"
     case .nonFiniteColor(let file, let progress, let x, let y, let value):
-      "\(file): the transition's colour is \(value), not a number a pixel can hold, at progress "
+      "\(file): the shader's colour is \(value), not a number a pixel can hold, at progress "
         + "\(String(format: "%g", progress)), pixel (\(x), \(y)) of a 16×16 test frame; it would be drawn black "
         + "(look for sqrt, log or pow of a negative number, 0 / 0, or a division by a value that can be 0)"
     case .nonFiniteCoordinate(let file, let progress, let x, let y):
