@@ -186,7 +186,11 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case .invalidFilter(let l, let e): "layer \(l): \(e)"
     case .invalidPath(let l, let p): "layer \(l): \(p) has a coordinate that is not finite"
     case .textLayout(let l, let r): "layer \(l): text: \(r)"
-    case .outOfRange(let l, let p, let v, let limit): "layer \(l): \(p) is \(v), beyond the limit of ±\(limit)"
+    case .outOfRange(let l, let p, let v, let limit):
+      // Counts (instances, particles) are whole and never negative: no sign, no decimals.
+      (p.hasPrefix("instanceCount") || p.hasPrefix("particles")) && v >= 0 && v < 1e15 && limit < 1e15
+        ? "layer \(l): \(p) is \(Int(v)), beyond the limit of \(Int(limit))"
+        : "layer \(l): \(p) is \(v), beyond the limit of ±\(limit)"
     case .gpuOnlyEffect(let name):
       "transition effect \(name) is a GPU-only effect (a GLSL shader); render it with the GPU backend"
     case .malformedList(let i, let r): "render list op \(i): \(r)"

@@ -6,8 +6,10 @@ extension Edit {
   /// between two (editly's defaults when unsaid: a dark blue into a light one).
   static func picture(_ layer: ColorLayer, width: Int, height: Int, at: String) throws -> LayerKit.Image {
     if layer.kind == .fill || layer.kind == .pause {
+      // One colour, stretched over the frame as the clip's picture: a few pixels hold it (a
+      // frame-sized picture a clip made 100 000 colour clips take gigabytes).
       return try LayerKit.Image(
-        width: width, height: height, color: try color(layer.color ?? "black", at: at + ".color"))
+        width: min(width, 16), height: min(height, 16), color: try color(layer.color ?? "black", at: at + ".color"))
     }
     let names = layer.colors ?? ["#02aab0", "#00cdac"]
     guard names.count == 2 else { throw VideoError.invalidEdit(at: at + ".colors", reason: "two colours") }

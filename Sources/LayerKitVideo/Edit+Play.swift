@@ -76,6 +76,9 @@ extension Edit {
     return notes
   }
 
+  /// The most clips an edit holds (hours of a slideshow at a few seconds a picture).
+  public static let maxClips = 10_000
+
   /// Every string in the edit that names an existing file — pictures, clips, sound tracks,
   /// subtitles, fonts, shaders, whatever key holds it — for the check that an output never
   /// replaces something the edit reads.
@@ -117,6 +120,11 @@ extension Edit {
       -> TimelineTransition
   ) throws -> PlayedEdit {
     guard !clips.isEmpty else { throw VideoError.invalidEdit(at: "clips", reason: "no clips: give at least one") }
+    // Before any picture is made: 100 000 colour clips once took gigabytes before the first word.
+    guard clips.count <= Self.maxClips else {
+      throw VideoError.invalidEdit(
+        at: "clips", reason: "\(clips.count) clips; an edit holds at most \(Self.maxClips) (split it into parts)")
+    }
     let fit = try defaults?.layer?.resizeMode.map { try Self.fit($0, at: "defaults.layer.resizeMode") }
     var items: [TimelineItem] = []
     for (i, clip) in clips.enumerated() {

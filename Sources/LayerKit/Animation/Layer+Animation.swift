@@ -255,7 +255,7 @@ extension Layer {
     // An emitter's particles at its time, under its sublayers (over its drawing).
     if let emitter = copy as? EmitterLayer {
       let under = drawn == nil ? 0 : 1
-      for (n, particle) in emitter.particleLayers(at: local, budget: particles).enumerated() {
+      for (n, particle) in emitter.particleLayers(at: local, budget: particles, replicated: replicated).enumerated() {
         copy.insertSublayer(particle, at: under + n)
       }
     }

@@ -39,8 +39,16 @@ extension EmitterLayer {
   /// The particles at the layer's local `time`, as layers in drawing order, taken from the
   /// frame's `budget`; none, with `particleOverflow` set to how many it would show, when the
   /// frame's budget cannot hold them.
-  func particleLayers(at time: Double, budget frame: FrameBudget = FrameBudget()) -> [Layer] {
+  /// - Parameter replicated: how many copies of the emitter the replicators around it draw:
+  ///   its particles times that must fit, so a frame of 10 000 replicated emitters is refused at
+  ///   the first, before any particle is made a layer.
+  func particleLayers(at time: Double, budget frame: FrameBudget = FrameBudget(), replicated: Int = 1) -> [Layer] {
     guard let cells = emitterCells, time.isFinite, time >= 0 else { return [] }
+    // The frame's budget spent by the emitters before: the frame is refused anyway.
+    guard frame.shown > 0 else {
+      particleOverflow = Limits.maxParticlesPerFrame + 1
+      return []
+    }
     var particles: [Particle] = []
     var budget = min(Self.maxVisits, frame.visits)
     defer { frame.visits -= min(Self.maxVisits, frame.visits) - budget }
@@ -57,8 +65,9 @@ extension EmitterLayer {
       let keep = Set(newest)
       particles = particles.indices.filter(keep.contains).map { particles[$0] }
     }
-    guard particles.count <= frame.shown else {
-      particleOverflow = Limits.maxParticlesPerFrame - frame.shown + particles.count
+    let (needed, overflow) = particles.count.multipliedReportingOverflow(by: max(replicated, 1))
+    guard !overflow, needed <= frame.shown else {
+      particleOverflow = overflow ? Int.max : Limits.maxParticlesPerFrame - frame.shown + needed
       frame.shown = 0
       return []
     }
