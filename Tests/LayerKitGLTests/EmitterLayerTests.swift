@@ -165,6 +165,51 @@ final class EmitterLayerTests: ParityTestCase {
     XCTAssertGreaterThan(shown.count, 0)
   }
 
+  /// A million a second from a layer rate of a million (1e12 a second) has its newest particles
+  /// at any time: once nothing was drawn from t = 1000 s (particle numbers past 1e15).
+  func testAnyBirthRateHasParticlesAtAnyTime() throws {
+    let cell = EmitterCell()
+    cell.contents = try dot()
+    cell.birthRate = 1_000_000
+    cell.lifetime = 1
+    let e = emitter(cell)
+    e.birthRate = 1_000_000
+    for t in [1.0, 999.9, 1000.1, 50_000] {
+      let shown = particles(e, at: t)
+      XCTAssertEqual(shown.count, EmitterLayer.maxParticles, "at \(t) s")
+    }
+  }
+
+  /// The frame's particle budget holds every emitter and every replicated copy together: a
+  /// replicator of 10 000 emitters is refused at its first copy, naming the layer, before any
+  /// particle is made a layer (it once took gigabytes).
+  func testReplicatedEmittersAreRefusedPastTheFramesBudget() throws {
+    let cell = EmitterCell()
+    cell.contents = try dot()
+    cell.birthRate = 1000
+    cell.lifetime = 10
+    let e = emitter(cell)
+    e.name = "sparks"
+    let replicator = ReplicatorLayer()
+    replicator.frame = Rect(x: 0, y: 0, width: 100, height: 100)
+    replicator.instanceCount = 10_000
+    replicator.addSublayer(e)
+    let root = Layer(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+    root.addSublayer(replicator)
+    XCTAssertThrowsError(try RenderList(layer: root.presentation(at: 1), width: 100, height: 100)) { error in
+      guard case RenderError.outOfRange(let layer, let property, let value, let limit)? = error as? RenderError else {
+        return XCTFail("expected outOfRange, got \(error)")
+      }
+      XCTAssertTrue(layer.contains("sparks"), layer)
+      XCTAssertTrue(property.hasPrefix("particles in one frame"), property)
+      XCTAssertEqual(value, 1000 * 10_000)
+      XCTAssertEqual(limit, Double(Limits.maxParticlesPerFrame))
+    }
+    // Ten copies fit.
+    replicator.instanceCount = 10
+    XCTAssertNoThrow(try RenderList(layer: root.presentation(at: 1), width: 100, height: 100))
+  }
+
   /// A tinted particle multiplies its picture's colours; the layer draws the same on both backends.
   func testAnEmitterRendersAlikeOnBothBackends() throws {
     let cell = EmitterCell()

@@ -147,12 +147,19 @@ final class ReadmeWorkflowTests: XCTestCase {
       "slideshow", a, "--audio-volume", "0.5", "--audio", music, "--audio", sting, "--print-edit", "-o", h.path("x.mp4"),
     ])
     XCTAssertEqual(all.stdout.components(separatedBy: "\"mixVolume\" : 0.5").count - 1, 2, all.stdout)
-    let twice = try h.run([
+    // Once per track after the last: a list, in order.
+    let list = try h.run([
       "slideshow", a, "--audio", music, "--audio", sting, "--audio-start", "1", "--audio-start", "2", "--print-edit",
       "-o", h.path("x.mp4"),
     ])
+    XCTAssertEqual(list.status, 0, list.stderr)
+    XCTAssertTrue(list.stdout.contains("\"start\" : 1") && list.stdout.contains("\"start\" : 2"), list.stdout)
+    let twice = try h.run([
+      "slideshow", a, "--audio", music, "--audio-start", "1", "--audio-start", "2", "--audio", sting, "--print-edit",
+      "-o", h.path("x.mp4"),
+    ])
     XCTAssertEqual(twice.status, 64)
-    XCTAssertTrue(twice.stderr.contains("--audio-start is given twice for the --audio track 2"), twice.stderr)
+    XCTAssertTrue(twice.stderr.contains("--audio-start is given twice for the --audio track 1"), twice.stderr)
   }
 
   /// `--loudness` is one gain over the whole mix: a quiet stretch and a loud one of the same

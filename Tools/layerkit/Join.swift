@@ -11,9 +11,9 @@ struct Join: ParsableCommand {
     discussion: """
       Parts are PNG frame folders (joined into a folder or encoded), Y4M files (joined into one \
       Y4M, frames as they are, or into an MP4 / WebM of the same pixel format), lossless .mkv \
-      parts (encoded into any output), or the .mp4 parts of a smart render (joined into an .mp4 \
-      by their packets, nothing encoded; decoded into any other output). The first .mkv or .mp4 \
-      part of a render holds the whole video's audio, which is laid under the joined video.
+      parts (encoded into any output), or .mp4 parts, smart or not (joined into an .mp4 by their \
+      packets, nothing encoded; decoded into any other output). The first .mkv or .mp4 part of a \
+      render holds the whole video's audio, which is laid under the joined video.
 
       Every part records the render it belongs to (a plan id made from the inputs' contents, the \
       options and the frame count) and the frames it holds; join checks, before encoding \
