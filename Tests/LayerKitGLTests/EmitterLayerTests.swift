@@ -202,7 +202,8 @@ final class EmitterLayerTests: ParityTestCase {
       }
       XCTAssertTrue(layer.contains("sparks"), layer)
       XCTAssertTrue(property.hasPrefix("particles in one frame"), property)
-      XCTAssertEqual(value, 1000 * 10_000)
+      // 1 001 particles by t = 1 s (one at t = 0), times the copies.
+      XCTAssertEqual(value, 1001 * 10_000)
       XCTAssertEqual(limit, Double(Limits.maxParticlesPerFrame))
     }
     // Ten copies fit.
