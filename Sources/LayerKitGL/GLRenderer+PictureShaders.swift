@@ -120,7 +120,8 @@ extension GLBackend {
       let pixels = try context.readFloatPixels(output)
       if let i = pixels.firstIndex(where: { !$0.isFinite }) {
         throw .nonFiniteColor(
-          file: file, progress: time, x: (i / 4) % n, y: n - 1 - (i / 4) / n, value: pixels[i].isNaN ? "NaN" : "infinite")
+          file: file, progress: time, x: (i / 4) % n, y: n - 1 - (i / 4) / n,
+          value: pixels[i].isNaN ? "NaN" : "infinite")
       }
     }
   }

@@ -365,7 +365,8 @@ public struct AudioMix: Sendable, Equatable {
     // Silence measures as -inf: there is nothing to bring to a loudness.
     guard let i = value("input_i"), let tp = value("input_tp"), i.isFinite, tp.isFinite else {
       throw .invalidEdit(
-        at: "loudness", reason: "the mix is silent, so it has no loudness to bring to \(String(format: "%g", target)) LUFS; "
+        at: "loudness",
+        reason: "the mix is silent, so it has no loudness to bring to \(String(format: "%g", target)) LUFS; "
           + "leave the loudness out, or give the video sound")
     }
     return Loudness(integrated: i, truePeak: tp)

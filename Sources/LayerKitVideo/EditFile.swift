@@ -98,7 +98,8 @@ public struct EditFile: Sendable {
     // The decoder names the container it wanted as a Swift type ("Dictionary<String, Any>"):
     // said in JSON's words.
     default:
-      "\(type)".hasPrefix("Dictionary") ? "an object" : "\(type)".hasPrefix("Array") ? "an array" : "another kind of value"
+      "\(type)".hasPrefix("Dictionary")
+        ? "an object" : "\(type)".hasPrefix("Array") ? "an array" : "another kind of value"
     }
   }
 

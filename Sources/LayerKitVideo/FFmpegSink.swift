@@ -96,11 +96,13 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     case .gif:
       // A GIF's frame delays are whole hundredths of a second (at most 655.35 s), and players
       // stretch a delay under 0.02 s to 0.1 s: a rate outside that would play for another length.
-      guard rate.framesPerSecond <= FFmpegSink.gifRates.upperBound, rate.framesPerSecond >= FFmpegSink.gifRates.lowerBound
+      guard rate.framesPerSecond <= FFmpegSink.gifRates.upperBound,
+        rate.framesPerSecond >= FFmpegSink.gifRates.lowerBound
       else {
         throw VideoError.unwritableOutput(
           path: target.displayPath,
-          reason: "a GIF holds \(Limits.format(FFmpegSink.gifRates.lowerBound)) to \(Int(FFmpegSink.gifRates.upperBound)) "
+          reason:
+            "a GIF holds \(Limits.format(FFmpegSink.gifRates.lowerBound)) to \(Int(FFmpegSink.gifRates.upperBound)) "
             + "frames a second (its frame delays are hundredths of a second, at least 0.02 s where players keep "
             + "them), not \(Limits.format(rate.framesPerSecond)); give --fps in that range, or write .webp or .apng")
       }

@@ -130,7 +130,8 @@ public struct OutputTarget: Sendable, Equatable {
     if exists && type == S_IFDIR && !path.hasSuffix("/") && forced != .png, let named = VideoFormat(extension: ext) {
       throw .unwritableOutput(
         path: path,
-        reason: "it is a folder, but a name ending in .\(ext) names a \(named.rawValue) file; remove the folder, or give "
+        reason:
+          "it is a folder, but a name ending in .\(ext) names a \(named.rawValue) file; remove the folder, or give "
           + "\(path)/ to write PNG frames into it")
     }
     // A trailing slash, an existing folder, or a new name without an extension: a frame folder.

@@ -62,7 +62,10 @@ final class ReadmeCommandsTests: XCTestCase {
       let r = try ToolHarness.run(ToolHarness.which("ffmpeg"), ["-nostdin", "-v", "error", "-y"] + arguments)
       XCTAssertEqual(r.status, 0, "\(arguments): \(r.stderr)")
     }
-    for (name, source) in [("a.jpg", "testsrc2"), ("b.jpg", "smptebars"), ("photo.jpg", "rgbtestsrc"), ("b.png", "smptebars"), ("logo.png", "rgbtestsrc")] {
+    for (name, source) in [
+      ("a.jpg", "testsrc2"), ("b.jpg", "smptebars"), ("photo.jpg", "rgbtestsrc"), ("b.png", "smptebars"),
+      ("logo.png", "rgbtestsrc"),
+    ] {
       try ffmpeg(["-f", "lavfi", "-i", "\(source)=s=64x36:d=1", "-frames:v", "1", h.path(name)])
     }
     let clips: [(String, Double, [String])] = [

@@ -42,7 +42,9 @@ final class ReadmeWorkflowTests: XCTestCase {
   /// A tone `seconds` long at `hz`, at `volume` (WAV).
   private func tone(_ name: String, hz: Int, seconds: Double, volume: Double = 0.5) throws -> String {
     let out = h.path(name)
-    let r = try ffmpeg(["-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=\(hz):d=\(seconds):r=48000,volume=\(volume)", out])
+    let r = try ffmpeg([
+      "-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=\(hz):d=\(seconds):r=48000,volume=\(volume)", out,
+    ])
     XCTAssertEqual(r.status, 0, r.stderr)
     return out
   }
@@ -66,7 +68,9 @@ final class ReadmeWorkflowTests: XCTestCase {
     let j = try h.run(["join"] + parts + ["-o", joined])
     XCTAssertEqual(j.status, 0, j.stderr)
     let (pw, pj) = (try h.probe(whole), try h.probe(joined))
-    XCTAssertEqual(pj.first { $0["codec_type"] == "video" }?["nb_read_frames"], pw.first { $0["codec_type"] == "video" }?["nb_read_frames"])
+    XCTAssertEqual(
+      pj.first { $0["codec_type"] == "video" }?["nb_read_frames"],
+      pw.first { $0["codec_type"] == "video" }?["nb_read_frames"])
     XCTAssertEqual(try duration(joined, "a"), try duration(whole, "a"), accuracy: 0.05, "the whole sound, once")
     XCTAssertEqual(try ffmpeg(["-v", "error", "-xerror", "-i", joined, "-f", "null", "-"]).status, 0)
   }
@@ -144,7 +148,8 @@ final class ReadmeWorkflowTests: XCTestCase {
     XCTAssertEqual(tracks[1]["start"] as? Double, 12)
     // Before the first --audio: every track's.
     let all = try h.run([
-      "slideshow", a, "--audio-volume", "0.5", "--audio", music, "--audio", sting, "--print-edit", "-o", h.path("x.mp4"),
+      "slideshow", a, "--audio-volume", "0.5", "--audio", music, "--audio", sting, "--print-edit", "-o",
+      h.path("x.mp4"),
     ])
     XCTAssertEqual(all.stdout.components(separatedBy: "\"mixVolume\" : 0.5").count - 1, 2, all.stdout)
     // Once per track after the last: a list, in order.
@@ -169,13 +174,15 @@ final class ReadmeWorkflowTests: XCTestCase {
     let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
     let music = h.path("music.wav")
     let made = try ffmpeg([
-      "-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=220:d=8:r=48000,volume='if(lt(t,4),0.05,0.4)':eval=frame", music,
+      "-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=220:d=8:r=48000,volume='if(lt(t,4),0.05,0.4)':eval=frame",
+      music,
     ])
     XCTAssertEqual(made.status, 0, made.stderr)
     var outputs: [String] = []
     for (name, extra) in [("plain.mp4", [String]()), ("loud.mp4", ["--loudness", "-14"])] {
       let out = h.path(name)
-      let r = try h.run(["slideshow", a, "--hold", "8", "--audio", music, "--renderer", "cpu", "--quiet", "-o", out] + extra)
+      let r = try h.run(
+        ["slideshow", a, "--hold", "8", "--audio", music, "--renderer", "cpu", "--quiet", "-o", out] + extra)
       XCTAssertEqual(r.status, 0, r.stderr)
       outputs.append(out)
     }
@@ -224,12 +231,15 @@ final class ReadmeWorkflowTests: XCTestCase {
       ])
       XCTAssertEqual(r.status, 0, r.stderr)
     }
-    let undamaged = try h.run(["concat", a, b, "--transition-duration", "0.5", "--renderer", "cpu", "-o", h.path("ok.mp4")])
+    let undamaged = try h.run([
+      "concat", a, b, "--transition-duration", "0.5", "--renderer", "cpu", "-o", h.path("ok.mp4"),
+    ])
     XCTAssertTrue(undamaged.stderr.contains("from the sources"), "the undamaged clips are copied: \(undamaged.stderr)")
     var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: a)))
     let mdat = try XCTUnwrap(Data(bytes).range(of: Data("mdat".utf8))).lowerBound
     // A few bytes scribbled over in the middle of the clip's pictures.
-    for offset in stride(from: mdat + bytes.count / 3, to: mdat + bytes.count / 2, by: 1499) where offset + 4 < bytes.count {
+    for offset in stride(from: mdat + bytes.count / 3, to: mdat + bytes.count / 2, by: 1499)
+    where offset + 4 < bytes.count {
       bytes.replaceSubrange(offset..<offset + 4, with: [0x00, 0xFF, 0x13, 0x77])
     }
     let damaged = h.path("damaged.mp4")

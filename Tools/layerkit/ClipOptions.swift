@@ -158,7 +158,8 @@ struct MixOptions: ParsableArguments {
   var clipVolume: [Double] = []
   @Option(
     parsing: .unconditionalSingleValue,
-    help: "The volume of the --audio track it follows, as a gain (1: as it is); before the first --audio, every track's.")
+    help:
+      "The volume of the --audio track it follows, as a gain (1: as it is); before the first --audio, every track's.")
   var audioVolume: [Double] = []
   @Option(
     parsing: .unconditionalSingleValue,
@@ -173,7 +174,8 @@ struct MixOptions: ParsableArguments {
   var audioCut: [CutRange] = []
   @Flag(
     help:
-      "Play the --audio track it follows (or its --audio-cut) over and over to the end of the video; before the first --audio, every track.")
+      "Play the --audio track it follows (or its --audio-cut) over and over to the end of the video; before the first --audio, every track."
+  )
   var audioLoop = false
   @Option(parsing: .unconditional, help: "Seconds each --audio track fades in over (0).") var audioFadeIn: Double = 0
   @Option(
@@ -295,8 +297,10 @@ struct MixOptions: ParsableArguments {
     arguments: [String] = CommandLine.arguments
   ) throws {
     let n = music.count
-    let volumes = try Self.perTrack(audioVolume, option: "--audio-volume", track: "--audio", tracks: n, arguments: arguments)
-    let starts = try Self.perTrack(audioStart, option: "--audio-start", track: "--audio", tracks: n, arguments: arguments)
+    let volumes = try Self.perTrack(
+      audioVolume, option: "--audio-volume", track: "--audio", tracks: n, arguments: arguments)
+    let starts = try Self.perTrack(
+      audioStart, option: "--audio-start", track: "--audio", tracks: n, arguments: arguments)
     let cuts = try Self.perTrack(audioCut, option: "--audio-cut", track: "--audio", tracks: n, arguments: arguments)
     let loopsGiven = Self.owners(of: "--audio-loop", track: "--audio", in: arguments).count
     let loops =

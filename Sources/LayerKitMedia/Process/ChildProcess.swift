@@ -131,7 +131,8 @@ package final class ChildProcess: @unchecked Sendable {
           detail: "its command line is longer than Linux allows (E2BIG: \(arguments.count) arguments, "
             + "\(arguments.reduce(0) { $0 + $1.utf8.count + 1 }) bytes)")
       default:
-        throw .programFailed(program: executable, status: -1, detail: "it could not be started: \(String(cString: strerror(rc)))")
+        throw .programFailed(
+          program: executable, status: -1, detail: "it could not be started: \(String(cString: strerror(rc)))")
       }
     }
     pid = child
