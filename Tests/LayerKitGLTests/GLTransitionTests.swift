@@ -229,12 +229,7 @@ final class GLTransitionTests: XCTestCase {
         XCTAssertEqual(Array(half.pixels[i..<i + 4]), Array(to.pixels[i..<i + 4]), "pixel (\(x), \(y))")
       }
     }
-    let nan = FileManager.default.temporaryDirectory.appendingPathComponent("lk-nan-\(UUID()).glsl")
-    defer { try? FileManager.default.removeItem(at: nan) }
-    try Data(
-      "vec4 transition(vec2 uv) {\n  return mix(getFromColor(uv * sqrt(-progress)), getToColor(uv), 0.5);\n}\n".utf8
-    ).write(to: nan)
-    XCTAssertThrowsError(try renderer.registerTransition(name: "used", file: nan)) { error in
+    XCTAssertThrowsError(try renderer.registerTransition(name: "used", file: try fixture("used_read.glsl"))) { error in
       guard case GLError.nonFiniteCoordinate? = error as? GLError else {
         return XCTFail("expected nonFiniteCoordinate, got \(error)")
       }

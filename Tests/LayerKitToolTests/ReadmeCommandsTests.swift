@@ -97,16 +97,8 @@ final class ReadmeCommandsTests: XCTestCase {
       ] }
       """.utf8
     ).write(to: URL(fileURLWithPath: h.path("show.json5")))
-    try Data(
-      """
-      // The README's my_effect.glsl: a soft wipe.
-      uniform float softness; // = 0.1
-      vec4 transition(vec2 uv) {
-        float m = smoothstep(progress - softness, progress + softness, uv.x);
-        return mix(getToColor(uv), getFromColor(uv), m);
-      }
-      """.utf8
-    ).write(to: URL(fileURLWithPath: h.path("my_effect.glsl")))
+    // The README's my_effect.glsl: the tests' soft wipe, which has a softness parameter.
+    try FileManager.default.copyItem(at: CommandLineTests.wipe, to: URL(fileURLWithPath: h.path("my_effect.glsl")))
     try FileManager.default.createSymbolicLink(
       atPath: h.path("examples"), withDestinationPath: repository.appendingPathComponent("examples").path)
   }
