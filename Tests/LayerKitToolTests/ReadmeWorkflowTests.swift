@@ -5,10 +5,15 @@ import XCTest
 
 @testable import LayerKitVideo
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The README's workflows as a newcomer runs them, and what a hostile rerun found in them (issue
 /// 35): shards of an MP4 render joined, `--print-edit` then `edit`, a WebP of repeated frames, a
 /// duck that lets go, a track's options following it, one loudness gain, a clip sped up four
-/// times, and smart rendering that never copies damage. Each runs the built `layerkit`.
+/// times, SIGTERM while the encoder hangs, and smart rendering that never copies damage. Each runs
+/// the built `layerkit`.
 final class ReadmeWorkflowTests: XCTestCase {
   var h: ToolHarness!
 
@@ -216,6 +221,52 @@ final class ReadmeWorkflowTests: XCTestCase {
     ])
     XCTAssertEqual(r.status, 0, r.stderr)
     XCTAssertEqual(try duration(out, "a"), 1.8, accuracy: 0.05)
+  }
+
+  /// SIGTERM while the encoder does not finish (an ffmpeg that takes every frame, then never
+  /// exits, and ignores SIGTERM itself): layerkit still stops within its grace, exit 143, with no
+  /// child left and nothing under the output's name or beside it. The deadline once waited on
+  /// the render's cancel, which waited on the encoder.
+  func testSIGTERMStopsARenderWhoseEncoderNeverEnds() throws {
+    let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
+    let b = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.6), "b.png")
+    let bin = h.path("bin")
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    // A sleep of its own length, to find it by afterwards.
+    let marker = "sleep 999.\(Int.random(in: 100_000...999_999))"
+    try Data(
+      """
+      #!/bin/sh
+      case "$*" in
+        *pipe:0*) trap '' TERM INT HUP; cat > /dev/null; \(marker) ;;
+        *) exec \(ToolHarness.which("ffmpeg")) "$@" ;;
+      esac
+
+      """.utf8
+    ).write(to: URL(fileURLWithPath: bin + "/ffmpeg"))
+    chmod(bin + "/ffmpeg", 0o755)
+    let out = h.path("hang.mp4")
+    let process = try h.start(
+      ["slideshow", a, b, "--hold", "0.3", "--transition-duration", "0.1", "--renderer", "cpu", "-o", out],
+      environment: ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin")])
+    // Every frame written (a few dozen at 32×18), then the encoder hangs.
+    Thread.sleep(forTimeInterval: 4)
+    XCTAssertTrue(process.isRunning, "the render waits on its encoder")
+    let sent = Date()
+    kill(process.processIdentifier, SIGTERM)
+    while process.isRunning && Date().timeIntervalSince(sent) < 15 { Thread.sleep(forTimeInterval: 0.1) }
+    if process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      _ = try? ToolHarness.run("/usr/bin/pkill", ["-KILL", "-f", marker])
+      return XCTFail("SIGTERM did not stop the render in 15 s")
+    }
+    XCTAssertLessThan(Date().timeIntervalSince(sent), Double(10), "stopped within the grace")
+    XCTAssertEqual(process.terminationStatus, 143)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    XCTAssertEqual(h.leftovers(), [])
+    Thread.sleep(forTimeInterval: 0.5)
+    let left = try ToolHarness.run("/usr/bin/pgrep", ["-f", marker])
+    XCTAssertNotEqual(left.status, 0, "the encoder outlived layerkit: \(left.stdout)")
   }
 
   /// A clip whose packets do not decode cleanly is never copied by a smart render: whatever

@@ -49,13 +49,15 @@ enum Signals {
     guard !current.isEmpty else {
       EmergencyStop.stop(status: 128 + signal, message: "layerkit: stopped by \(name)")
     }
-    for handler in current { handler(signal) }
+    // The deadline first: a handler may itself wait (on a render that is waiting for an encoder
+    // that does not end), and the deadline must not wait with it.
     DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
       EmergencyStop.stop(
         status: 128 + signal,
-        message: "layerkit: stopped by \(name); the frame being drawn had not ended \(Int(grace)) s later, "
-          + "so the render was stopped at once (nothing written)")
+        message: "layerkit: stopped by \(name); the render had not ended \(Int(grace)) s later (a frame being "
+          + "drawn, or an encoder that did not finish), so it was stopped at once (nothing written)")
     }
+    for handler in current { handler(signal) }
   }
 }
 
