@@ -102,7 +102,8 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
         throw VideoError.unwritableOutput(
           path: target.displayPath,
           reason:
-            "a GIF holds \(Limits.format(FFmpegSink.gifRates.lowerBound)) to \(Int(FFmpegSink.gifRates.upperBound)) "
+            "a GIF holds \(String(format: "%.5f", FFmpegSink.gifRates.lowerBound)) to "
+            + "\(Int(FFmpegSink.gifRates.upperBound)) "
             + "frames a second (its frame delays are hundredths of a second, at least 0.02 s where players keep "
             + "them), not \(Limits.format(rate.framesPerSecond)); give --fps in that range, or write .webp or .apng")
       }
