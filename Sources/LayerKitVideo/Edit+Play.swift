@@ -59,47 +59,6 @@ extension Edit {
     return (picturePaths + overlaid + (overlays ?? []).map(\.path)).filter { seen.insert($0).inserted }
   }
 
-  /// The cuts that end past their clip's end, each in one line naming its place in the edit:
-  /// they end at the clip's end instead (editly's rule, which LayerKit keeps and says).
-  public func cutsPastTheEnd(sources: [String: MediaSource]) -> [String] {
-    var notes: [String] = []
-    for (c, clip) in clips.enumerated() {
-      for (l, layer) in clip.layers.enumerated() {
-        guard case .video(let v) = layer, let to = v.cutTo, case .clip(let info)? = sources[v.path],
-          to > info.duration + 0.5 / max(info.frameRate, 1)
-        else { continue }
-        notes.append(
-          "clips[\(c)].layers[\(l)].cutTo: \(v.path) is \(Limits.format(info.duration)) s long; the cut ends at its "
-            + "end, not at \(Limits.format(to)) s")
-      }
-    }
-    return notes
-  }
-
-  /// The most clips an edit holds (hours of a slideshow at a few seconds a picture).
-  public static let maxClips = 10_000
-
-  /// Every string in the edit that names an existing file — pictures, clips, sound tracks,
-  /// subtitles, fonts, shaders, whatever key holds it — for the check that an output never
-  /// replaces something the edit reads.
-  public var namedFiles: [String] {
-    guard let data = try? JSONEncoder().encode(self), let tree = try? JSONSerialization.jsonObject(with: data)
-    else { return [] }
-    var found: [String] = []
-    var seen = Set<String>()
-    var stack: [Any] = [tree]
-    while let node = stack.popLast() {
-      switch node {
-      case let s as String:
-        if !s.isEmpty, seen.insert(s).inserted, FileManager.default.fileExists(atPath: s) { found.append(s) }
-      case let a as [Any]: stack += a
-      case let d as [String: Any]: stack += Array(d.values)
-      default: break
-      }
-    }
-    return found
-  }
-
   /// The edit as a timeline's parts and a mix: durations and speeds by editly's rules, titles,
   /// Ken Burns, overlays (their pictures read), subtitles (the file read) and audio tracks.
   /// - Parameters:

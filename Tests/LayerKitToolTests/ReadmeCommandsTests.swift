@@ -1,4 +1,5 @@
 import Foundation
+import LayerKit
 import XCTest
 
 /// Every command in the README's `sh` blocks, run as printed (issue 35): in a folder of small
@@ -134,30 +135,22 @@ final class ReadmeCommandsTests: XCTestCase {
     // Two runs side by side, in the README's order each: the video commands (whose later ones
     // read what earlier ones wrote), and from the scene files on (which write other names).
     let split = runnable.firstIndex { $0.command.hasPrefix("layerkit render examples/scenes") } ?? runnable.count
-    final class Results: @unchecked Sendable {
-      let lock = NSLock()
-      var lines: [(command: String, status: Int32, stderr: String, seconds: Double)] = []
-      func add(_ r: (command: String, status: Int32, stderr: String, seconds: Double)) {
-        lock.lock()
-        lines.append(r)
-        lock.unlock()
-      }
-    }
-    let results = Results()
+    let results = Locked([(command: String, status: Int32, stderr: String, seconds: Double)]())
     let folder = h.folder.path
     let halves = [Array(runnable[..<split]), Array(runnable[split...])]
     DispatchQueue.concurrentPerform(iterations: 2) { half in
       for (command, line) in halves[half] {
         let start = Date()
         let r = try? ToolHarness.run("/bin/sh", ["-c", "cd '\(folder)' && \(line)"], environment: ["PATH": path])
-        results.add((command, r?.status ?? -1, r?.stderr ?? "could not be started", Date().timeIntervalSince(start)))
+        let line = (command, r?.status ?? -1, r?.stderr ?? "could not be started", Date().timeIntervalSince(start))
+        results.withLock { $0.append(line) }
       }
     }
-    for r in results.lines {
+    for r in results.current {
       XCTAssertEqual(r.status, 0, "\(r.command)\n\(r.stderr.suffix(600))")
       print(String(format: "README command %.1f s: %@", r.seconds, String(r.command.prefix(90))))
     }
-    let ran = results.lines.count
+    let ran = results.current.count
     XCTAssertGreaterThanOrEqual(ran, 25, "commands run")
     print("README commands: \(ran) run as printed; elsewhere:\n  " + elsewhere.joined(separator: "\n  "))
   }

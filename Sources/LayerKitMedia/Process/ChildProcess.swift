@@ -296,11 +296,10 @@ extension ChildProcess {
   /// set) when none can be made.
   static func unlinkedFile(holding text: String) -> Int32? {
     let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-    var template = Array("\(folder)/layerkit-graph-XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    // Opened write-only: the child reads it through /dev/fd, which opens the file anew.
+    let (fd, path) = FileIO.createTemporary(folder: folder + "/", base: "layerkit-graph")
     guard fd >= 0 else { return nil }
-    unlink(String(cString: template))
-    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    unlink(path)
     let failure = Array(text.utf8).withUnsafeBytes { FileIO.writeFully(fd, $0) }
     guard failure == 0 else {
       close(fd)
