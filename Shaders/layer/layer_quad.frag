@@ -369,6 +369,8 @@ const int BLEND_HUE = 12;
 const int BLEND_SATURATION = 13;
 const int BLEND_COLOR = 14;
 const int BLEND_LUMINOSITY = 15;
+// Plus-lighter blends in place (glBlendFunc(GL_ONE, GL_ONE)) and never reaches this shader.
+const int BLEND_PLUS_LIGHTER = 16;
 
 // RenderMath.hardLight.
 float hardLight(float cs, float cb) {

@@ -307,8 +307,13 @@ final class GLBackend: RenderBackend {
       quadTargets[variant.index] = current.bounds
     }
     try quad.setDraw(draw, backdropBounds: backdropBounds, coverageOrigin: coverageOrigin, context: context)
-    // A blend mode composites in the shader against the backdrop and replaces the pixel.
-    try context.setBlending(!variant.blend)
+    // A blend mode composites in the shader against the backdrop and replaces the pixel;
+    // plus-lighter and source-over blend in place, fixed-function.
+    if draw.blendMode == .plusLighter {
+      try context.setAdditiveBlending()
+    } else {
+      try context.setBlending(!variant.blend)
+    }
     glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
     try context.check("glDrawArrays")
   }

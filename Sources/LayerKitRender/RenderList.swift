@@ -12,8 +12,11 @@
 // Execution:
 // 1. The target starts as `clearColor` (premultiplied) in every pixel.
 // 2. Each `.draw` covers exactly the pixels of its `pixelBounds`. For each pixel centre p it
-//    computes a premultiplied colour (below) and blends it source-over onto the current
-//    target: dst = src + dst × (1 − src.a), then stores round(dst × 255) clamped to [0, 255].
+//    computes a premultiplied colour (below) and blends it source-over onto the current target
+//    in the target's 8 bits, as a GL blend unit does on an RGBA8 target: s = round(src × 255)
+//    clamped to [0, 255], then dst = min(255, s + round(dst × (255 − s.a) / 255))
+//    (RenderMath.blend). Blending the stored bytes keeps heavy overdraw (50 000 translucent
+//    particles) within a level of the GPU's, where a Float sum drifts by tens.
 // 3. Surfaces: offscreen RGBA8 images, each covering a `PixelRect` of the target (its texel
 //    (i, j) holds target pixel (bounds.x + i, bounds.y + j)); ids are unique within a list.
 //    - `.pushGroup(id, bounds:)` makes a new transparent surface the current target; draws then
@@ -31,7 +34,10 @@
 //    reads dst from its `backdrop` surface (a copy of the current target made just before; exact
 //    texel fetch at the pixel) and stores RenderMath.composite(mode, src, dst), replacing the
 //    pixel. Pixels the draw does not cover (no coverage, or behind the eye) keep their value,
-//    which is also what composite gives for a transparent source.
+//    which is also what composite gives for a transparent source. `.plusLighter` is the
+//    exception: it blends in place, like source-over, with dst = src + dst per channel, clamped
+//    by the store (RenderMath.add; a GL blend unit's glBlendFunc(GL_ONE, GL_ONE)), and needs no
+//    backdrop.
 // 5. Easy to trip over: a colour matrix with a bias makes colour wherever its output bounds
 //    exceed its input (the input reads transparent there); a path shape ignores borderWidth;
 //    `copyBackdrop` inside a group copies the group's pixels, not what lies behind the group.
@@ -111,6 +117,13 @@ public enum BlendMode: String, Hashable, Sendable, CaseIterable {
   case multiply, screen, overlay, darken, lighten, colorDodge, colorBurn, softLight, hardLight
   case difference, exclusion
   case hue, saturation, color, luminosity
+  /// W3C's plus-lighter: co = min(1, cs + cb), ao = min(1, as + ab) on premultiplied colours
+  /// (Core Animation's additive compositing, as an emitter's `additive` render mode draws).
+  case plusLighter
+
+  /// Whether a draw in this mode reads a copy of what lies behind (`Draw.backdrop`): every mode
+  /// but source-over and plus-lighter, which blend in place.
+  public var readsBackdrop: Bool { self != .normal && self != .plusLighter }
 }
 
 /// A 4×5 colour matrix on unpremultiplied RGBA: out = (r·c, g·c, b·c, a·c) + bias.
@@ -225,7 +238,7 @@ public struct Draw: Hashable, Sendable {
   public var clips: [Clip]
   /// Multiplies coverage by a surface's alpha.
   public var mask: SurfaceMask?
-  /// `.normal` is source-over; any other mode needs `backdrop`.
+  /// `.normal` is source-over and `.plusLighter` adds in place; any other mode needs `backdrop`.
   public var blendMode: BlendMode
   /// A surface copied from the current target, covering at least `pixelBounds`, that a
   /// non-normal blend mode reads as what lies behind.
@@ -397,7 +410,7 @@ public struct RenderList: Equatable, Sendable {
         if let mask = d.mask, finished[mask.surface] == nil {
           throw fail(index, "mask \(mask.surface) is not finished")
         }
-        if d.blendMode != .normal {
+        if d.blendMode.readsBackdrop {
           guard let b = d.backdrop, let bb = finished[b], inside(d.pixelBounds, bb) else {
             throw fail(index, "blend mode \(d.blendMode) needs a finished backdrop covering the draw")
           }

@@ -55,7 +55,7 @@ extension RenderMath {
       return cb + (2 * cs - 1) * (d - cb)
     case .difference: return abs(cb - cs)
     case .exclusion: return cb + cs - 2 * cb * cs
-    case .normal, .hue, .saturation, .color, .luminosity: return cs
+    case .normal, .hue, .saturation, .color, .luminosity, .plusLighter: return cs
     }
   }
 
@@ -113,12 +113,13 @@ extension RenderMath {
 
   /// Source `src` composited onto backdrop `dst` (both premultiplied) with a blend mode:
   /// co = cs·(1 − ab) + cb·(1 − as) + as·ab·B(cb/ab, cs/as), ao = as + ab·(1 − as).
-  /// `.normal` is source-over.
+  /// `.normal` is source-over; `.plusLighter` is src + dst, clamped to 1.
   @inlinable @inline(__always)
   public static func composite(_ mode: BlendMode, _ src: SIMD4<Float>, _ dst: SIMD4<Float>) -> SIMD4<Float> {
     let sa = src.w
     let da = dst.w
     if mode == .normal { return src + dst * (1 - sa) }
+    if mode == .plusLighter { return (src + dst).clamped(lowerBound: .zero, upperBound: .one) }
     let cs = sa > 0 ? SIMD3(src.x, src.y, src.z) / sa : .zero
     let cb = da > 0 ? SIMD3(dst.x, dst.y, dst.z) / da : .zero
     let mixed = blendColor(mode, cb, cs)

@@ -228,13 +228,28 @@ public enum RenderMath {
     return top + (bottom - top) * y.f
   }
 
-  /// Source-over of a premultiplied colour onto a stored RGBA8 pixel, then Float→unorm8 with
-  /// round-to-nearest and clamping: what a GL blend unit does with
-  /// glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA) on an RGBA8 target.
+  /// Source-over of a premultiplied colour onto a stored RGBA8 pixel in 8-bit fixed point, as
+  /// a GL blend unit does with glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA) on an RGBA8 target:
+  /// the source converted first (`unorm8`), then s + round(d × (255 − s.a) / 255), saturated.
+  /// (x + 128 + ((x + 128) >> 8)) >> 8 is round(x / 255) for every x = d × (255 − a).
+  /// The same sum in Float, rounded once, drifts from the GPU's by tens of levels under heavy
+  /// translucent overdraw: each draw's half-level differences feed the next.
   @inlinable @inline(__always)
   public static func blend(_ src: SIMD4<Float>, over dst: SIMD4<UInt8>) -> SIMD4<UInt8> {
+    let s = SIMD4<UInt32>(truncatingIfNeeded: unorm8(src))
+    let d = SIMD4<UInt32>(truncatingIfNeeded: dst)
+    let x = d &* (255 &- s.w) &+ 128
+    let sum = s &+ ((x &+ (x &>> 8)) &>> 8)
+    return SIMD4<UInt8>(truncatingIfNeeded: sum.replacing(with: 255, where: sum .> 255))
+  }
+
+  /// `src` (premultiplied, in [0, 1]) added to the stored `dst` (plus-lighter, blending in
+  /// place) with the store's rounding and clamping: what a GL blend unit does with
+  /// glBlendFunc(GL_ONE, GL_ONE) on an RGBA8 target.
+  @inlinable @inline(__always)
+  public static func add(_ src: SIMD4<Float>, onto dst: SIMD4<UInt8>) -> SIMD4<UInt8> {
     let d = SIMD4(Float(dst.x), Float(dst.y), Float(dst.z), Float(dst.w)) / 255
-    return unorm8(src + d * (1 - src.w))
+    return unorm8(src + d)
   }
 
   /// Float→unorm8: round to nearest (halves away from zero), clamp to [0, 255].

@@ -1,4 +1,5 @@
 import Foundation
+import LayerKit
 import LayerKitMedia
 
 /// The audio of a video, as ffmpeg inputs and a filter graph that the encoder runs: each clip's
@@ -63,6 +64,26 @@ public struct AudioMix: Sendable, Equatable {
           : "damaged: ffmpeg could not read its packets")
     }
     return lines.last.flatMap { Double($0) }.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+  }
+
+  /// Each track checked (`checkTrack`: it exists, has sound, is whole) with its length learnt,
+  /// each file probed once however many tracks lay it, before anything is rendered.
+  /// - Throws: what `checkTrack` throws, and `VideoError.unreadableAudio` for a cut that starts
+  ///   at or after the file's end (silence without a word).
+  public static func checked(_ tracks: [Track]) throws -> [Track] {
+    var lengths: [String: Double?] = [:]
+    return try tracks.map { track in
+      var track = track
+      if lengths[track.path] == nil { lengths[track.path] = try checkTrack(track.path) }
+      track.length = lengths[track.path] ?? nil
+      if let length = track.length, track.cutFrom >= length {
+        throw VideoError.unreadableAudio(
+          path: track.path,
+          reason:
+            "it is \(Limits.format(length)) s long; the cut starts at \(Limits.format(track.cutFrom)) s, after its end")
+      }
+      return track
+    }
   }
 
   /// The audio of one file, as it is.
@@ -438,7 +459,7 @@ public struct AudioMix: Sendable, Equatable {
     return mix(inputs, graph, labels, total: duration, range: range)
   }
 
-  private static let format = "aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo"
+  static let format = "aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo"
 
   /// The labelled streams mixed over silence the length of the video (or nil when there are
   /// none), cut to `range`.

@@ -85,7 +85,8 @@ extension Edit {
           return root
         }
       }
-      let image = try Self.picture(c, width: size.width, height: size.height, at: at)
+      if c.kind == .linear || c.kind == .radial { return try Self.movingGradient(c, at: at, seed: seed ?? 1) }
+      let image = try Self.picture(c, width: size.width, height: size.height, at: at, seed: seed ?? 1)
       return ClipLayer(start: start, stop: stop) { _, _, w, h in
         ClipLayer.picture(
           image, in: Rect(x: 0, y: 0, width: 1, height: 1), gravity: .resize, motion: nil, progress: 0,
@@ -177,7 +178,6 @@ extension Edit {
     root.addSublayer(box)
     return root
   }
-
 
   /// A still's pixels: from the opened sources, or read now; an SVG drawn again at the size it
   /// is shown at (once per size), so it stays sharp.

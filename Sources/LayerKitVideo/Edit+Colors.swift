@@ -2,36 +2,88 @@ import LayerKit
 import LayerKitMedia
 
 extension Edit {
-  /// A colour layer's picture at `width`×`height`: one colour (black by default), or a gradient
-  /// between two (editly's defaults when unsaid: a dark blue into a light one).
-  static func picture(_ layer: ColorLayer, width: Int, height: Int, at: String) throws -> LayerKit.Image {
-    if layer.kind == .fill || layer.kind == .pause {
-      // One colour, stretched over the frame as the clip's picture: a few pixels hold it (a
-      // frame-sized picture a clip made 100 000 colour clips take gigabytes).
-      return try LayerKit.Image(
-        width: min(width, 16), height: min(height, 16), color: try color(layer.color ?? "black", at: at + ".color"))
-    }
-    let names = layer.colors ?? ["#02aab0", "#00cdac"]
-    guard names.count == 2 else { throw VideoError.invalidEdit(at: at + ".colors", reason: "two colours") }
+  /// A fill's picture (`fill-color`, `pause`) at `width`×`height`: its colour, or where it
+  /// gives none, editly's rule: one drawn at random — here from LayerKit's own palette
+  /// (`randomColors`) by the edit's `seed` and the layer's place, so the same file gives the
+  /// same colour. Stretched over the frame as the clip's picture, a few pixels hold it (a
+  /// frame-sized picture a clip made 100 000 colour clips take gigabytes).
+  static func picture(_ layer: ColorLayer, width: Int, height: Int, at: String, seed: UInt64) throws -> LayerKit.Image {
+    var random = SeededRandom(seed: seed ^ placeKey(at))
+    let name = layer.color ?? randomColors[random.int(randomColors.count)]
+    return try LayerKit.Image(width: min(width, 16), height: min(height, 16), color: try color(name, at: at + ".color"))
+  }
+
+  /// editly's gradients, moving as editly's do over the layer's span (p from 0 to 1): a linear
+  /// one from the frame's top-left corner (`colors[0]`) to its bottom-right (`colors[1]`), solid
+  /// beyond, turning 30° clockwise about the centre; a radial one from the centre out to
+  /// 0.6 × the frame's longer side × (1 + p). Where the layer gives not exactly two colours,
+  /// editly's rule: a pair drawn at random, from LayerKit's own palette (`randomPairs`) by the
+  /// edit's `seed` and the layer's place.
+  static func movingGradient(_ layer: ColorLayer, at: String, seed: UInt64) throws -> ClipLayer {
+    var random = SeededRandom(seed: seed ^ placeKey(at))
+    var names = layer.colors ?? []
+    if names.count != 2 { names = randomPairs[random.int(randomPairs.count)] }
     let (a, b) = (try color(names[0], at: at + ".colors[0]"), try color(names[1], at: at + ".colors[1]"))
-    var pixels = [UInt8](repeating: 255, count: width * height * 4)
-    let (cx, cy) = (Double(width) / 2, Double(height) / 2)
-    let reach = (cx * cx + cy * cy).squareRoot()
-    for y in 0..<height {
-      for x in 0..<width {
-        let t: Double
-        if layer.kind == .linear {
-          t = height > 1 ? Double(y) / Double(height - 1) : 0
-        } else {
-          let (dx, dy) = (Double(x) + 0.5 - cx, Double(y) + 0.5 - cy)
-          t = min(1, (dx * dx + dy * dy).squareRoot() / reach)
-        }
-        let o = (y * width + x) * 4
-        for (c, (p, q)) in [(a.red, b.red), (a.green, b.green), (a.blue, b.blue)].enumerated() {
-          pixels[o + c] = UInt8(max(0, min(255, ((p + (q - p) * t) * 255).rounded())))
-        }
+    let (start, stop) = try span(layer.start, layer.stop, at: at)
+    let radial = layer.kind == .radial
+    return ClipLayer(start: start, stop: stop) { local, span, w, h in
+      let p = span > 0 ? min(max(local / span, 0), 1) : 0
+      let root = LayerKit.Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
+      root.masksToBounds = true
+      root.backgroundColor = b
+      let g = GradientLayer()
+      g.colors = [a, b]
+      if radial {
+        let r = 0.6 * max(w, h) * (1 + p)
+        g.type = .radial
+        g.bounds = Rect(x: 0, y: 0, width: 2 * r, height: 2 * r)
+        g.startPoint = Point(x: 0.5, y: 0.5)
+        g.endPoint = Point(x: 1, y: 1)
+      } else {
+        g.bounds = Rect(x: 0, y: 0, width: 2 * w, height: 2 * h)
+        g.startPoint = Point(x: 0.25, y: 0.25)
+        g.endPoint = Point(x: 0.75, y: 0.75)
+        g.transform = Transform3D(rotationAngle: p * 30 * .pi / 180, x: 0, y: 0, z: 1)
       }
+      g.position = Point(x: w / 2, y: h / 2)
+      root.addSublayer(g)
+      return root
     }
-    return try LayerKit.Image(width: width, height: height, pixels: pixels)
+  }
+
+  /// LayerKit's palette for editly's random colours: 20 hues 18° apart, saturation 0.6,
+  /// lightness 0.5.
+  static let randomColors: [String] = (0..<20).map { hsl(Double($0) * 18, 0.6, 0.5) }
+
+  /// LayerKit's palette for editly's random gradients: 33 pairs, a hue and the one 45° on,
+  /// the first darker.
+  static let randomPairs: [[String]] = (0..<33).map { k in
+    let h = Double(k) * 360 / 33
+    return [hsl(h, 0.7, 0.35), hsl(h + 45, 0.7, 0.6)]
+  }
+
+  /// #RRGGBB of a hue (degrees), saturation and lightness.
+  static func hsl(_ hue: Double, _ s: Double, _ l: Double) -> String {
+    let c = (1 - abs(2 * l - 1)) * s
+    let h = hue.truncatingRemainder(dividingBy: 360) / 60
+    let x = c * (1 - abs(h.truncatingRemainder(dividingBy: 2) - 1))
+    let (r, g, b): (Double, Double, Double) =
+      switch Int(h) {
+      case 0: (c, x, 0)
+      case 1: (x, c, 0)
+      case 2: (0, c, x)
+      case 3: (0, x, c)
+      case 4: (x, 0, c)
+      default: (c, 0, x)
+      }
+    let m = l - c / 2
+    let bytes = [r, g, b].map { Int(((($0 + m) * 255).rounded())) }
+    return String(format: "#%02x%02x%02x", bytes[0], bytes[1], bytes[2])
+  }
+
+  /// A number for a place in the edit (`clips[2].layers[0]`), FNV-1a of its text: the random
+  /// choices of each place are its own, whatever else the edit holds.
+  static func placeKey(_ at: String) -> UInt64 {
+    at.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
   }
 }

@@ -21,13 +21,17 @@ public struct PlayedEdit: Sendable {
   public var width: Int?
   public var height: Int?
   public var fps: Double?
+  /// An edit file's sound by editly's rules (`AudioMix.editly`), in place of `clipAudio` and
+  /// the clips' own sound; nil for the video commands' edits.
+  public var editlySound: EditlySound?
 
   public init(
     items: [TimelineItem], transitions: [TimelineTransition], overlays: [ImageOverlay] = [],
     subtitles: Subtitles? = nil, tracks: [AudioMix.Track] = [], clipAudio: Bool = true,
     levels: AudioMix.Levels = AudioMix.Levels(), fit: Fit? = nil, overlayPaths: [String] = [],
-    size: (width: Int?, height: Int?, fps: Double?) = (nil, nil, nil)
+    size: (width: Int?, height: Int?, fps: Double?) = (nil, nil, nil), editlySound: EditlySound? = nil
   ) {
+    self.editlySound = editlySound
     (width, height, fps) = size
     self.items = items
     self.transitions = transitions
@@ -158,40 +162,35 @@ extension Edit {
     var start = 0.0
     for (i, clip) in clips.enumerated() {
       let length = items[i].duration
-      try edit.place(clip, at: "clips[\(i)]", start: start, length: length, sources: sources)
+      try edit.place(clip, at: "clips[\(i)]", start: start, length: length, sources: sources, editly: editly)
       if i < transitions.count { start += length - transitions[i].duration }
     }
-    if editly, let tracks = edit.audioTracks, !tracks.isEmpty {
-      // editly's amix: the clips' sound (weight clipsAudioVolume, heard or not) and each track
-      // (weight mixVolume), each the share of its weight in their sum.
-      let weights = [clipsAudioVolume ?? 1] + tracks.map { $0.mixVolume ?? 1 }
-      for (w, at) in zip(weights, ["clipsAudioVolume"] + tracks.indices.map { "audioTracks[\($0)].mixVolume" }) {
-        guard w.isFinite, (0...1000).contains(w) else {
-          throw VideoError.invalidEdit(at: at, reason: "a weight from 0 to 1000, not \(w)")
-        }
-      }
-      let sum = weights.reduce(0, +)
-      if sum > 0 {
-        levels.clipVolume = weights[0] / sum
-        for i in tracks.indices { edit.audioTracks![i].mixVolume = weights[i + 1] / sum }
-      }
+    var sound: EditlySound?
+    if editly {
+      let tracks = edit.audioTracks ?? []
+      sound = try edit.editlySound(items: items, tracks: tracks, sources: sources)
+      // mixVolume is a weight of the mix (in `sound`): each track plays as it is.
+      for i in tracks.indices { edit.audioTracks![i].mixVolume = nil }
     }
     return PlayedEdit(
       items: items, transitions: transitions, overlays: try edit.playOverlays(sources),
       subtitles: try playSubtitles(), tracks: try edit.playTracks(), clipAudio: keepSourceAudio ?? false,
-      levels: levels, fit: fit, overlayPaths: (edit.overlays ?? []).map(\.path), size: try playSize())
+      levels: levels, fit: fit, overlayPaths: (edit.overlays ?? []).map(\.path), size: try playSize(),
+      editlySound: sound)
   }
 
   /// A clip's `audio` and `detached-audio` layers, and the sound of its videos after its picture
   /// (with `keepSourceAudio`, where they play at 1×), as tracks of the whole video, the clip
-  /// starting at `start` seconds and lasting `length`.
+  /// starting at `start` seconds and lasting `length`. By editly's rules only `detached-audio`
+  /// is a track; the rest is the clip's own sound (`EditlySound`).
   private mutating func place(
-    _ clip: Clip, at path: String, start: Double, length: Double, sources: [String: MediaSource]
+    _ clip: Clip, at path: String, start: Double, length: Double, sources: [String: MediaSource], editly: Bool
   ) throws {
     let picture = Self.pictureIndex(clip)
     for (j, layer) in clip.layers.enumerated() {
       let at = "\(path).layers[\(j)]"
       switch layer {
+      case .audio where editly, .video where editly: continue
       case .audio(let a), .detachedAudio(let a):
         var track = AudioTrack(path: a.path)
         track.mixVolume = a.mixVolume
@@ -264,11 +263,21 @@ extension Edit {
       item = TimelineItem(source: source, duration: length)
       zoom = (image.zoomDirection, image.zoomAmount, image.panDirection)
       resizeMode = image.resizeMode
+    case .colors(let layer) where layer.kind != .fill && layer.kind != .pause:
+      // Gradients move (editly's turn and growth) and a rainbow drifts: drawn each frame, first,
+      // over black.
+      item = TimelineItem(
+        source: .image(Still(try LayerKit.Image(width: 16, height: 9, color: .black), name: "black")), duration: length)
+      let place = "\(at).layers[\(pictureIndex ?? 0)]"
+      if let drawn = try clipLayer(.colors(layer), at: place, sources: sources, size: frameSize, fit: .stretch) {
+        item.layers.append(drawn)
+      }
+      resizeMode = "stretch"
     case .colors(let layer):
       item = TimelineItem(
         source: .image(
           Still(
-            try Self.picture(layer, width: frameSize.width, height: frameSize.height, at: at),
+            try Self.picture(layer, width: frameSize.width, height: frameSize.height, at: at, seed: seed ?? 1),
             name: "\(at): \(layer.kind.rawValue)"
           )),
         duration: length)
@@ -289,7 +298,7 @@ extension Edit {
       // The first title at a preset place for the whole clip is the item's own (drawn once and
       // laid over the planes); the rest are drawn with the picture.
       if case .title(let title) = layer, item.title == nil, title.start == nil, title.stop == nil,
-        title.zoomDirection == nil,
+        title.zoomDirection == nil || title.zoomDirection == "none",
         title.position.map({ $0.name.flatMap(TextStyle.Position.init(rawValue:)) != nil }) ?? true,
         item.layers.isEmpty
       {

@@ -34,6 +34,9 @@ public struct Edit: Codable, Sendable, Equatable {
   public var loudness: Double?
   /// editly's: the mix's level evened out over time (ffmpeg's dynaudnorm).
   public var audioNorm: AudioNorm?
+  /// LayerKit's: the seed of editly's random choices (a transition named `random`, a colour or
+  /// gradient left unsaid); 1 unsaid. The same seed gives the same video.
+  public var seed: UInt64?
 
   /// editly's `audioNorm`: `enable`, `gaussSize` (5, odd), `maxGain` (30).
   public struct AudioNorm: Codable, Sendable, Equatable {

@@ -12,13 +12,12 @@ extension EditFile {
   static let neverLayers: [String: String] = [
     "canvas": "a canvas layer is a JavaScript function, which LayerKit does not run",
     "fabric": "a fabric layer is a JavaScript function, which LayerKit does not run",
-    "editly-banner": "editly's banner is editly's own advertisement",
   ]
 
   static let topKeys: Set<String> = [
     "width", "height", "fps", "defaults", "clips", "audioTracks", "keepSourceAudio", "clipsAudioVolume",
     "outputVolume", "outPath", "audioFilePath", "loopAudio", "backgroundAudioVolume", "allowRemoteRequests",
-    "overlays", "subtitles", "ducking", "loudness", "audioNorm", "fast", "customOutputArgs",
+    "overlays", "subtitles", "ducking", "loudness", "audioNorm", "seed", "fast", "customOutputArgs",
   ]
   static let layerKeys: [String: Set<String>] = [
     "video": [
@@ -76,6 +75,7 @@ extension EditFile {
     /// the edit).
     var fast = false
     var customOutputArgs: [String] = []
+    var notes: [String] = []
 
     func fail(_ path: String, _ message: String) -> EditFile.Error {
       EditFile.Error(file: file, path: path, message: message)
@@ -254,7 +254,7 @@ extension EditFile {
       return (.object(top), outPath)
     }
 
-    func clip(
+    mutating func clip(
       _ tree: Tree, at path: String, layerDefaults: [String: Tree], typeDefaults: [String: [String: Tree]]
     ) throws(EditFile.Error) -> Tree {
       var clip = try check(try object(tree, at: path), at: path, known: ["duration", "transition", "layers"])
@@ -290,6 +290,11 @@ extension EditFile {
         let at = "\(path).layers[\(j)]"
         let given = try object(l, at: at)
         guard case .string(let type)? = given["type"] else { throw fail("\(at).type", "expected a layer type") }
+        // editly's own advertisement: left out, said once.
+        if type == "editly-banner" {
+          notes.append("\(at): editly's banner (editly's own advertisement) is left out")
+          continue
+        }
         guard let known = EditFile.layerKeys[type] else { throw fail("\(at).type", try layerTypeProblem(type)) }
         // Defaults first (for every layer, then by type), the layer's own keys over them; only
         // the keys this type takes are inherited.
@@ -306,6 +311,8 @@ extension EditFile {
           merged["duration"] = nil
           merged["stop"] = merged["stop"] ?? .number(start + seconds)
         }
+        // editly's `zoomDirection: null` is no zoom (unsaid, an image or a title zooms in).
+        if merged["zoomDirection"] == .null { merged["zoomDirection"] = .string("none") }
         var layer = try check(merged, at: at, known: known)
         for key in ["path", "fontPath", "fragmentPath", "vertexPath"] where layer[key] != nil {
           layer[key] = resolved(layer[key])

@@ -16,6 +16,8 @@ public struct EditFile: Sendable {
   public var fast = false
   /// editly's `customOutputArgs`: ffmpeg output options after LayerKit's own.
   public var customOutputArgs: [String] = []
+  /// What was left out of the file, a line each (editly's own banner), for the command to say.
+  public var notes: [String] = []
 
   /// Why an edit file could not be read: where (a JSON path such as `clips[1].layers[0].type`)
   /// and what.
@@ -56,7 +58,7 @@ public struct EditFile: Sendable {
     do {
       let encoded = try JSONEncoder().encode(json)
       var read = EditFile(edit: try JSONDecoder().decode(Edit.self, from: encoded), outPath: outPath)
-      (read.fast, read.customOutputArgs) = (reader.fast, reader.customOutputArgs)
+      (read.fast, read.customOutputArgs, read.notes) = (reader.fast, reader.customOutputArgs, reader.notes)
       return read
     } catch let error as DecodingError {
       let (path, message) = Self.located(error)

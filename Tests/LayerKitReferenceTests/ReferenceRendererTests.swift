@@ -48,9 +48,10 @@ final class ReferenceRendererTests: XCTestCase {
   func testBackgroundColourOfTargetIsBlendedUnder() throws {
     let layer = Layer(frame: Rect(x: 0, y: 0, width: 1, height: 1))
     layer.backgroundColor = Color(red: 1, green: 0, blue: 0, alpha: 0.5)
-    // (0.5, 0, 0, 0.5) over opaque blue (0, 0, 1, 1): (0.5, 0, 0.5, 1) → (128, 0, 128, 255).
+    // (0.5, 0, 0, 0.5) over opaque blue, in the target's 8 bits as a GL blend unit does it:
+    // the source is (128, 0, 0, 128), and blue keeps 255 × (255 − 128) / 255 = 127.
     let image = try render(layer, 2, 1, background: .blue)
-    XCTAssertEqual(image.pixel(x: 0, y: 0), [128, 0, 128, 255])
+    XCTAssertEqual(image.pixel(x: 0, y: 0), [128, 0, 127, 255])
     XCTAssertEqual(image.pixel(x: 1, y: 0), [0, 0, 255, 255])
   }
 

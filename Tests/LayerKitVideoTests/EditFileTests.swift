@@ -1,4 +1,6 @@
 import Foundation
+import LayerKit
+import LayerKitReference
 import XCTest
 
 @testable import LayerKitVideo
@@ -71,7 +73,10 @@ final class EditFileTests: XCTestCase {
       "show.json5: clips[0].layers[0].cutFrm: unknown key (did you mean \"cutFrom\"?)")
     XCTAssertEqual(error(clip("{ type: 'canvas', func: 1 }"))?.path, "clips[0].layers[0].type")
     XCTAssertTrue(error(clip("{ type: 'canvas' }"))?.message.contains("JavaScript") == true)
-    XCTAssertTrue(error(clip("{ type: 'editly-banner' }"))?.message.contains("advertisement") == true)
+    // editly's own banner is left out, said in one line; the rest of the file reads.
+    let banner = try? read(clip("{ type: 'editly-banner' }, { type: 'pause' }"))
+    XCTAssertEqual(banner?.notes, ["clips[0].layers[0]: editly's banner (editly's own advertisement) is left out"])
+    XCTAssertEqual(banner?.edit.clips[0].layers.count, 1)
     XCTAssertTrue(error(clip("{ type: 'interactive-text' }"))?.message.contains("unknown layer type") == true)
     XCTAssertEqual(
       error(clip("{ type: 'imag', path: 'a.png' }"))?.message, "unknown layer type \"imag\" (did you mean \"image\"?)")
@@ -107,9 +112,10 @@ final class EditFileTests: XCTestCase {
           "// c\n{ /* c */ a: 'x', \"b\": [1, +2, .5, 0x1F, Infinity, -NaN, 1e3,], $c_1: null, d: true, }\n".utf8)))
   }
 
-  /// editly's colour layers are a clip's picture: one colour, a gradient top to bottom, a
-  /// gradient from the centre out.
-  func testColourLayersArePictures() throws {
+  /// editly's colour layers: one colour; a gradient from the top-left corner to the
+  /// bottom-right, turning 30° over the clip; one from the centre out, growing; colours left
+  /// unsaid drawn from the seed (the same seed, the same colour).
+  func testColourLayersArePicturesAndGradientsMove() throws {
     let file = try read(
       """
       { clips: [
@@ -123,20 +129,37 @@ final class EditFileTests: XCTestCase {
       case .colors(let radial) = file.edit.clips[2].layers[0]
     else { return XCTFail("\(file.edit.clips)") }
     XCTAssertEqual([fill.kind, linear.kind, radial.kind], [.fill, .linear, .radial])
-    let red = try Edit.picture(fill, width: 8, height: 4, at: "c")
+    let red = try Edit.picture(fill, width: 8, height: 4, at: "c", seed: 1)
     XCTAssertEqual(Array(red.pixels.prefix(4)), [255, 0, 0, 255])
-    let ramp = try Edit.picture(linear, width: 4, height: 5, at: "c")
-    XCTAssertEqual(ramp.pixels[0], 0, "black at the top")
-    XCTAssertEqual(ramp.pixels[(4 * 4) * 4], 255, "white at the bottom")
-    XCTAssertEqual(ramp.pixels[(2 * 4) * 4], 128, "grey halfway")
-    let glow = try Edit.picture(radial, width: 9, height: 9, at: "c")
-    XCTAssertGreaterThan(glow.pixels[(4 * 9 + 4) * 4], 240, "white at the centre")
-    XCTAssertLessThan(glow.pixels[0], 40, "black towards the corners")
-    XCTAssertEqual(
-      error("{ clips: [{ layers: [{ type: 'linear-gradient', colors: ['red'] }] }] }").map { _ in "read" }, nil,
-      "two colours are checked when played")
-    XCTAssertThrowsError(try Edit.picture(Edit.ColorLayer(.linear).with(colors: ["red"]), width: 2, height: 2, at: "c"))
-    XCTAssertThrowsError(try Edit.picture(Edit.ColorLayer(.fill).with(color: "mauvish"), width: 2, height: 2, at: "c"))
+    let renderer = ReferenceRenderer(threadCount: 1)
+    func frame(_ layer: ClipLayer, _ p: Double) throws -> LayerKit.Image {
+      guard case .drawn(let draw) = layer.content else { throw XCTSkip("not drawn") }
+      return try renderer.render(try RenderList(layer: try draw(p * 4, 4, 40, 20), width: 40, height: 20))
+    }
+    func grey(_ image: LayerKit.Image, _ x: Int, _ y: Int) -> Int { Int(image.pixel(x: x, y: y).x) }
+    let ramp = try Edit.movingGradient(linear, at: "c", seed: 1)
+    let first = try frame(ramp, 0)
+    XCTAssertLessThan(grey(first, 0, 0), 10, "black at the top-left corner")
+    XCTAssertGreaterThan(grey(first, 39, 19), 245, "white at the bottom-right")
+    XCTAssertEqual(grey(first, 20, 10), 128, accuracy: 8, "grey at the centre")
+    // Turned 30° clockwise by the end (y down): the ramp points further down, so the top-right
+    // corner darkens and the bottom-left lightens.
+    let last = try frame(ramp, 1)
+    XCTAssertLessThan(grey(last, 39, 0), grey(first, 39, 0) - 20)
+    XCTAssertGreaterThan(grey(last, 0, 19), grey(first, 0, 19) + 20)
+    let glow = try Edit.movingGradient(radial, at: "c", seed: 1)
+    let small = try frame(glow, 0)
+    XCTAssertGreaterThan(grey(small, 20, 10), 240, "white at the centre")
+    XCTAssertGreaterThan(grey(try frame(glow, 1), 0, 0), grey(small, 0, 0) + 20, "it grows")
+    // Unsaid colours: drawn from the seed, the same for the same seed and place.
+    let unsaid = Edit.ColorLayer(.fill)
+    let a = try Edit.picture(unsaid, width: 2, height: 2, at: "clips[0].layers[0]", seed: 7)
+    XCTAssertEqual(a.pixels, try Edit.picture(unsaid, width: 2, height: 2, at: "clips[0].layers[0]", seed: 7).pixels)
+    let others = try (0..<8).map { try Edit.picture(unsaid, width: 2, height: 2, at: "clips[0].layers[0]", seed: $0) }
+    XCTAssertGreaterThan(Set(others.map(\.pixels)).count, 1, "another seed, another colour")
+    XCTAssertNoThrow(try Edit.movingGradient(Edit.ColorLayer(.linear).with(colors: ["red"]), at: "c", seed: 1))
+    XCTAssertThrowsError(
+      try Edit.picture(Edit.ColorLayer(.fill).with(color: "mauvish"), width: 2, height: 2, at: "c", seed: 1))
   }
 
   /// editly's title-background: a title over a picture of colours (a linear gradient unless its

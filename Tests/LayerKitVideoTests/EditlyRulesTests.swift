@@ -80,8 +80,10 @@ final class EditlyRulesTests: XCTestCase {
       """)
     var specs: [String] = []
     let played = try play(edit, specs: &specs)
-    XCTAssertEqual(played.levels.clipVolume, 0.01, accuracy: 1e-12)
-    XCTAssertEqual(played.tracks.map(\.volume), [0.5, 0.49])
+    // The weights go to the final mix's amix (EditlySound); each track plays as it is.
+    XCTAssertEqual(played.editlySound?.clipsWeight, 1)
+    XCTAssertEqual(played.editlySound?.trackWeights, [50, 49])
+    XCTAssertEqual(played.tracks.map(\.volume), [1, 1])
   }
 
   /// A clip duration fits its cut at any speed editly reaches (58 s into 1.5 s), where the

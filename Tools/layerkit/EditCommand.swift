@@ -33,6 +33,12 @@ struct EditCommand: ParsableCommand {
       "A folder of gl-transitions files (NAME.glsl): a transition name that is no built-in effect is looked up there, case-insensitively, as editly does (default: $LAYERKIT_GL_TRANSITIONS).",
       valueName: "DIR"))
   var glTransitions: String?
+  @Option(
+    parsing: .unconditional,
+    help:
+      "Seed of editly's random choices (transitions named random, colours unsaid): a whole number ≥ 0 (the file's seed, else 1)."
+  )
+  var seed: Seed?
   @Argument(parsing: .allUnrecognized, help: "Video options, as `slideshow` takes them.") var videoOptions: [String] =
     []
 
@@ -62,8 +68,13 @@ struct EditCommand: ParsableCommand {
         throw ValidationError(VideoOptions.message(for: error))
       }
       var job = try VideoJob(options: options, command: "edit")
+      if !options.run.quiet { for note in file.notes { printError("layerkit edit: \(note)") } }
       job.customOutputArguments = file.customOutputArgs
       var edit = file.edit
+      if let seed {
+        try seed.check()
+        edit.seed = seed.value
+      }
       edit = try Self.resolvingTransitions(
         edit, in: glTransitions ?? ProcessInfo.processInfo.environment["LAYERKIT_GL_TRANSITIONS"])
       // A GIF, Y4M or PNG frames carry no sound: the edit's is left out, said once (editly
@@ -78,6 +89,17 @@ struct EditCommand: ParsableCommand {
         Self.applyEditlySize(
           &edit, sources: sources, gif: gif, fast: file.fast, size: options.size == nil, fps: options.fps == nil)
       }
+      // editly's defaults where the file says nothing: contain-blur (unless --fit says), images
+      // zooming in, titles centred and growing.
+      if edit.defaults?.layer?.resizeMode == nil, !given.contains("--fit") {
+        var defaults = edit.defaults ?? Edit.Defaults()
+        var layer = defaults.layer ?? Edit.LayerDefaults()
+        layer.resizeMode = Fit.containBlur.rawValue
+        defaults.layer = layer
+        edit.defaults = defaults
+      }
+      let frame = options.size.map { ($0.width, $0.height) } ?? (edit.width ?? 640, edit.height ?? 640)
+      edit = edit.withEditlyDefaults(width: frame.0, height: frame.1)
       try job.play(edit, sources: sources, printEdit: printEdit, editly: true)
     }
   }

@@ -140,7 +140,7 @@ extension VideoJob {
     // Overlays (pictures, or clips for picture-in-picture) opened as the inputs are.
     let more = edit.mediaPaths.filter { byPath[$0] == nil }
     for source in try open(more) { byPath[source.path] = source }
-    var random = SeededRandom(seed: 1)
+    var random = SeededRandom(seed: edit.seed ?? 1)
     let played: PlayedEdit
     do {
       played = try edit.play(sources: byPath, editly: editly) { spec, duration, easing in

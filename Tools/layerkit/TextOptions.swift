@@ -80,6 +80,8 @@ struct TextOptions: ParsableArguments {
       layer.position = .named(titlePosition.rawValue)
       layer.box = titleBox == "none" ? "none" : ColorArgument(argument: titleBox)?.hex
       layer.fade = titleFade
+      // Still, as the command draws it (an edit file's title grows unless it says "none").
+      layer.zoomDirection = "none"
       edit.clips[i].layers.append(.title(layer))
     }
     for (list, name) in [(zoom.count, "--zoom"), (pan.count, "--pan")] where list > 1 && list != count {
@@ -90,7 +92,15 @@ struct TextOptions: ParsableArguments {
       let zoom = self.zoom.isEmpty ? .none : self.zoom[self.zoom.count == 1 ? 0 : i]
       let pan = self.pan.isEmpty ? .none : self.pan[self.pan.count == 1 ? 0 : i]
       // One --zoom/--pan for all moves the stills; one per input moves what it names, clips too.
-      guard stills[i] || (self.zoom.count > 1 || self.pan.count > 1), zoom != .none || pan != .none else { continue }
+      guard stills[i] || (self.zoom.count > 1 || self.pan.count > 1), zoom != .none || pan != .none else {
+        // Said as "none": an edit file's image zooms in unless it says otherwise.
+        edit.clips[i].layers = edit.clips[i].layers.map { layer in
+          guard case .image(var image) = layer, image.zoomDirection == nil else { return layer }
+          image.zoomDirection = "none"
+          return .image(image)
+        }
+        continue
+      }
       let direction: String?
       switch zoom {
       case .none: direction = nil

@@ -56,29 +56,9 @@ struct VideoJob {
   ) throws -> AudioMix? {
     try checkCarriesSound(tracks.map(\.path), target)
     guard target.format.carriesSound else { return nil }
-    let tracks = try checked(tracks)
+    let tracks = try AudioMix.checked(tracks)
     return audio(for: target, frames: frames, of: count, time: { Double($0) / fps }) {
       AudioMix.placed(sounds, tracks: tracks, duration: Double(count) / fps, range: $0)
-    }
-  }
-
-  /// Each track checked (it exists, has sound, is whole) with its length learnt, before
-  /// anything is rendered.
-  static func checked(_ tracks: [AudioMix.Track]) throws -> [AudioMix.Track] {
-    // Each file probed once, however many tracks lay it.
-    var lengths: [String: Double?] = [:]
-    return try tracks.map { track in
-      var track = track
-      if lengths[track.path] == nil { lengths[track.path] = try AudioMix.checkTrack(track.path) }
-      track.length = lengths[track.path] ?? nil
-      // A cut that starts at or after the file's end would be silence without a word.
-      if let length = track.length, track.cutFrom >= length {
-        throw VideoError.unreadableAudio(
-          path: track.path,
-          reason:
-            "it is \(Limits.format(length)) s long; the cut starts at \(Limits.format(track.cutFrom)) s, after its end")
-      }
-      return track
     }
   }
 
@@ -183,7 +163,7 @@ struct VideoJob {
     let total = timeline.frameCount
     let range = try selectedFrames(options.run.frames, options.run.shard, count: total)
     plan.options.part = options.run.partRecord(frames: range, of: total)
-    let tracks = target.format.needsFFmpeg ? try Self.checked(played.tracks) : played.tracks
+    let tracks = target.format.needsFFmpeg ? try AudioMix.checked(played.tracks) : played.tracks
     // Secondary outputs are checked before anything is rendered, not found unwritable after.
     try options.run.checkOutputsDistinct(output: options.output, target: target)
     for secondary in [options.run.contactSheet, options.run.stats].compactMap({ $0 }) {
@@ -196,9 +176,13 @@ struct VideoJob {
     if target.format.carriesSound {
       plan.options.audio = try Self.audio(
         for: target, frames: range, of: total, time: timeline.time(ofFrame:)
-      ) {
-        try AudioMix.make(
-          for: timeline, tracks: tracks, clipAudio: played.clipAudio, levels: played.levels, range: $0)
+      ) { range in
+        if let sound = played.editlySound {
+          return try AudioMix.editly(
+            try sound.checked(), timeline: timeline, tracks: tracks, levels: played.levels, range: range)
+        }
+        return try AudioMix.make(
+          for: timeline, tracks: tracks, clipAudio: played.clipAudio, levels: played.levels, range: range)
       }
     }
     var note: String?

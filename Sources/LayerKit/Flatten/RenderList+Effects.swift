@@ -116,6 +116,9 @@ extension RenderListBuilder {
     // 2. The content, into its own surface, with room for the filters' blur.
     let inner = try content(
       layer, mapping: mapping, toTarget: toTarget, clips: [], region: contentRegion)
+    if let blended = Self.blendedInPlace(layer, inner, opacity: opacity, clips: clips, region: region) {
+      return blended
+    }
     var contentBounds = RenderListBuilder.touched(by: inner).expanded(by: filterPlan.margin).intersection(contentRegion)
     var pathShadow: PathGeometry?
     var pathBounds = PixelRect(x: 0, y: 0, width: 0, height: 0)
@@ -169,13 +172,33 @@ extension RenderListBuilder {
       paint: .texture(.surface(composed), composedBounds.surfaceTransform), opacity: opacity,
       clips: clips.map(\.clip), mask: mask)
     if let mode = layer.compositingFilter, mode != .normal {
-      let backdrop = newSurface()
-      ops.append(.copyBackdrop(backdrop, bounds: visible))
       draw.blendMode = mode
-      draw.backdrop = backdrop
+      if mode.readsBackdrop {
+        let backdrop = newSurface()
+        ops.append(.copyBackdrop(backdrop, bounds: visible))
+        draw.backdrop = backdrop
+      }
     }
     ops.append(.draw(draw))
     return ops
+  }
+
+  /// A layer of one draw whose only effect is a mode that blends in place (an additive
+  /// emitter's particle) needs no surface: the draw itself blends. Nil for any other layer.
+  /// Out of line: `effects` recurses through deep trees, and its frame stays small.
+  @inline(never)
+  static func blendedInPlace(
+    _ layer: Layer, _ inner: [RenderOp], opacity: Float, clips: [ClipEntry], region: PixelRect
+  ) -> [RenderOp]? {
+    guard let mode = layer.compositingFilter, !mode.readsBackdrop, mode != .normal, layer.filters.isEmpty,
+      layer.backgroundFilters.isEmpty, layer.mask == nil, !layer.hasShadow, inner.count == 1,
+      case .draw(var d) = inner[0], d.blendMode == .normal, d.clips.count + clips.count <= RenderList.maxClips
+    else { return nil }
+    d.opacity *= opacity
+    d.blendMode = mode
+    d.clips = clips.map(\.clip) + d.clips
+    d.pixelBounds = clips.reduce(d.pixelBounds.intersection(region)) { $0.intersection($1.bounds) }
+    return d.pixelBounds.isEmpty ? [] : [.draw(d)]
   }
 
   /// Pixels per point of the plane mapping `h` around `p`: √|det J| of its Jacobian there.

@@ -186,7 +186,8 @@ extension EmitterLayer {
   }
 
   /// A particle as a layer: its cell's picture at its size and scale, turned, tinted by its
-  /// colour, its alpha the layer's opacity.
+  /// colour, its alpha the layer's opacity; added onto what lies behind in the additive mode
+  /// (Core Animation's "source-additive compositing").
   private func layer(of p: Particle) -> Layer? {
     guard let image = p.cell.contents, image.width > 0, image.height > 0, p.scale > 0, p.color.w > 0 else {
       return nil
@@ -200,7 +201,7 @@ extension EmitterLayer {
       Transform3D(scaleX: p.scale, y: p.scale))
     layer.opacity = p.color.w
     layer.contents = Self.tinted(p.cell, image, SIMD3(p.color.x, p.color.y, p.color.z))
-    if renderMode == .additive { layer.compositingFilter = .screen }
+    if renderMode == .additive { layer.compositingFilter = .plusLighter }
     return layer
   }
 

@@ -32,6 +32,8 @@ final class GLContext {
   private var boundFramebuffer: GLuint = 0
   private var viewportSize: (Int, Int) = (0, 0)
   private var blending = true
+  /// Whether the blend function is additive (ONE, ONE) rather than source-over.
+  private var additive = false
 
   init(connection: EGLDisplayConnection) throws(GLError) {
     self.connection = connection
@@ -208,10 +210,25 @@ final class GLContext {
   /// Turns the fixed source-over blend on (draws) or off (filter passes and blend-mode draws,
   /// which compute the stored value themselves).
   func setBlending(_ on: Bool) throws(GLError) {
+    try setAdditive(false)
     guard blending != on else { return }
     if on { glEnable(GLenum(GL_BLEND)) } else { glDisable(GLenum(GL_BLEND)) }
     try check(on ? "glEnable(GL_BLEND)" : "glDisable(GL_BLEND)")
     blending = on
+  }
+
+  /// Turns the fixed additive blend on (`BlendMode.plusLighter`: dst = src + dst, which the
+  /// RGBA8 target clamps), or back to source-over, blending on in both cases.
+  func setAdditiveBlending() throws(GLError) {
+    try setBlending(true)
+    try setAdditive(true)
+  }
+
+  private func setAdditive(_ on: Bool) throws(GLError) {
+    guard additive != on else { return }
+    glBlendFunc(GLenum(GL_ONE), GLenum(on ? GL_ONE : GL_ONE_MINUS_SRC_ALPHA))
+    try check("glBlendFunc")
+    additive = on
   }
 
   /// Draws into `target` from now on, with a viewport covering it.

@@ -27,7 +27,7 @@ struct LayerQuadVariant: Hashable, CaseIterable {
   var projective: Bool
   /// Mask, path and coverage-mask code compiled in (taken by uniform branch), with clips and border.
   var effects: Bool
-  /// A blend mode other than normal (only with `effects`).
+  /// A blend mode that reads a backdrop (only with `effects`).
   var blend: Bool
   /// A coverage mask in a colour, with or without clips and nothing else (a shape layer's fill
   /// or stroke): the mask's code alone.
@@ -77,7 +77,7 @@ struct LayerQuadVariant: Hashable, CaseIterable {
   init(_ draw: Draw) {
     if case .texture = draw.paint { texture = true } else { texture = false }
     projective = !draw.mapping.isAffine
-    blend = draw.blendMode != .normal
+    blend = draw.blendMode.readsBackdrop
     coverage = false
     // Continuous corners (on the shape or a clip) are drawn by the `effects` variants alone.
     let continuous =

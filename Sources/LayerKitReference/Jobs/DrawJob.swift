@@ -116,7 +116,10 @@ struct DrawJob: @unchecked Sendable {
         let src = color * (coverage * opacity)
         let i = target.index(x, y)
         let out: SIMD4<UInt8>
-        if mode != .normal {
+        if mode == .plusLighter {
+          let dst = SIMD4(target.pixels[i], target.pixels[i + 1], target.pixels[i + 2], target.pixels[i + 3])
+          out = RenderMath.add(src, onto: dst)
+        } else if mode != .normal {
           out = RenderMath.unorm8(RenderMath.composite(mode, src, backdrop!.texel(x, y)))
         } else if src.w == 1 {
           // An opaque source replaces the pixel: src + dst × 0 is src exactly.
