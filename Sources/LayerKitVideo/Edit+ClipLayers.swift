@@ -130,6 +130,19 @@ extension Edit {
     guard kerning.isFinite, abs(kerning) <= 2000 else {
       throw VideoError.invalidEdit(at: at + ".charSpacing", reason: "thousandths of the font's size")
     }
+    // editly's own geometry and motion for its news title and subtitle (Edit+EditlyCaptions).
+    switch c.kind {
+    case .newsTitle:
+      return Self.newsTitle(
+        c.text, style: style, fontSize: c.fontSize, charSpacing: c.charSpacing, band: style.box ?? .clear, at: at,
+        start: start, stop: stop)
+    case .subtitle:
+      let band = try c.backgroundColor.map { try Self.color($0, at: at + ".backgroundColor") }
+      return Self.editlySubtitle(
+        c.text, style: style, fontSize: c.fontSize, band: band ?? Color(red: 0, green: 0, blue: 0, alpha: 0.3), at: at,
+        start: start, stop: stop)
+    case .slideInText: break
+    }
     _ = try Self.anchor(position, margin: 0.05, width: 1, height: 1, at: at + ".position")
     let kind = c.kind
     let text = c.text

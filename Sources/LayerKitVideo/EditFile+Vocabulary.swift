@@ -65,7 +65,7 @@ extension EditFile {
   /// editly's transition names that are not LayerKit SPECs, as LayerKit plays them.
   static let transitionNames: [String: String] = [
     "directional-left": "push:fromRight", "directional-right": "push:fromLeft",
-    "directional-up": "push:fromBottom", "directional-down": "push:fromTop", "dummy": "none",
+    "directional-up": "push:fromBottom", "directional-down": "push:fromTop", "dummy": "cut",
   ]
 
   struct Reader {

@@ -36,6 +36,8 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
   private let height: Int
   private let format: VideoFormat
   private let rate: FrameRate
+  /// editly's customOutputArgs, for naming ffmpeg's refusal of them.
+  private let customArguments: [String]
   /// The most pixels a frame of an animated GIF or WebP holds.
   static let maxAnimatedPixels = 3840 * 2160
   /// The frame rates a GIF plays at as written: delays of 2 to 65 535 hundredths of a second.
@@ -44,6 +46,7 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
   init(plan: OutputPlan, width: Int, height: Int, rate: FrameRate) throws {
     self.rate = rate
     let (target, options) = (plan.target, plan.options)
+    customArguments = options.stretch == nil ? options.customArguments : []
     background = options.background
     displayPath = target.displayPath
     self.width = width
@@ -73,8 +76,14 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
         input = plan.keepsAlpha ? .rgbaStraight : .rgbaOpaque
         filters.append(FFmpegSink.toBT709)
       }
+      let custom = !options.customArguments.isEmpty
       if let stretch = options.stretch {
         output += stretch
+      } else if custom {
+        // editly's customOutputArgs replace its output arguments, codecs and their settings
+        // included: LayerKit keeps only the pixel format its frames are tagged for and, for an
+        // MP4, the index at the front.
+        output += ["-pix_fmt", pix] + (format == .mp4 ? ["-movflags", "+faststart"] : [])
       } else if format == .mp4 {
         output += ["-c:v", options.codec ?? "libx264", "-pix_fmt", pix]
         output += ["-crf", String(options.crf ?? 23), "-preset", options.preset ?? "medium"]
@@ -154,7 +163,9 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     args += ["-map", filters.isEmpty ? "0:v" : "[v]"]
     if let audioLabel {
       args += ["-map", "[\(audioLabel)]"]
+      // Custom arguments choose the sound's codec too (ffmpeg's default for the container unsaid).
       switch format {
+      case _ where !options.customArguments.isEmpty: break
       case .mp4, .mov: args += ["-c:a", "aac", "-b:a", "192k"]
       case .webm: args += ["-c:a", "libopus", "-b:a", "160k"]
       // The mix as computed (32-bit float, lossless): a joined video then encodes the very
@@ -228,10 +239,50 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     }
   }
 
-  /// An encoder's failure to write its output (a full disk) as the output's error, naming it.
+  /// An encoder's failure to write its output (a full disk) as the output's error, naming it;
+  /// ffmpeg's refusal of custom output arguments as theirs, naming the one refused.
   private func named(_ error: VideoError) -> VideoError {
-    guard case .programFailed(_, _, let detail) = error, let reason = FFmpeg.outputFailure(detail) else { return error }
-    return .unwritableOutput(path: displayPath, reason: reason)
+    guard case .programFailed(_, _, let detail) = error else { return error }
+    if let reason = FFmpeg.outputFailure(detail) { return .unwritableOutput(path: displayPath, reason: reason) }
+    guard !customArguments.isEmpty else { return error }
+    return .invalidEdit(
+      at: "customOutputArgs",
+      reason: Self.refusal(of: customArguments, detail, format: format) + " (\(customArguments.joined(separator: " ")))"
+    )
+  }
+
+  /// What ffmpeg's error lines say about custom output arguments, in one line naming the
+  /// argument: an option the encoder does not take, an encoder ffmpeg lacks, a codec the
+  /// container does not hold.
+  static func refusal(of arguments: [String], _ detail: String, format: VideoFormat) -> String {
+    func given(_ names: [String]) -> String? {
+      for (i, a) in arguments.enumerated() where names.contains(a) && i + 1 < arguments.count {
+        return "\(a) \(arguments[i + 1])"
+      }
+      return nil
+    }
+    let codec = given(["-vcodec", "-c:v", "-codec:v", "-c", "-codec"])
+    for line in FFmpeg.plainLines(detail) {
+      if let r = line.range(of: "Error setting option ") {
+        let words = line[r.upperBound...].split(separator: " ")
+        let option = words.first.map(String.init) ?? "?"
+        let value =
+          words.count > 3 ? words[3...].joined(separator: " ").trimmingCharacters(in: .punctuationCharacters) : ""
+        return "the encoder " + (codec.map { "they choose (\($0))" } ?? "") + " does not take -\(option) \(value)"
+          + (given(["-\(option)"]) == nil ? "; give it a value it takes, or leave the encoder LayerKit's" : "")
+      }
+      if let r = line.range(of: "Unrecognized option '") {
+        return "ffmpeg has no option -\(line[r.upperBound...].prefix { $0 != "'" })"
+      }
+      if let r = line.range(of: "Unknown encoder '") {
+        return "ffmpeg has no encoder '\(line[r.upperBound...].prefix { $0 != "'" })'"
+      }
+      if line.contains("not currently supported in container") || line.contains("Could not find tag for codec") {
+        return "a .\(format.rawValue) cannot hold the codec " + (codec.map { "they choose (\($0))" } ?? "they choose")
+          + "; name another codec, or write another kind of file"
+      }
+    }
+    return "ffmpeg refused them: " + FFmpeg.explainFailure(detail)
   }
 
   func finish() throws {

@@ -117,7 +117,7 @@ final class GLEffectsTests: XCTestCase {
     XCTAssertEqual(linked.layers, 26)
     XCTAssertEqual(linked.filters, 4)
     XCTAssertEqual(linked.transitions, TransitionEffects.all.count)
-    XCTAssertEqual(linked.transitions, 15)
+    XCTAssertEqual(linked.transitions, 16)
     print(
       "GLRenderer start-up: \(linked.layers + linked.filters + linked.transitions) programs in "
         + "\(Int(seconds * 1000)) ms (\(renderer.info.renderer))")

@@ -7,9 +7,8 @@
 // fixtures under Tests/LayerKitGLTests/Fixtures/transitions, found from this file's path.
 
 import Foundation
-import XCTest
-
 import LayerKitRender
+import XCTest
 
 @testable import LayerKitGL
 
@@ -270,7 +269,7 @@ final class GLTransitionSourceTests: XCTestCase {
     XCTAssertEqual(
       Set(TransitionEffects.all.keys),
       [
-        "fade", "moveIn", "push", "reveal",
+        "fade", "moveIn", "push", "reveal", "cut",
         "dissolve", "swipe", "barsSwipe", "copyMachine", "flash", "mod",
         "ripple", "pageCurl", "pageCurlWithShadow", "accordionFold", "disintegrateWithMask",
       ])

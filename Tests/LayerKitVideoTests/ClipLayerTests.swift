@@ -75,7 +75,7 @@ final class ClipLayerTests: XCTestCase {
   }
 
   /// editly's news title slides in from the left edge: at its start the band is off the frame;
-  /// later it covers the bottom-left.
+  /// later it covers the top-left (its top at 0.08 of the height less 0.03 of the shorter side).
   func testANewsTitleSlidesIn() throws {
     let json = """
       {"clips": [{"duration": 2, "layers": [
@@ -83,8 +83,9 @@ final class ClipLayerTests: XCTestCase {
         {"type": "news-title", "text": "NEWS", "backgroundColor": "#ff0000", "fontSize": 0.25}]}]}
       """
     let f = try frames(json, at: [0, 1])
-    XCTAssertEqual(rgb(f[0], 1, 16), [0, 0, 0], "at its start the band is off the frame")
-    XCTAssertEqual(rgb(f[1], 1, 16), [255, 0, 0], "then its band covers the left edge")
+    XCTAssertEqual(rgb(f[0], 0, 2), [0, 0, 0], "at its start the band is off the frame")
+    XCTAssertEqual(rgb(f[1], 0, 2), [255, 0, 0], "then its band covers the left edge")
+    XCTAssertEqual(rgb(f[1], 0, 16), [0, 0, 0], "at the top, not the bottom")
   }
 
   /// Colours as editly's files write them: #RGB, #RGBA, CSS's rgb() and rgba(), CSS names.

@@ -64,7 +64,8 @@ extension VideoJob {
       declared = source.uniforms.map { ($0.name, $0.type) }
     } else {
       guard let builtInEffect = TransitionEffects.all[head] else {
-        let names = TransitionEffects.all.keys.sorted()
+        // A cut halfway is no transition to pick at random (editly's `random` neither picks `dummy`).
+        let names = TransitionEffects.all.keys.sorted().filter { $0 != "cut" }
         let near = names.min {
           editDistance($0.lowercased(), head.lowercased()) < editDistance($1.lowercased(), head.lowercased())
         }
@@ -96,7 +97,8 @@ extension VideoJob {
 
   /// A built-in effect picked by `random`, as a SPEC (`push:fromTop` for those with a direction).
   static func randomSpec(_ random: inout SeededRandom) -> String {
-    let names = TransitionEffects.all.keys.sorted()
+    // A cut halfway is no transition to pick at random (editly's `random` neither picks `dummy`).
+    let names = TransitionEffects.all.keys.sorted().filter { $0 != "cut" }
     let name = names[Int(random.next() % UInt64(names.count))]
     guard ["moveIn", "push", "reveal"].contains(name) else { return name }
     let subtypes: [TransitionSubtype] = [.fromLeft, .fromRight, .fromTop, .fromBottom]

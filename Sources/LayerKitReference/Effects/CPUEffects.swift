@@ -126,7 +126,7 @@ extension CPUTransitionKernel {
 enum CPUEffects {
   /// By effect name; the same names as TransitionEffects.all (a test holds them equal).
   static let all: [String: any CPUTransitionKernel.Type] = [
-    "fade": Fade.self, "moveIn": MoveIn.self, "push": Push.self, "reveal": Reveal.self,
+    "fade": Fade.self, "moveIn": MoveIn.self, "push": Push.self, "reveal": Reveal.self, "cut": Cut.self,
     "dissolve": Fade.self, "swipe": Swipe.self, "barsSwipe": BarsSwipe.self, "copyMachine": CopyMachine.self,
     "flash": Flash.self, "mod": Mod.self, "ripple": Ripple.self, "pageCurl": PageCurl.self,
     "pageCurlWithShadow": PageCurlWithShadow.self, "accordionFold": AccordionFold.self,
@@ -148,6 +148,19 @@ enum CPUEffects {
       let a = c.getFromColor(c.uv)
       let b = c.getToColor(c.uv)
       return a + (b - a) * progress
+    }
+  }
+
+  /// cut.glsl: the old content until progress passes 0.5, then the new.
+  struct Cut: CPUTransitionKernel {
+    let late: Bool
+
+    init(_ parameters: ResolvedParameters, progress: Float, ratio: Float) {
+      late = progress > 0.5
+    }
+
+    @inline(__always) func color(_ c: TransitionContext) -> SIMD4<Float> {
+      late ? c.getToColor(c.uv) : c.getFromColor(c.uv)
     }
   }
 

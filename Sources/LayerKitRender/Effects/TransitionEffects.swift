@@ -51,7 +51,7 @@ public struct TransitionEffect: Sendable {
 public enum TransitionEffects {
   /// Every built-in effect by name.
   public static let all: [String: TransitionEffect] = Dictionary(
-    uniqueKeysWithValues: ([fade, moveIn, push, reveal] + coreImage).map { ($0.name, $0) })
+    uniqueKeysWithValues: ([fade, moveIn, push, reveal, cut] + coreImage).map { ($0.name, $0) })
 
   /// The Core Image–style effects, in Core Image's order.
   public static let coreImage = [
@@ -75,6 +75,10 @@ public enum TransitionEffects {
   /// reveal.glsl: the old content slides out, uncovering the new.
   public static let reveal = TransitionEffect(
     name: "reveal", file: "reveal.glsl", parameters: direction, exactEnds: false, shortcut: .slide(.reveal))
+
+  /// cut.glsl: the old content until halfway, then the new (editly's `dummy`, which overlaps
+  /// the clips without an effect).
+  public static let cut = TransitionEffect(name: "cut", file: "cut.glsl", parameters: [])
 
   // MARK: Core Image's transition filters, with Core Image's parameter names and defaults
 
