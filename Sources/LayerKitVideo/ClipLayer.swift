@@ -51,13 +51,18 @@ public struct ClipLayer: Sendable {
     /// Fractions of the picture area: x, y, width, height.
     public var box: Rect
     public var gravity: ContentsGravity
+    /// contain-blur: the bars of the box filled with the frame stretched and blurred.
+    public var bars: Bool
 
-    public init(info: ClipInfo, inPoint: Double = 0, speed: Double = 1, box: Rect, gravity: ContentsGravity) {
+    public init(
+      info: ClipInfo, inPoint: Double = 0, speed: Double = 1, box: Rect, gravity: ContentsGravity, bars: Bool = false
+    ) {
       self.info = info
       self.inPoint = inPoint
       self.speed = speed
       self.box = box
       self.gravity = gravity
+      self.bars = bars
     }
 
     /// The clip's own time `local` seconds after the layer's start.
@@ -100,7 +105,7 @@ public struct ClipLayer: Sendable {
     case .clip(let clip):
       guard let clipFrame else { throw VideoError.invalidTimeline("\(clip.info.path): no decoder for a placed clip") }
       let image = try clipFrame(clip.clipTime(local - start))
-      return Self.picture(image, in: clip.box, gravity: clip.gravity, width: width, height: height)
+      return Self.picture(image, in: clip.box, gravity: clip.gravity, bars: clip.bars, width: width, height: height)
     case .shader(let s): shader = s
     }
     guard let paint else {
@@ -116,14 +121,19 @@ public struct ClipLayer: Sendable {
 
   /// A layer the size of the picture area with `image` in `box` (fractions of the area), filled
   /// as `gravity` says, moved by Ken Burns at `progress` (0 to 1) inside the box.
+  /// With `bars` (contain-blur), the box's bars are the picture stretched over the box and
+  /// blurred (`Fit.bars`).
   static func picture(
-    _ image: Image, in box: Rect, gravity: ContentsGravity, motion: KenBurns? = nil, progress: Double = 0,
-    width w: Double, height h: Double
+    _ image: Image, in box: Rect, gravity: ContentsGravity, bars: Bool = false, motion: KenBurns? = nil,
+    progress: Double = 0, width w: Double, height h: Double
   ) -> Layer {
     let root = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
     let frame = Rect(x: box.origin.x * w, y: box.origin.y * h, width: box.size.width * w, height: box.size.height * h)
     let area = Layer(frame: frame)
     area.masksToBounds = true
+    if bars, let under = Fit.bars(image, width: frame.size.width, height: frame.size.height) {
+      area.addSublayer(under)
+    }
     let shown = Layer(frame: Rect(x: 0, y: 0, width: frame.size.width, height: frame.size.height))
     shown.contents = image
     shown.contentsGravity = gravity

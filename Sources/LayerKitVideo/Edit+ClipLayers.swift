@@ -20,12 +20,13 @@ extension Edit {
       let image = try Self.still(i.path, sources: sources, at: at)
       let box = try Self.box(i, at: at)
       let motion = try Self.motion(i.zoomDirection, amount: i.zoomAmount, pan: i.panDirection, at: at)
-      let gravity = try (i.resizeMode.map { try Self.fit($0, at: at + ".resizeMode") } ?? fit).gravity
+      let chosen = try i.resizeMode.map { try Self.fit($0, at: at + ".resizeMode") } ?? fit
       let (start, stop) = try Self.span(i.start, i.stop, at: at)
       return ClipLayer(start: start, stop: stop) { local, span, w, h in
         let shown = try image.fitting(box.size.width * w, box.size.height * h)
         return ClipLayer.picture(
-          shown, in: box, gravity: gravity, motion: motion, progress: local / span, width: w, height: h)
+          shown, in: box, gravity: chosen.gravity, bars: chosen == .containBlur, motion: motion, progress: local / span,
+          width: w, height: h)
       }
     case .imageOverlay(let o):
       let image = try Self.still(o.path, sources: sources, at: at)

@@ -356,7 +356,7 @@ extension Edit {
     let (start, stop) = try Self.span(v.start, v.stop, at: at)
     return ClipLayer(
       start: start, stop: stop,
-      clip: .init(info: info, inPoint: from, speed: speed, box: box, gravity: fit.gravity))
+      clip: .init(info: info, inPoint: from, speed: speed, box: box, gravity: fit.gravity, bars: fit == .containBlur))
   }
 
   /// A video layer's item: editly's rule (a clip duration with a cut and no speed speeds the cut

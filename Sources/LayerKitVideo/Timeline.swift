@@ -94,8 +94,8 @@ public struct TimelineTransition: Sendable {
 /// How a picture of another aspect fills the frame.
 public enum Fit: String, Sendable, CaseIterable {
   case cover, contain, stretch
-  /// `contain` over a blurred, darkened `cover` copy of the same picture, which fills the bars
-  /// (editly's `contain-blur`).
+  /// `contain` over a blurred copy of the same picture stretched to the area, which fills the
+  /// bars (editly's `contain-blur`).
   case containBlur = "contain-blur"
 
   var gravity: ContentsGravity {
@@ -106,12 +106,33 @@ public enum Fit: String, Sendable, CaseIterable {
     }
   }
 
-  /// The blur of `contain-blur`'s bars, in points, for a picture area `width`×`height`: a
-  /// fortieth of its shorter side, at least 4 (27 at 1080p).
-  static func barBlur(width: Double, height: Double) -> Double { max(4, min(width, height) / 40) }
+  /// The blur of `contain-blur`'s bars, as a Gaussian's σ in points, for an area
+  /// `width`×`height`: editly's box blur of radius ⌊min(100, longer side / 10)⌋ (one pass,
+  /// (2r + 1)² pixels) has σ = √(((2r + 1)² − 1) / 12) ≈ 0.58 r; at least 1.
+  static func barBlur(width: Double, height: Double) -> Double {
+    let r = min(100, max(width, height) / 10).rounded(.down)
+    return max(1, (((2 * r + 1) * (2 * r + 1) - 1) / 12).squareRoot())
+  }
 
-  /// How much `contain-blur` darkens its bars (RGB multiplied).
-  static let barBrightness = 0.6
+  /// The bars of `contain-blur` for `image` in an area `width`×`height` (nil where the picture
+  /// fills it): the picture stretched over the area and blurred. A blur's surface ends at the
+  /// frame's edge (a group lies inside the target), so within a few σ of the edge the blurred
+  /// copy thins out: the same copy, sharp, lies under it and keeps the bars opaque there, as
+  /// editly's blur, which clamps at the edges, is.
+  static func bars(_ image: Image, width w: Double, height h: Double) -> Layer? {
+    guard w > 0, h > 0, abs(Double(image.width) / Double(image.height) - w / h) > 1e-3 else { return nil }
+    let area = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
+    area.masksToBounds = true
+    for blurred in [false, true] {
+      let copy = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
+      copy.contents = image
+      copy.contentsGravity = .resize
+      copy.masksToBounds = true
+      if blurred { copy.filters = [.gaussianBlur(radius: barBlur(width: w, height: h))] }
+      area.addSublayer(copy)
+    }
+    return area
+  }
 }
 
 /// A video as a sequence of items joined by transitions, sampled at a fixed frame rate: frame k
@@ -297,26 +318,9 @@ public struct Timeline: Sendable {
     layer.contents = image
     layer.masksToBounds = true
     layer.contentsGravity = fit.gravity
-    guard fit == .containBlur, image.width * pictureHeight != image.height * pictureWidth else { return layer }
-    // The bars: the picture covering the area, blurred and darkened, under the picture itself.
-    // A blur's surface ends at the frame's edge (a group lies inside the target), so within a few
-    // σ of the edge the blurred copy thins out: the same copy, darkened but sharp, lies under it
-    // and keeps the bars opaque there.
-    let sigma = Fit.barBlur(width: w, height: h)
-    let k = Fit.barBrightness
-    let darken = Filter.colorMatrix(r: [k, 0, 0, 0], g: [0, k, 0, 0], b: [0, 0, k, 0], a: [0, 0, 0, 1], bias: .zero)
-    let area = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
-    area.masksToBounds = true
-    for blurred in [false, true] {
-      let bars = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
-      bars.contents = image
-      bars.contentsGravity = .resizeAspectFill
-      bars.masksToBounds = true
-      bars.filters = blurred ? [.gaussianBlur(radius: sigma), darken] : [darken]
-      area.addSublayer(bars)
-    }
-    area.addSublayer(layer)
-    return area
+    guard fit == .containBlur, let bars = Fit.bars(image, width: w, height: h) else { return layer }
+    bars.addSublayer(layer)
+    return bars
   }
 
   /// A frame of `image` alone, with the image overlays over it: what a held still shows on

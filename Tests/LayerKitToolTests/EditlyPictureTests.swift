@@ -78,6 +78,21 @@ final class EditlyPictureTests: XCTestCase {
     XCTAssertGreaterThan(Int(bar.x) + Int(bar.y) + Int(bar.z), 30, "not black: \(bar)")
   }
 
+  /// contain-blur inside a box (editly's mosaic): the box's bars are the picture blurred, where
+  /// `contain` leaves them empty.
+  func testContainBlurInsideABoxFillsTheBoxsBars() throws {
+    func bar(_ mode: String) throws -> SIMD4<UInt8> {
+      let shown = try frames(
+        "{ clips: [{ duration: 1, layers: [{ type: 'fill-color', color: 'black' }, { type: 'image', "
+          + "path: 'picture.png', width: 0.5, height: 1, resizeMode: '\(mode)', zoomDirection: null }] }] }", mode)
+      // The 16:9 picture in an 80×90 box: 80×45 in its middle, the bars above and below.
+      return shown[0].pixel(x: 40, y: 8)
+    }
+    let blurred = try bar("contain-blur")
+    XCTAssertGreaterThan(Int(blurred.x) + Int(blurred.y) + Int(blurred.z), 30, "the bar is the blurred picture")
+    XCTAssertEqual(try bar("contain"), [0, 0, 0, 255], "contain leaves the bar to what lies behind")
+  }
+
   /// The news title is editly's: a band of #d02a42 at the top left (0.08 of the height down),
   /// the text on it; nothing in the lower half.
   func testTheNewsTitleIsABandAtTheTopLeft() throws {

@@ -18,7 +18,7 @@ struct VideoOptions: ParsableArguments {
     Double?
   @Option(
     help:
-      "cover, contain, contain-blur (contain over a blurred, darkened copy that fills the bars) or stretch: how inputs of another aspect fill the frame."
+      "cover, contain, contain-blur (contain over a blurred copy stretched to fill the bars) or stretch: how inputs of another aspect fill the frame."
   )
   var fit: Fit = .cover
   @Option(
