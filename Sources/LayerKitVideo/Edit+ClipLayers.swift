@@ -61,9 +61,13 @@ extension Edit {
       return ClipLayer(start: start, stop: stop) { local, span, w, h in
         let layer = try Self.placedText(text, style: style, position: position, width: w, height: h, at: at)
         layer.opacity = style.opacity(at: local, start: 0, length: span)
-        // Ken Burns on a title: it grows (or shrinks) about the frame's centre.
+        // Ken Burns on a title: it grows (or shrinks) about its anchor — the frame's centre for
+        // a centred title, the corner of a corner one — as editly's zooms about its origin.
         if let motion {
           let scale = motion.placement(at: local / span).scale
+          let a = try Self.anchor(position, margin: 0.05, width: w, height: h, at: at + ".position")
+          layer.anchorPoint = Point(x: a.x, y: a.y)
+          layer.position = Point(x: a.x * w, y: a.y * h)
           layer.transform = Transform3D(scaleX: scale, y: scale)
         }
         return layer

@@ -455,7 +455,10 @@ extension Edit {
     guard amount.isFinite, (0...1).contains(amount) else {
       throw VideoError.invalidEdit(at: at + ".layers.zoomAmount", reason: "from 0 to 1")
     }
-    return KenBurns(zoom: zoom, pan: direction2, amount: amount)
+    // editly's left and right: its own scale and a shift in pixels (KenBurns.editlyPan), unless
+    // LayerKit's panDirection says how.
+    let editlyPan = (direction == "left" || direction == "right") && (pan == nil || pan == "none")
+    return KenBurns(zoom: zoom, pan: direction2, amount: amount, editlyPan: editlyPan)
   }
 
   /// A title's style from its fields over the title defaults.

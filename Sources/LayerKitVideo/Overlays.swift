@@ -181,23 +181,32 @@ public struct KenBurns: Sendable, Equatable {
   public var pan: SIMD2<Double>
   /// How much larger the picture gets (0.1: 10 %).
   public var amount: Double
+  /// editly's `zoomDirection: 'left'` / `'right'`: the picture 1.3 + `amount` times its size,
+  /// moving across by 1000 × `amount` pixels of the frame, from −500 × `amount` to
+  /// +500 × `amount` (right; left the other way), whatever the frame's size.
+  public var editlyPan = false
 
-  public init(zoom: Zoom = .in, pan: SIMD2<Double> = .zero, amount: Double = 0.1) {
+  public init(zoom: Zoom = .in, pan: SIMD2<Double> = .zero, amount: Double = 0.1, editlyPan: Bool = false) {
     self.zoom = zoom
     self.pan = pan
     self.amount = amount
+    self.editlyPan = editlyPan
   }
 
   /// The move at `u` as the transform of a picture `width`×`height` (about its centre).
   func transform(at u: Double, width: Double, height: Double) -> Transform3D {
-    let (scale, offset) = placement(at: u)
+    let (scale, offset) = placement(at: u, width: width)
     return Transform3D(scaleX: scale, y: scale).concatenating(
       Transform3D(translationX: offset.x * width, y: offset.y * height))
   }
 
-  /// The scale and the offset (fractions of the picture's size) at `u` (0…1 of the item's time).
-  func placement(at u: Double) -> (scale: Double, offset: SIMD2<Double>) {
+  /// The scale and the offset (fractions of the picture's size) at `u` (0…1 of the item's time),
+  /// for a picture `width` pixels wide.
+  func placement(at u: Double, width: Double = 1) -> (scale: Double, offset: SIMD2<Double>) {
     let v = min(max(u, 0), 1)
+    if editlyPan {
+      return (1.3 + amount, SIMD2(pan.x * (1000 * amount * v - 500 * amount) / max(width, 1), 0))
+    }
     let scale: Double
     switch zoom {
     case .in: scale = 1 + amount * v

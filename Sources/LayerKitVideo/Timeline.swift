@@ -298,7 +298,7 @@ public struct Timeline: Sendable {
     // The layer: its contents at k pixels a picture pixel, centred; moved about its centre c by
     // P = c + s (L − c) + t. So L = P / s + c − (c + t) / s, and I = (L − origin) / k.
     let origin = (size - image * k) / 2
-    let (s, pan) = motion.placement(at: local / items[i].duration)
+    let (s, pan) = motion.placement(at: local / items[i].duration, width: size.x)
     let c = size / 2
     let t = pan * size
     return (1 / (s * k), (c - (c + t) / s - origin) / k)

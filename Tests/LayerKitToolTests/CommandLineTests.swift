@@ -270,6 +270,7 @@ final class CommandLineTests: XCTestCase {
         "accordionFold: bottomHeight = 0.0, numberOfFolds = 3, foldShadowAmount = 0.1",
         "barsSwipe: angle = 3.14, width = 0.046875, barOffset = 10.0",
         "copyMachine: color = vec3(0.6, 1.0, 0.8), angle = 0.0, width = 0.3125, opacity = 1.3",
+        "cut",
         "disintegrateWithMask: maskScale = 8.0, shadowRadius = 0.0125, shadowDensity = 0.65, "
           + "shadowOffset = vec2(0.0, -0.015625), maskImage = (image), useMaskImage = false",
         "dissolve",

@@ -98,4 +98,20 @@ final class EditlyRulesTests: XCTestCase {
         TimelineTransition(effect: "fade", duration: d)
       })
   }
+
+  /// editly's Ken Burns: in 1 → 1 + a, out the other way, and left / right at 1.3 + a moving
+  /// 1000 × a pixels across, from −500 × a (right) whatever the frame's size; `null` none.
+  func testKenBurnsMovesAsEditlys() throws {
+    let right = try XCTUnwrap(try Edit.motion("right", amount: 0.1, pan: nil, at: "c"))
+    for (u, shift) in [(0.0, -50.0), (0.5, 0.0), (1.0, 50.0)] {
+      let (scale, offset) = right.placement(at: u, width: 640)
+      XCTAssertEqual(scale, 1.4, accuracy: 1e-12)
+      XCTAssertEqual(offset.x * 640, shift, accuracy: 1e-9, "at \(u)")
+    }
+    let left = try XCTUnwrap(try Edit.motion("left", amount: 0.1, pan: nil, at: "c"))
+    XCTAssertEqual(left.placement(at: 0, width: 1920).offset.x * 1920, 50, accuracy: 1e-9, "left starts to the right")
+    let zoomIn = try XCTUnwrap(try Edit.motion("in", amount: nil, pan: nil, at: "c"))
+    XCTAssertEqual(zoomIn.placement(at: 0.5).scale, 1.05, accuracy: 1e-12)
+    XCTAssertNil(try Edit.motion("none", amount: nil, pan: nil, at: "c"))
+  }
 }
