@@ -1,3 +1,4 @@
+import Foundation
 import LayerKit
 import LayerKitMedia
 
@@ -26,29 +27,42 @@ extension Edit {
     let (a, b) = (try color(names[0], at: at + ".colors[0]"), try color(names[1], at: at + ".colors[1]"))
     let (start, stop) = try span(layer.start, layer.stop, at: at)
     let radial = layer.kind == .radial
+    let (ca, cb) = (premultiplied(a), premultiplied(b))
     return ClipLayer(start: start, stop: stop) { local, span, w, h in
       let p = span > 0 ? min(max(local / span, 0), 1) : 0
-      let root = LayerKit.Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
-      root.masksToBounds = true
-      root.backgroundColor = b
-      let g = GradientLayer()
-      g.colors = [a, b]
-      if radial {
-        let r = 0.6 * max(w, h) * (1 + p)
-        g.type = .radial
-        g.bounds = Rect(x: 0, y: 0, width: 2 * r, height: 2 * r)
-        g.startPoint = Point(x: 0.5, y: 0.5)
-        g.endPoint = Point(x: 1, y: 1)
-      } else {
-        g.bounds = Rect(x: 0, y: 0, width: 2 * w, height: 2 * h)
-        g.startPoint = Point(x: 0.25, y: 0.25)
-        g.endPoint = Point(x: 0.75, y: 0.75)
-        g.transform = Transform3D(rotationAngle: p * 30 * .pi / 180, x: 0, y: 0, z: 1)
+      // Drawn here at a quarter of a large frame's size and stretched: a gradient is smooth (a
+      // linear one is linear, which bilinear stretching keeps), and a frame-sized gradient
+      // through the renderer took 115 ms a 1080p frame on the CPU, 210 on llvmpipe.
+      let k = max(1, min(4, (min(w, h) / 90).rounded(.down)))
+      let (gw, gh) = (max(2, Int((w / k).rounded(.up))), max(2, Int((h / k).rounded(.up))))
+      let (cx, cy) = (w / 2, h / 2)
+      // Linear: from the top-left corner to the bottom-right, the direction turned 30° × p
+      // clockwise (y down); radial: out to 0.6 × the longer side × (1 + p).
+      let angle = p * 30 * .pi / 180
+      let (dx, dy) = (w * cos(angle) - h * sin(angle), w * sin(angle) + h * cos(angle))
+      let length2 = dx * dx + dy * dy
+      let radius = 0.6 * max(w, h) * (1 + p)
+      var pixels = [UInt8](repeating: 0, count: gw * gh * 4)
+      for j in 0..<gh {
+        let y = (Double(j) + 0.5) * k - cy
+        for i in 0..<gw {
+          let x = (Double(i) + 0.5) * k - cx
+          let t = radial ? (x * x + y * y).squareRoot() / radius : (x * dx + y * dy) / length2 + 0.5
+          let c = ca + (cb - ca) * min(max(t, 0), 1)
+          let o = (j * gw + i) * 4
+          for n in 0..<4 { pixels[o + n] = UInt8((c[n] * 255).rounded()) }
+        }
       }
-      g.position = Point(x: w / 2, y: h / 2)
-      root.addSublayer(g)
+      let root = LayerKit.Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
+      root.contents = try LayerKit.Image(width: gw, height: gh, pixels: pixels)
+      root.contentsGravity = .resize
       return root
     }
+  }
+
+  /// A colour as premultiplied components in [0, 1].
+  static func premultiplied(_ c: Color) -> SIMD4<Double> {
+    SIMD4(c.red * c.alpha, c.green * c.alpha, c.blue * c.alpha, c.alpha)
   }
 
   /// LayerKit's palette for editly's random colours: 20 hues 18° apart, saturation 0.6,
