@@ -102,25 +102,10 @@ extension Edit {
     }
   }
 
-  /// editly's subtitle, news title and sliding text.
+  /// editly's subtitle, news title and sliding text, by editly's numbers (Edit+EditlyCaptions).
   private func caption(_ c: Caption, at: String) throws -> ClipLayer {
     let (start, stop) = try Self.span(c.start, c.stop, at: at)
-    var style: TextStyle
-    let position: Position
-    switch c.kind {
-    case .subtitle:
-      style = .subtitle
-      if let b = c.backgroundColor { style.box = try Self.color(b, at: at + ".backgroundColor") }
-      position = c.position ?? .named("bottom")
-    case .newsTitle:
-      style = TextStyle(
-        size: 0.05, box: try Self.color(c.backgroundColor ?? "#d02a42", at: at + ".backgroundColor"),
-        padding: 0.5, radius: 0, fade: 0.3)
-      position = c.position ?? .point(.init(x: 0, y: 0.8, originX: "left", originY: "center"))
-    case .slideInText:
-      style = TextStyle(size: 0.05, box: nil, fade: 0.3, maxLines: 3)
-      position = c.position ?? .named("center")
-    }
+    var style = TextStyle(box: nil, fade: 0)
     if let font = c.fontPath ?? c.fontFamily { style.font = font }
     if let color = c.kind == .slideInText ? (c.color ?? c.textColor) : c.textColor {
       style.color = try Self.color(color, at: at + (c.color != nil ? ".color" : ".textColor"))
@@ -129,54 +114,26 @@ extension Edit {
       guard size.isFinite, size > 0, size <= 2000 else {
         throw VideoError.invalidEdit(at: at + ".fontSize", reason: "a fraction of the height, or pixels")
       }
-      style.size = size
     }
-    let kerning = c.charSpacing ?? 0
-    guard kerning.isFinite, abs(kerning) <= 2000 else {
+    if let kerning = c.charSpacing, !(kerning.isFinite && abs(kerning) <= 2000) {
       throw VideoError.invalidEdit(at: at + ".charSpacing", reason: "thousandths of the font's size")
     }
-    // editly's own geometry and motion for its news title and subtitle (Edit+EditlyCaptions).
+    let band = try c.backgroundColor.map { try Self.color($0, at: at + ".backgroundColor") }
     switch c.kind {
     case .newsTitle:
       return Self.newsTitle(
-        c.text, style: style, fontSize: c.fontSize, charSpacing: c.charSpacing, band: style.box ?? .clear, at: at,
-        start: start, stop: stop)
+        c.text, style: style, fontSize: c.fontSize, charSpacing: c.charSpacing,
+        band: band ?? Color(red: 0xd0 / 255, green: 0x2a / 255, blue: 0x42 / 255), at: at, start: start, stop: stop)
     case .subtitle:
-      let band = try c.backgroundColor.map { try Self.color($0, at: at + ".backgroundColor") }
       return Self.editlySubtitle(
         c.text, style: style, fontSize: c.fontSize, band: band ?? Color(red: 0, green: 0, blue: 0, alpha: 0.3), at: at,
         start: start, stop: stop)
-    case .slideInText: break
-    }
-    _ = try Self.anchor(position, margin: 0.05, width: 1, height: 1, at: at + ".position")
-    let kind = c.kind
-    let text = c.text
-    let given = style
-    return ClipLayer(start: start, stop: stop) { local, span, w, h in
-      var style = given
-      // Pixels of the output above 1.
-      if style.size > 1 { style.size /= h }
-      let points = style.size * h
-      let runs = [AttributedText.Run(text, kerning: kerning / 1000 * points)]
-      let layer = try Self.placedText(
-        AttributedText(runs: runs), style: style, position: position, width: w, height: h, at: at)
-      // In: eased over 0.4 s (news title: from off the left edge; sliding text: a twentieth of
-      // the width); out: faded over the style's fade.
-      let p = min(1, max(0, local / min(0.4, span / 2)))
-      let eased = 1 - pow(1 - p, 3)
-      let fadeOut = min(1, max(0, (span - local) / min(style.fade, span / 2)))
-      switch kind {
-      case .subtitle:
-        layer.opacity = style.opacity(at: local, start: 0, length: span)
-      case .newsTitle:
-        let reach = (layer.sublayers?.first.map { $0.frame.origin.x + $0.frame.size.width } ?? w)
-        layer.transform = Transform3D(translationX: -reach * (1 - eased), y: 0)
-        layer.opacity = fadeOut
-      case .slideInText:
-        layer.transform = Transform3D(translationX: -0.05 * w * (1 - eased), y: 0)
-        layer.opacity = eased * fadeOut
-      }
-      return layer
+    case .slideInText:
+      let position = c.position ?? .named("center")
+      _ = try Self.anchor(position, margin: 0.05, width: 1, height: 1, at: at + ".position")
+      return Self.slideInText(
+        c.text, style: style, fontSize: c.fontSize, charSpacing: c.charSpacing, position: position, at: at,
+        start: start, stop: stop)
     }
   }
 

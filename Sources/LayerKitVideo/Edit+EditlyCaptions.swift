@@ -85,4 +85,47 @@ extension Edit {
       return root
     }
   }
+
+  /// The sliding text: white text round(0.05 × width) pixels high, letters spaced 0.1 of the
+  /// width in thousandths of an em, at `position` (the centre); revealed left to right by a
+  /// mask whose edge — opaque to 1.2 s − 0.2 of the text's width, clear from 1.2 s — moves with
+  /// s = easeInOutCubic(slide), the slide going 0 → 1 from p = 0.1 to 0.3; faded out from
+  /// p = 0.8 to 0.9 (editly's keyframes, linear between them).
+  static func slideInText(
+    _ text: String, style given: TextStyle, fontSize: Double?, charSpacing: Double?, position: Position, at: String,
+    start: Double, stop: Double?
+  ) -> ClipLayer {
+    ClipLayer(start: start, stop: stop) { local, span, w, h in
+      var style = given
+      style.box = nil
+      style.padding = 0
+      style.width = 1
+      style.size = fontSize.map { $0 > 1 ? $0 / h : $0 } ?? (0.05 * w).rounded() / h
+      let points = style.size * h
+      let kerning = (charSpacing ?? 0.1 * w) / 1000 * points
+      let root = try placedText(
+        AttributedText(runs: [AttributedText.Run(text, kerning: kerning)]), style: style, position: position, width: w,
+        height: h, at: at)
+      guard let label = root.sublayers?.first else { return root }
+      let p = span > 0 ? local / span : 1
+      func between(_ a: Double, _ b: Double) -> Double { min(max((p - a) / (b - a), 0), 1) }
+      let x = between(0.1, 0.3)
+      let slide = x < 0.5 ? 4 * x * x * x : 1 - pow(-2 * x + 2, 3) / 2
+      root.opacity = 1 - between(0.8, 0.9)
+      let tw = label.bounds.width
+      let mask = LayerKit.Layer(frame: label.bounds)
+      let solid = LayerKit.Layer(
+        frame: Rect(x: -tw, y: 0, width: tw * (1 + 1.2 * slide - 0.2), height: label.bounds.height))
+      solid.backgroundColor = .white
+      let ramp = GradientLayer()
+      ramp.frame = Rect(x: (1.2 * slide - 0.2) * tw, y: 0, width: 0.2 * tw, height: label.bounds.height)
+      ramp.colors = [.white, .clear]
+      ramp.startPoint = Point(x: 0, y: 0.5)
+      ramp.endPoint = Point(x: 1, y: 0.5)
+      mask.addSublayer(solid)
+      mask.addSublayer(ramp)
+      label.mask = mask
+      return root
+    }
+  }
 }

@@ -106,4 +106,16 @@ final class EditlyPictureTests: XCTestCase {
     XCTAssertEqual(Double(band.1), 4.5, accuracy: 1.5)
     XCTAssertLessThan(band.3, 45, "in the upper half")
   }
+
+  /// The sliding text is editly's: hidden by its mask until the slide starts (p = 0.1), whole
+  /// by p = 0.3, gone after its fade (p = 0.8 to 0.9); centred.
+  func testSlideInTextIsRevealedThenFades() throws {
+    let shown = try frames(
+      "{ clips: [{ duration: 2, layers: [{ type: 'fill-color', color: 'black' }, "
+        + "{ type: 'slide-in-text', text: 'SLIDE' }] }] }", "slide")
+    XCTAssertNil(ink(shown[1]), "p = 0.05: not yet revealed")
+    let whole = try XCTUnwrap(ink(shown[10]), "p = 0.5: shown")
+    XCTAssertEqual(Double(whole.0 + whole.2) / 2, 80, accuracy: 4, "centred")
+    XCTAssertNil(ink(shown[19]), "p = 0.95: faded out")
+  }
 }
