@@ -35,17 +35,7 @@ final class EditlySoundTests: XCTestCase {
     return out
   }
 
-  /// The RMS level (dBFS) of `file`'s sound from `from` to `to` seconds, by `astats`.
-  func rms(_ file: String, _ from: Double, _ to: Double) throws -> Double {
-    let r = try ToolHarness.run(
-      ToolHarness.which("ffmpeg"),
-      ["-v", "info", "-i", file, "-af", "atrim=start=\(from):end=\(to),astats", "-f", "null", "-"])
-    let overall = try XCTUnwrap(r.stderr.range(of: "Overall"), r.stderr)
-    let line = try XCTUnwrap(
-      r.stderr[overall.upperBound...].split(separator: "\n").first { $0.contains("RMS level dB") })
-    let value = line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)
-    return value == "-inf" ? -200 : try XCTUnwrap(Double(value), String(line))
-  }
+  func rms(_ file: String, _ from: Double, _ to: Double) throws -> Double { try ToolHarness.rms(file, from, to) }
 
   /// The streams' kinds of a file (video, audio).
   func streams(_ file: String) throws -> [String] {

@@ -54,6 +54,18 @@ struct ToolHarness {
     try ToolHarness.run(try ToolHarness.binary().path, arguments, environment: environment)
   }
 
+  /// The RMS level (dBFS, −200 for silence) of `file`'s sound from `from` to `to` seconds, by
+  /// ffmpeg's `astats` (its Overall line), after `filter`.
+  static func rms(_ file: String, _ from: Double, _ to: Double, filter: String? = nil) throws -> Double {
+    let chain = ["atrim=start=\(from):end=\(to)", filter, "astats"].compactMap { $0 }.joined(separator: ",")
+    let r = try run(which("ffmpeg"), ["-v", "info", "-i", file, "-af", chain, "-f", "null", "-"])
+    let overall = try XCTUnwrap(r.stderr.range(of: "Overall"), r.stderr)
+    let line = try XCTUnwrap(
+      r.stderr[overall.upperBound...].split(separator: "\n").first { $0.contains("RMS level dB") })
+    let value = line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)
+    return value == "-inf" ? -200 : try XCTUnwrap(Double(value), String(line))
+  }
+
   /// Runs any program and collects its output.
   static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Run {
     let process = Process()
