@@ -149,21 +149,14 @@ extension AudioMix {
       last = "[mixed]"
       if let n = levels.normalize { finish.append("dynaudnorm=g=\(n.gaussSize):m=\(n.maxGain)") }
     }
-    var loud: [String] = []
     if let target = levels.loudness {
+      // LayerKit's loudness: the whole mix measured, then one gain (AudioMix.make's two passes).
       let whole = AudioMix(
         inputs: inputs,
         filterGraph: (graph + ["\(last)\((finish + ["anull"]).joined(separator: ","))[aout]"])
           .joined(separator: ";"), outputLabel: "aout")
-      let measured = try whole.measureLoudness(target: target)
-      let gain = target - measured.integrated
-      loud.append("volume=\(String(format: "%.3f", gain))dB")
-      if measured.truePeak + gain > truePeakCeiling {
-        let limit = pow(10, (truePeakCeiling - 0.5) / 20)
-        loud.append("alimiter=limit=\(String(format: "%.5f", limit)):attack=5:release=50:level=0:asc=0")
-      }
+      finish += try whole.loudnessFilters(target: target)
     }
-    finish += loud
     if !tracks.isEmpty, levels.outputVolume != 1 { finish.append("volume=\(levels.outputVolume)") }
     if let range {
       finish.append(

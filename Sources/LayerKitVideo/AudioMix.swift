@@ -260,20 +260,27 @@ public struct AudioMix: Sendable, Equatable {
     // music; here the gain stays one number, and only the peaks it would lift over −1.5 dBTP are
     // held down, by a limiter that is silent elsewhere.
     guard let whole = mix(inputs, graph, labels, total: total, range: nil, finish: even) else { return nil }
-    let measured = try whole.measureLoudness(target: target)
-    let gain = target - measured.integrated
-    var loud = ["volume=\(String(format: "%.3f", gain))dB"]
-    if measured.truePeak + gain > truePeakCeiling {
-      // alimiter holds sample peaks; a little under the ceiling stands in for the true peak.
-      let limit = pow(10, (truePeakCeiling - 0.5) / 20)
-      loud.append("alimiter=limit=\(String(format: "%.5f", limit)):attack=5:release=50:level=0:asc=0")
-    }
+    let loud = try whole.loudnessFilters(target: target)
     let finish = ([even].compactMap { $0 } + loud + [volume].compactMap { $0 }).joined(separator: ",")
     return mix(inputs, graph, labels, total: total, range: range, finish: finish)
   }
 
   /// The true peak (dBTP) a mix brought to a loudness is held under.
   static let truePeakCeiling = -1.5
+
+  /// The filters that bring this mix to `target` LUFS: its loudness measured, then one gain,
+  /// and a limiter only where that gain would lift a peak over `truePeakCeiling`.
+  func loudnessFilters(target: Double) throws(VideoError) -> [String] {
+    let measured = try measureLoudness(target: target)
+    let gain = target - measured.integrated
+    var loud = ["volume=\(String(format: "%.3f", gain))dB"]
+    if measured.truePeak + gain > Self.truePeakCeiling {
+      // alimiter holds sample peaks; a little under the ceiling stands in for the true peak.
+      let limit = pow(10, (Self.truePeakCeiling - 0.5) / 20)
+      loud.append("alimiter=limit=\(String(format: "%.5f", limit)):attack=5:release=50:level=0:asc=0")
+    }
+    return loud
+  }
 
   /// A track's input arguments and filter chain, placed in the video's time (nil when it
   /// starts after the video ends): cut, looped, trimmed to the video, faded, at its volume.

@@ -117,4 +117,19 @@ final class EditlySoundTests: XCTestCase {
       "weights")
     XCTAssertEqual(try rms(out, 0.2, 1.8), -21, accuracy: 0.5)
   }
+
+  /// LayerKit's own `loudness` works on top of editly's mix: the whole brought to −16 LUFS
+  /// (ffmpeg's `ebur128` reads it back within half a unit).
+  func testLoudnessBringsEditlysMixToItsTarget() throws {
+    _ = try tone("a.wav", frequency: 440, seconds: 4)
+    let out = try render(
+      "{ keepSourceAudio: true, loudness: -16, clips: [{ duration: 3, layers: [{ type: 'image', path: 'picture.png' }, "
+        + "{ type: 'audio', path: 'a.wav' }] }] }", "loud")
+    let r = try ToolHarness.run(
+      ToolHarness.which("ffmpeg"), ["-v", "info", "-i", out, "-af", "ebur128", "-f", "null", "-"])
+    let summary = try XCTUnwrap(r.stderr.range(of: "Summary:"), r.stderr)
+    let line = try XCTUnwrap(r.stderr[summary.upperBound...].split(separator: "\n").first { $0.contains("I:") })
+    let value = try XCTUnwrap(Double(line.split(separator: ":")[1].split(separator: " ")[0]), String(line))
+    XCTAssertEqual(value, -16, accuracy: 0.5)
+  }
 }
