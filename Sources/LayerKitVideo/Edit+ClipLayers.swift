@@ -76,20 +76,7 @@ extension Edit {
       return try caption(c, at: at)
     case .colors(let c):
       let (start, stop) = try Self.span(c.start, c.stop, at: at)
-      if c.kind == .rainbow {
-        let strip = try Self.rainbowStrip()
-        return ClipLayer(start: start, stop: stop) { local, _, w, h in
-          // Two turns of the hue wheel, twice the frame's width, drifting left one width in 4 s.
-          let root = LayerKit.Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
-          root.masksToBounds = true
-          let band = LayerKit.Layer(
-            frame: Rect(x: -w * (local / 4).truncatingRemainder(dividingBy: 1), y: 0, width: 2 * w, height: h))
-          band.contents = strip
-          band.contentsGravity = .resize
-          root.addSublayer(band)
-          return root
-        }
-      }
+      if c.kind == .rainbow { return Self.rainbow(start: start, stop: stop) }
       if c.kind == .linear || c.kind == .radial { return try Self.movingGradient(c, at: at, seed: seed ?? 1) }
       let image = try Self.picture(c, width: size.width, height: size.height, at: at, seed: seed ?? 1)
       return ClipLayer(start: start, stop: stop) { _, _, w, h in
@@ -191,27 +178,5 @@ extension Edit {
       drawn.withLock { $0[key] = made }
       return made
     }
-  }
-
-  /// Two turns of the hue wheel at full saturation, 720 pixels by 1.
-  static func rainbowStrip() throws -> LayerKit.Image {
-    var pixels = [UInt8](repeating: 255, count: 720 * 4)
-    for x in 0..<720 {
-      let hue = Double(x % 360) / 60
-      let f = hue - hue.rounded(.down)
-      let rgb: (Double, Double, Double)
-      switch Int(hue) {
-      case 0: rgb = (1, f, 0)
-      case 1: rgb = (1 - f, 1, 0)
-      case 2: rgb = (0, 1, f)
-      case 3: rgb = (0, 1 - f, 1)
-      case 4: rgb = (f, 0, 1)
-      default: rgb = (1, 0, 1 - f)
-      }
-      pixels[x * 4] = UInt8((rgb.0 * 255).rounded())
-      pixels[x * 4 + 1] = UInt8((rgb.1 * 255).rounded())
-      pixels[x * 4 + 2] = UInt8((rgb.2 * 255).rounded())
-    }
-    return try LayerKit.Image(width: 720, height: 1, pixels: pixels)
   }
 }

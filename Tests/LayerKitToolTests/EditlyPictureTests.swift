@@ -118,4 +118,16 @@ final class EditlyPictureTests: XCTestCase {
     XCTAssertEqual(Double(whole.0 + whole.2) / 2, 80, accuracy: 4, "centred")
     XCTAssertNil(ink(shown[19]), "p = 0.95: faded out")
   }
+
+  /// rainbow-colors is editly's shader drawn upright: red across (full from the height's width
+  /// on), green up the frame, blue |sin p|.
+  func testRainbowColorsFollowEditlysShader() throws {
+    let shown = try frames("{ clips: [{ duration: 1, layers: [{ type: 'rainbow-colors' }] }] }", "rainbow")
+    func near(_ p: SIMD4<UInt8>, _ rgb: [Double], _ what: String) {
+      for (got, want) in zip([p.x, p.y, p.z], rgb) { XCTAssertEqual(Double(got), want, accuracy: 6, what) }
+    }
+    near(shown[0].pixel(x: 2, y: 2), [2.5 / 90 * 255, (1 - 2.5 / 90) * 255, 0], "top-left, first frame")
+    near(shown[0].pixel(x: 150, y: 85), [255, (1 - 85.5 / 90) * 255, 0], "bottom-right")
+    near(shown[9].pixel(x: 45, y: 45), [45.5 / 90 * 255, (1 - 45.5 / 90) * 255, abs(sin(0.9)) * 255], "last frame")
+  }
 }
