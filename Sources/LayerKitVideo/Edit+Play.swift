@@ -264,8 +264,8 @@ extension Edit {
       zoom = (image.zoomDirection, image.zoomAmount, image.panDirection)
       resizeMode = image.resizeMode
     case .colors(let layer) where layer.kind != .fill && layer.kind != .pause:
-      // Gradients move (editly's turn and growth) and a rainbow drifts: drawn each frame, first,
-      // over black.
+      // Gradients move (editly's turn and growth) and rainbow-colors' blue changes: drawn each
+      // frame, first, over black.
       item = TimelineItem(
         source: .image(Still(try LayerKit.Image(width: 16, height: 9, color: .black), name: "black")), duration: length)
       let place = "\(at).layers[\(pictureIndex ?? 0)]"
