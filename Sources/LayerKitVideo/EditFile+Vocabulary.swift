@@ -1,4 +1,5 @@
 import Foundation
+import LayerKit
 import LayerKitMedia
 
 /// The keys an edit file may hold, checked one by one, and editly's forms turned into the
@@ -71,6 +72,9 @@ extension EditFile {
   struct Reader {
     let file: String
     let folder: String
+    /// The command line's seed, over the file's `seed` (read first): editly's random choices
+    /// made while reading.
+    var seed: UInt64?
     /// editly's `fast` and `customOutputArgs`, taken out of the tree (they shape the output, not
     /// the edit).
     var fast = false
@@ -125,6 +129,7 @@ extension EditFile {
     mutating func edit(_ tree: Tree) throws(EditFile.Error) -> (Tree, String?) {
       var top = try check(
         try object(tree, at: ""), at: "", known: EditFile.topKeys, quiet: EditFile.quietKeys)
+      if seed == nil, case .number(let n)? = top["seed"], n >= 0, n < 1.8e19, n == n.rounded() { seed = UInt64(n) }
       if case .bool(true)? = top["allowRemoteRequests"] {
         throw fail("allowRemoteRequests", "media are read from files; LayerKit does not fetch URLs")
       }
@@ -275,7 +280,10 @@ extension EditFile {
           expanded.append((j, l))
           continue
         }
-        var background: [String: Tree] = ["type": .string("linear-gradient")]
+        // Unsaid, editly draws the background's kind at random: here by the seed and the place.
+        var random = SeededRandom(seed: (seed ?? 1) ^ Edit.placeKey(at))
+        let kinds = ["radial-gradient", "linear-gradient", "fill-color"]
+        var background: [String: Tree] = ["type": .string(kinds[random.int(kinds.count)])]
         if let b = o.removeValue(forKey: "background") { background = try object(b, at: "\(at).background") }
         // editly's own examples also write `color` for a fill.
         if case .string("color")? = background["type"] { background["type"] = .string("fill-color") }

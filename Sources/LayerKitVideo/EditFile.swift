@@ -30,16 +30,18 @@ public struct EditFile: Sendable {
   }
 
   /// Reads and checks the file at `path`.
-  public static func read(path: String) throws(Error) -> EditFile {
+  /// - Parameter seed: the seed of editly's random choices made while reading (a
+  ///   title-background's kind), over the file's own `seed`; 1 when neither says.
+  public static func read(path: String, seed: UInt64? = nil) throws(Error) -> EditFile {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw Error(file: path, path: "", message: "cannot be read (missing, or not a file)")
     }
     let folder = (path as NSString).deletingLastPathComponent
-    return try parse(data, file: path, folder: folder.isEmpty ? "." : folder)
+    return try parse(data, file: path, folder: folder.isEmpty ? "." : folder, seed: seed)
   }
 
   /// Reads and checks an edit file's bytes; relative paths are taken from `folder`.
-  public static func parse(_ data: Data, file: String, folder: String) throws(Error) -> EditFile {
+  public static func parse(_ data: Data, file: String, folder: String, seed: UInt64? = nil) throws(Error) -> EditFile {
     let tree: Tree
     if let deep = SyntaxScanner.tooDeep([UInt8](data)) {
       throw Error(file: file, path: "", message: "nested too deep: \(deep)")
@@ -53,7 +55,7 @@ public struct EditFile: Sendable {
       let at = SyntaxScanner.locate([UInt8](data))
       throw Error(file: file, path: "", message: "not JSON5 or JSON: \(at ?? Self.reason(error))")
     }
-    var reader = Reader(file: file, folder: folder)
+    var reader = Reader(file: file, folder: folder, seed: seed)
     let (json, outPath) = try reader.edit(tree)
     do {
       let encoded = try JSONEncoder().encode(json)

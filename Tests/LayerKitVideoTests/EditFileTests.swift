@@ -175,7 +175,17 @@ final class EditFileTests: XCTestCase {
     guard case .colors(let first) = file.edit.clips[0].layers[0], case .title(let one) = file.edit.clips[0].layers[1],
       case .colors(let second) = file.edit.clips[1].layers[0]
     else { return XCTFail("\(file.edit.clips)") }
-    XCTAssertEqual(first.kind, .linear)
+    // Unsaid, editly's rule: a kind drawn at random — here by the seed and the place.
+    XCTAssertTrue([.linear, .radial, .fill].contains(first.kind), "\(first.kind)")
+    func kind(_ seed: UInt64) throws -> Edit.ColorLayer.Kind? {
+      let f = try EditFile.parse(
+        Data("{ clips: [{ layers: [{ type: 'title-background', text: 'x' }] }] }".utf8), file: "s.json5",
+        folder: ".", seed: seed)
+      guard case .colors(let c) = f.edit.clips[0].layers[0] else { return nil }
+      return c.kind
+    }
+    XCTAssertEqual(try kind(5), try kind(5), "the same seed, the same kind")
+    XCTAssertGreaterThan(Set(try (0..<12).map { try kind($0) }).count, 1, "other seeds, other kinds")
     XCTAssertEqual(one.text, "One")
     XCTAssertEqual(one.textColor, "#ffcc00")
     XCTAssertEqual(second.kind, .radial)

@@ -46,7 +46,8 @@ struct EditCommand: ParsableCommand {
     try reportingErrors("edit") {
       let file: EditFile
       do {
-        file = try EditFile.read(path: spec)
+        try seed?.check()
+        file = try EditFile.read(path: spec, seed: seed?.value)
       } catch let error as EditFile.Error {
         throw ParameterError(error.description)
       }
