@@ -268,7 +268,7 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
         let option = words.first.map(String.init) ?? "?"
         let value =
           words.count > 3 ? words[3...].joined(separator: " ").trimmingCharacters(in: .punctuationCharacters) : ""
-        return "the encoder " + (codec.map { "they choose (\($0))" } ?? "") + " does not take -\(option) \(value)"
+        return "the encoder" + (codec.map { " they choose (\($0))" } ?? "") + " does not take -\(option) \(value)"
           + (given(["-\(option)"]) == nil ? "; give it a value it takes, or leave the encoder LayerKit's" : "")
       }
       if let r = line.range(of: "Unrecognized option '") {
