@@ -42,7 +42,8 @@ public final class FontStack: TextLayoutEngine, @unchecked Sendable {
     FileHandle.standardError.write(Data("layerkit: \(line)\n".utf8))
   })
 
-  private let lock = NSLock()
+  /// Serialises the work below (FreeType and fontconfig are not thread-safe).
+  private let lock = Locked(())
   private let library: FT_Library
   private let config: OpaquePointer
   private var faces: [String: Face] = [:]
@@ -73,8 +74,10 @@ public final class FontStack: TextLayoutEngine, @unchecked Sendable {
   }
 
   public func layout(_ request: TextLayoutRequest) throws -> TextLayout {
-    lock.lock()
-    defer { lock.unlock() }
+    try lock.withLock { _ in try layoutHoldingTheLock(request) }
+  }
+
+  private func layoutHoldingTheLock(_ request: TextLayoutRequest) throws -> TextLayout {
     if let cached = layouts[request] { return cached }
     let length = request.runs.reduce(0) { $0 + $1.text.unicodeScalars.count }
     guard length <= Limits.maxTextLength else { throw TextError.tooLong(characters: length) }

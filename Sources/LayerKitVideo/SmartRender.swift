@@ -43,10 +43,13 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
   private let codec: String
   private let arguments: [String]
 
-  private let lock = NSLock()
-  private var failure: Error?
-  private var pipeline: VideoPipeline?
-  private var children: [ObjectIdentifier: ChildProcess] = [:]
+  /// What `cancel` reaches: the first failure, the pipeline encoding now, the ffmpeg children.
+  private struct Running {
+    var failure: Error?
+    var pipeline: VideoPipeline?
+    var children: [ObjectIdentifier: ChildProcess] = [:]
+  }
+  private let running = Locked(Running())
 
   /// - Parameters:
   ///   - plan: the output: an MP4 file (`SmartPlan.declines` said yes).
@@ -76,18 +79,16 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
   public func cancel(signal: Int32) { cancel(VideoError.interrupted(signal: signal)) }
 
   public func cancel(_ error: Error) {
-    lock.lock()
-    if failure == nil { failure = error }
-    let (pipeline, children) = (self.pipeline, Array(self.children.values))
-    lock.unlock()
+    let (pipeline, children) = running.withLock { r in
+      if r.failure == nil { r.failure = error }
+      return (r.pipeline, Array(r.children.values))
+    }
     pipeline?.cancel(error)
     for child in children { child.stop(grace: 1) }
   }
 
   private func checkCancelled() throws {
-    lock.lock()
-    defer { lock.unlock() }
-    if let failure { throw failure }
+    if let failure = running.current.failure { throw failure }
   }
 
   /// Renders the encoded stretches, restamps and joins every stretch with the sound, and makes
@@ -203,16 +204,12 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     let pipeline = try VideoPipeline(
       source: source, width: timeline.width, height: timeline.height, rate: timeline.rate, frameCount: count,
       plan: OutputPlan(target: OutputTarget(path: path, format: .mp4), options: options))
-    lock.lock()
-    self.pipeline = pipeline
-    lock.unlock()
+    running.withLock { $0.pipeline = pipeline }
     try checkCancelled()
     let summary = try pipeline.run { [copiedDone] sent, _ in
       progress?(min(self.smart.frames.count, copiedDone.value + sent), self.smart.frames.count)
     }
-    lock.lock()
-    self.pipeline = nil
-    lock.unlock()
+    running.withLock { $0.pipeline = nil }
     _ = copiedDone.add(count)
     let encoded = try SourcePackets.scan(try SourceStream.probe(path), frameCount: count)
     if let why = encoded.unusable {
@@ -248,13 +245,9 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
   /// Runs ffmpeg to its end, stoppable by `cancel`.
   private func runChild(_ args: [String]) throws {
     let process = try FFmpeg.start(try FFmpeg.ffmpeg(), args, stdin: false, stdout: .discard)
-    lock.lock()
-    children[ObjectIdentifier(process)] = process
-    lock.unlock()
+    running.withLock { $0.children[ObjectIdentifier(process)] = process }
     let status = process.wait()
-    lock.lock()
-    children[ObjectIdentifier(process)] = nil
-    lock.unlock()
+    running.withLock { $0.children[ObjectIdentifier(process)] = nil }
     try checkCancelled()
     guard status == 0 else {
       let detail = process.errorTail()

@@ -28,7 +28,8 @@ public final class VideoPipeline: @unchecked Sendable {
   public let frames: Range<Int>
   private let source: FrameSource
 
-  private let lock = NSLock()
+  /// Guards `failure`, `queues`, `sink`, `keptFrames`, `framesSent` and `stages`.
+  private let lock = Locked(())
   private var failure: Error?
   private var queues: [() -> Void] = []
   private var sink: FrameSink?
@@ -141,10 +142,10 @@ public final class VideoPipeline: @unchecked Sendable {
     defer { signal(SIGPIPE, previousPipe) }
 
     let sink = try makeSink(plan, width: width, height: height, rate: rate)
-    lock.lock()
-    self.sink = sink
-    let early = failure
-    lock.unlock()
+    let early = lock.withLock { _ in
+      self.sink = sink
+      return failure
+    }
     if let early {
       sink.abort()
       throw early
@@ -196,9 +197,7 @@ public final class VideoPipeline: @unchecked Sendable {
         }
         addTime(\.write, since: t0)
         done += 1
-        self.lock.lock()
-        self.framesSent = done
-        self.lock.unlock()
+        self.lock.withLock { _ in self.framesSent = done }
         progress?(done, total)
       }
     }
@@ -263,9 +262,7 @@ public final class VideoPipeline: @unchecked Sendable {
     case .writeThrough(let path): stream = path
     default: return error
     }
-    lock.lock()
-    let sent = framesSent
-    lock.unlock()
+    let sent = lock.withLock { _ in framesSent }
     switch error {
     case VideoError.interrupted(let signal, _, _):
       return VideoError.interrupted(signal: signal, stream: stream, framesSent: sent)
@@ -277,15 +274,11 @@ public final class VideoPipeline: @unchecked Sendable {
 
   private func addTime(_ stage: WritableKeyPath<Stages, Double>, since start: UInt64) {
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    lock.lock()
-    stages[keyPath: stage] += seconds
-    lock.unlock()
+    lock.withLock { _ in stages[keyPath: stage] += seconds }
   }
 
   private func currentStages() -> Stages {
-    lock.lock()
-    defer { lock.unlock() }
-    return stages
+    lock.withLock { _ in stages }
   }
 
   /// User + system CPU seconds of this process and of its children waited for so far.
@@ -319,9 +312,7 @@ public final class VideoPipeline: @unchecked Sendable {
       addTime(\.source, since: t0)
       if keep.contains(k) {
         let image = try frame.image()
-        lock.lock()
-        keptFrames[k] = image
-        lock.unlock()
+        lock.withLock { _ in keptFrames[k] = image }
       }
       // The same frame as the one before (a still held on): its prepared bytes are reused.
       if let previous, let id = frame.id, previous.frameID == id {
@@ -336,23 +327,21 @@ public final class VideoPipeline: @unchecked Sendable {
   }
 
   private func register(_ cancel: @escaping () -> Void) {
-    lock.lock()
-    let already = failure != nil
-    if !already { queues.append(cancel) }
-    lock.unlock()
+    let already = lock.withLock { _ in
+      if failure != nil { return true }
+      queues.append(cancel)
+      return false
+    }
     if already { cancel() }
   }
 
   private func fail(_ error: Error) {
-    lock.lock()
-    guard failure == nil else {
-      lock.unlock()
-      return
+    let first = lock.withLock { _ -> (cancels: [() -> Void], sink: FrameSink?)? in
+      guard failure == nil else { return nil }
+      failure = error
+      return (queues, self.sink)
     }
-    failure = error
-    let cancels = queues
-    let sink = self.sink
-    lock.unlock()
+    guard let (cancels, sink) = first else { return }
     for c in cancels { c() }
     // A writer blocked on a full pipe is freed by stopping the encoder.
     if let e = error as? VideoError {
@@ -364,9 +353,7 @@ public final class VideoPipeline: @unchecked Sendable {
   }
 
   private func currentFailure() -> Error? {
-    lock.lock()
-    defer { lock.unlock() }
-    return failure
+    lock.withLock { _ in failure }
   }
 }
 

@@ -217,9 +217,8 @@ final class PortedValueFormsTests: XCTestCase {
   }
 }
 
-private final class Reports: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: [String] = []
-  func append(_ line: String) { lock.withLock { stored.append(line) } }
-  var lines: [String] { lock.withLock { stored } }
+private final class Reports: Sendable {
+  private let stored = Locked([String]())
+  func append(_ line: String) { stored.withLock { $0.append(line) } }
+  var lines: [String] { stored.current }
 }

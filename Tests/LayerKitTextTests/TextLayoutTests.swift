@@ -211,17 +211,8 @@ final class TextLayoutTests: XCTestCase {
 }
 
 /// Lines said through the reporter, from any thread.
-final class Said: @unchecked Sendable {
-  private let lock = NSLock()
-  private var list: [String] = []
-  func append(_ s: String) {
-    lock.lock()
-    list.append(s)
-    lock.unlock()
-  }
-  var lines: [String] {
-    lock.lock()
-    defer { lock.unlock() }
-    return list
-  }
+final class Said: Sendable {
+  private let list = Locked([String]())
+  func append(_ s: String) { list.withLock { $0.append(s) } }
+  var lines: [String] { list.current }
 }

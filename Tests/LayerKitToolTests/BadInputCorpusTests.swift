@@ -310,14 +310,9 @@ final class BadInputCorpusTests: XCTestCase {
     let binary = try ToolHarness.binary().path
     // Cases that ask for the GPU need an EGL display (Mesa's llvmpipe will do).
     let gpu = Result { try GLRenderer() }
-    final class Results: @unchecked Sendable {
-      let lock = NSLock()
-      var problems: [String: [String]] = [:]
-      func set(_ id: String, _ p: [String]) {
-        lock.lock()
-        problems[id] = p
-        lock.unlock()
-      }
+    final class Results: Sendable {
+      let problems = Locked([String: [String]]())
+      func set(_ id: String, _ p: [String]) { problems.withLock { $0[id] = p } }
     }
     let results = Results()
     let queue = DispatchQueue(label: "corpus", attributes: .concurrent)
@@ -352,7 +347,7 @@ final class BadInputCorpusTests: XCTestCase {
       }
     }
     group.wait()
-    for c in cases where !skipped.contains(c.id) { outcomes.record(c, results.problems[c.id] ?? ["not run"]) }
+    for c in cases where !skipped.contains(c.id) { outcomes.record(c, results.problems.current[c.id] ?? ["not run"]) }
     outcomes.report(what: "command-line cases")
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LayerKit
 
 #if canImport(Glibc)
   import Glibc
@@ -24,8 +25,8 @@ package final class ChildProcess: @unchecked Sendable {
   /// Read end of the child's standard output, or -1.
   private(set) var output: Int32
   private let stderrTail = StderrTail()
-  private let lock = NSLock()
-  private var exitStatus: Int32?
+  /// The child's exit status once reaped.
+  private let exitStatus = Locked<Int32?>(nil)
 
   /// How a child's standard output is set up.
   package enum Output {
@@ -163,9 +164,7 @@ package final class ChildProcess: @unchecked Sendable {
   deinit {
     if input >= 0 { close(input) }
     if output >= 0 { close(output) }
-    lock.lock()
-    let reaped = exitStatus != nil
-    lock.unlock()
+    let reaped = exitStatus.current != nil
     if !reaped {
       // Never leave a zombie behind: a child nobody waited for is killed and reaped.
       kill(pid, SIGKILL)
@@ -237,17 +236,17 @@ package final class ChildProcess: @unchecked Sendable {
   /// more than once and from any thread.
   @discardableResult
   package func wait() -> Int32 {
-    lock.lock()
-    defer { lock.unlock() }
-    if let exitStatus { return exitStatus }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    EmergencyStop.remove(child: pid)
-    // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
-    let signal = status & 0x7f
-    let result = signal == 0 ? (status >> 8) & 0xff : 128 + signal
-    exitStatus = result
-    return result
+    exitStatus.withLock { reaped in
+      if let reaped { return reaped }
+      var status: Int32 = 0
+      while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+      EmergencyStop.remove(child: pid)
+      // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
+      let signal = status & 0x7f
+      let result = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+      reaped = result
+      return result
+    }
   }
 
   /// Asks the child to stop (SIGTERM), then kills it (SIGKILL) if it has not exited within
@@ -255,10 +254,7 @@ package final class ChildProcess: @unchecked Sendable {
   /// (`wait()` alone does, so two threads never race for its status) nor touches the pipes (a
   /// writer blocked on standard input sees EPIPE once the child is gone).
   package func stop(grace: Double = 2) {
-    lock.lock()
-    let done = exitStatus != nil
-    lock.unlock()
-    if done { return }
+    if exitStatus.current != nil { return }
     kill(pid, SIGTERM)
     let deadline = Date().addingTimeInterval(grace)
     while Date() < deadline {
