@@ -5,7 +5,7 @@ let package = Package(
   name: "LayerKit",
   platforms: [.macOS(.v14)],
   products: [
-    .library(name: "LayerKit", targets: ["LayerKit", "LayerKitText"]),
+    .library(name: "LayerKit", targets: ["LayerKit", "LayerKitText", "LayerKitMedia"]),
     .library(name: "LayerKitRender", targets: ["LayerKitRender"]),
     .library(name: "LayerKitGL", targets: ["LayerKitGL"]),
     .library(name: "LayerKitReference", targets: ["LayerKitReference"]),
@@ -62,7 +62,8 @@ let package = Package(
     .target(name: "LayerKitTextRegistration"),
 
     // Images in and out, comparison.
-    .target(name: "LayerKitMedia", dependencies: ["LayerKit", "CPNG", "CJPEG"]),
+    .target(name: "LayerKitMedia", dependencies: ["LayerKit", "CPNG", "CJPEG", "LayerKitMediaRegistration"]),
+    .target(name: "LayerKitMediaRegistration"),
 
     // The video wing: the timeline, the output plan, the frame pipeline and its sinks, the audio
     // graph, titles, subtitles and Ken Burns over the pictures, the parts of sharded renders.
@@ -107,7 +108,9 @@ let package = Package(
       ]),
     // Core Animation code from Apple's references and common recipes, ported by renaming only
     // (README: Porting from Core Animation), checked against what the references say.
-    .testTarget(name: "LayerKitPortingTests", dependencies: ["LayerKit", "LayerKitText", "LayerKitReference"]),
+    .testTarget(
+      name: "LayerKitPortingTests",
+      dependencies: ["LayerKit", "LayerKitText", "LayerKitReference", "LayerKitMedia", "LayerKitTesting"]),
     .testTarget(
       name: "LayerKitTextTests", dependencies: ["LayerKit", "LayerKitText", "LayerKitReference", "LayerKitMedia"]),
     .testTarget(
@@ -125,11 +128,14 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LayerKitSceneTests",
-      dependencies: ["LayerKit", "LayerKitScene", "LayerKitReference", "LayerKitMedia", "LayerKitVideo", "LayerKitTesting"]),
+      dependencies: [
+        "LayerKit", "LayerKitScene", "LayerKitReference", "LayerKitMedia", "LayerKitVideo", "LayerKitTesting",
+      ]),
     .testTarget(
       name: "LayerKitToolTests",
       dependencies: [
-        "LayerKitMedia", "LayerKitVideo", "LayerKit", "LayerKitSamples", "LayerKitTesting", "LayerKitScene", "LayerKitGL",
+        "LayerKitMedia", "LayerKitVideo", "LayerKit", "LayerKitSamples", "LayerKitTesting", "LayerKitScene",
+        "LayerKitGL",
         "LayerKitReference", "layerkit",
       ],
       // Shaders and media the tests hand to the layerkit binary by path; the player check's page

@@ -189,7 +189,7 @@ public enum SampleScene {
       path.addArc(
         center: Point(x: radius, y: radius), radius: radius - 4, startAngle: -.pi / 2, endAngle: 1.5 * .pi,
         clockwise: false)
-      ring.path = path
+      ring.pathValue = path
       ring.fillColor = Color(red: 1, green: 1, blue: 1, alpha: 0.08)
       ring.strokeColor = Color(red: 0.3 + 0.6 * Double(i % 7) / 6, green: 0.6, blue: 0.95 - 0.5 * Double(i % 5) / 4)
       ring.lineWidth = 6

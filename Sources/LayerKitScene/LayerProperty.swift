@@ -91,7 +91,8 @@ public enum LayerProperty: Equatable, Sendable {
     "maskedCorners", "cornerCurve",
     "magnificationFilter",
     "minificationFilter", "cornerRadius",
-    "borderWidth", "borderColor", "masksToBounds", "doubleSided", "geometryFlipped", "shadowColor", "shadowOpacity", "shadowOffset",
+    "borderWidth", "borderColor", "masksToBounds", "doubleSided", "geometryFlipped", "shadowColor", "shadowOpacity",
+    "shadowOffset",
     "shadowRadius", "shadowPath", "colors", "locations", "startPoint", "endPoint", "type", "instanceCount",
     "instanceTransform", "instanceDelay", "instanceColor",
     "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset", "preservesDepth",
@@ -210,7 +211,7 @@ public enum LayerProperty: Equatable, Sendable {
     case .shadowOpacity(let v): layer.shadowOpacity = v
     case .shadowOffset(let v): layer.shadowOffset = v
     case .shadowRadius(let v): layer.shadowRadius = v
-    case .shadowPath(let v): layer.shadowPath = v
+    case .shadowPath(let v): layer.shadowPathValue = v
     case .colors(let v): (layer as? GradientLayer).map { g in g.colors = v }
     case .locations(let v): (layer as? GradientLayer).map { g in g.locations = v?.map { NSNumber(value: $0) } }
     case .startPoint(let v): (layer as? GradientLayer).map { g in g.startPoint = v }
@@ -225,7 +226,7 @@ public enum LayerProperty: Equatable, Sendable {
     case .instanceBlueOffset(let v): (layer as? ReplicatorLayer).map { r in r.instanceBlueOffset = Float(v) }
     case .instanceAlphaOffset(let v): (layer as? ReplicatorLayer).map { r in r.instanceAlphaOffset = Float(v) }
     case .preservesDepth(let v): (layer as? ReplicatorLayer).map { r in r.preservesDepth = v }
-    case .path(let v): (layer as? ShapeLayer).map { s in s.path = v }
+    case .path(let v): (layer as? ShapeLayer).map { s in s.pathValue = v }
     case .fillColor(let v): (layer as? ShapeLayer).map { s in s.fillColor = v }
     case .fillRule(let v): (layer as? ShapeLayer).map { s in s.fillRule = v }
     case .strokeColor(let v): (layer as? ShapeLayer).map { s in s.strokeColor = v }
@@ -265,8 +266,9 @@ public enum LayerProperty: Equatable, Sendable {
       .magnificationFilter(l.magnificationFilter), .minificationFilter(l.minificationFilter),
       .cornerRadius(l.cornerRadius),
       .borderWidth(l.borderWidth), .borderColor(l.borderColor), .masksToBounds(l.masksToBounds),
-      .doubleSided(l.isDoubleSided), .geometryFlipped(l.isGeometryFlipped), .shadowColor(l.shadowColor), .shadowOpacity(l.shadowOpacity),
-      .shadowOffset(l.shadowOffset), .shadowRadius(l.shadowRadius), .shadowPath(l.shadowPath),
+      .doubleSided(l.isDoubleSided), .geometryFlipped(l.isGeometryFlipped), .shadowColor(l.shadowColor),
+      .shadowOpacity(l.shadowOpacity),
+      .shadowOffset(l.shadowOffset), .shadowRadius(l.shadowRadius), .shadowPath(l.shadowPathValue),
       .colors((l as? GradientLayer)?.colors), .locations((l as? GradientLayer)?.locations?.map(\.doubleValue)),
       .startPoint((l as? GradientLayer)?.startPoint ?? Point(x: 0.5, y: 0)),
       .endPoint((l as? GradientLayer)?.endPoint ?? Point(x: 0.5, y: 1)),
@@ -281,14 +283,14 @@ public enum LayerProperty: Equatable, Sendable {
       .instanceAlphaOffset(Double((l as? ReplicatorLayer)?.instanceAlphaOffset ?? 0)),
       .preservesDepth((l as? ReplicatorLayer)?.preservesDepth ?? false),
       // A plain layer reads as a new ShapeLayer's defaults.
-      .path((l as? ShapeLayer)?.path), .fillColor(l is ShapeLayer ? (l as! ShapeLayer).fillColor : .black),
+      .path((l as? ShapeLayer)?.pathValue), .fillColor(l is ShapeLayer ? (l as! ShapeLayer).fillColor : .black),
       .fillRule((l as? ShapeLayer)?.fillRule ?? .nonZero), .strokeColor((l as? ShapeLayer)?.strokeColor),
       .lineWidth((l as? ShapeLayer)?.lineWidth ?? 1), .miterLimit((l as? ShapeLayer)?.miterLimit ?? 10),
       .lineCap((l as? ShapeLayer)?.lineCap ?? .butt), .lineJoin((l as? ShapeLayer)?.lineJoin ?? .miter),
       .lineDashPattern((l as? ShapeLayer)?.lineDashPattern), .lineDashPhase((l as? ShapeLayer)?.lineDashPhase ?? 0),
       .strokeStart((l as? ShapeLayer)?.strokeStart ?? 0), .strokeEnd((l as? ShapeLayer)?.strokeEnd ?? 1),
       // A plain layer reads as a new TextLayer's defaults.
-      .string((l as? TextLayer)?.attributedText), .font((l as? TextLayer)?.font ?? TextLayer.defaultFont),
+      .string((l as? TextLayer)?.attributedText), .font((l as? TextLayer)?.fontName ?? TextLayer.defaultFont),
       .fontSize((l as? TextLayer)?.fontSize ?? 36), .foregroundColor((l as? TextLayer)?.foregroundColor ?? .white),
       .wrapped((l as? TextLayer)?.isWrapped ?? false), .alignmentMode((l as? TextLayer)?.alignmentMode ?? .natural),
       .truncationMode((l as? TextLayer)?.truncationMode ?? .none),

@@ -164,7 +164,7 @@ struct SceneAnimations {
         for v in try n.array("an array of values") { values.append(try value(v)) }
         k.values = values
       }
-      if let n = o["path"] { k.path = try n.bezierPath() }
+      if let n = o["path"] { k.pathValue = try n.bezierPath() }
       if k.values == nil, k.path == nil { throw .missingKey(path: o.path, key: "values") }
       if let n = o["keyTimes"] { k.keyTimes = try n.numberList().map { NSNumber(value: $0) } }
       if let n = o["timingFunctions"] {
@@ -304,7 +304,7 @@ struct SceneAnimations {
       b.add("key", key.map(JSON.string))
       try property(k, into: &b, path: path)
       if let v = k.values { b.add("values", .array(try values(v, k, path: SceneNode.join(path, "values")))) }
-      if let p = k.path { b.add("path", SceneValueWriter.path(p)) }
+      if let p = k.pathValue { b.add("path", SceneValueWriter.path(p)) }
       if let v = k.keyTimes { b.add("keyTimes", .array(v.map { JSON.number($0.doubleValue) })) }
       if let v = k.timingFunctions { b.add("timingFunctions", .array(v.map(SceneValueWriter.timingFunction))) }
       if k.calculationMode != .linear { b.add("calculationMode", .string(k.calculationMode.rawValue)) }
@@ -317,7 +317,7 @@ struct SceneAnimations {
       b.add("kind", .string(spring == nil ? "basic" : "spring"))
       b.add("key", key.map(JSON.string))
       try property(s, into: &b, path: path)
-      for (name, v) in [("from", s.fromValue), ("to", s.toValue), ("by", s.byValue)] {
+      for (name, v) in [("from", s.fromValue), ("to", s.toValue), ("by", s.byValue)] as [(String, Any?)] {
         if let v { b.add(name, try values([v], s, path: SceneNode.join(path, name))[0]) }
       }
       if let spring {
@@ -370,7 +370,7 @@ struct SceneAnimations {
     if a.isCumulative { b.add("cumulative", .bool(true)) }
   }
 
-  private func values(_ vs: [any AnimationValue], _ a: PropertyAnimation, path: String) throws(SceneFileError)
+  private func values(_ vs: [Any], _ a: PropertyAnimation, path: String) throws(SceneFileError)
     -> [JSON]
   {
     var out: [JSON] = []
@@ -387,12 +387,13 @@ struct SceneAnimations {
       case let v as SIMD3<Double>: out.append(.array([v.x, v.y, v.z].map(JSON.number)))
       case let image as Image: out.append(image.id == Image.zero.id ? .null : try media.name(of: image, path: p))
       case let path as Path: out.append(SceneValueWriter.path(path))
+      case let path as CGPath: out.append(SceneValueWriter.path(path.value))
       case let colors as [Color]: out.append(.array(colors.map(SceneValueWriter.color)))
       case let path as Path?: out.append(path.map(SceneValueWriter.path) ?? .null)
       default:
         // The forms Core Animation code writes (NSNumber, CGFloat, CGPoint, [0, 0], …): numbers,
         // written as a scene file writes points, sizes and rects.
-        guard let n = AnimationValues.numbers(v) else {
+        guard let v = v as? any AnimationValue, let n = AnimationValues.numbers(v) else {
           throw .unencodable(path: p, reason: "a value of type \(type(of: v))")
         }
         out.append(n.count == 1 ? .number(n[0]) : .array(n.map(JSON.number)))

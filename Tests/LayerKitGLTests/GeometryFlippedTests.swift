@@ -63,7 +63,7 @@ final class GeometryFlippedTests: ParityTestCase {
     let shape = ShapeLayer()
     shape.frame = Rect(x: 0, y: 0, width: 40, height: 40)
     shape.isGeometryFlipped = true
-    shape.path = Path(rect: Rect(x: 0, y: 0, width: 40, height: 10))
+    shape.pathValue = Path(rect: Rect(x: 0, y: 0, width: 40, height: 10))
     out = try render(shape, 40, 40)
     XCTAssertEqual(pixel(out, 20, 35), [0, 0, 0, 255], "the path's y = 0 is at the bottom")
     XCTAssertEqual(pixel(out, 20, 5), [0, 0, 0, 0])
@@ -91,7 +91,7 @@ final class GeometryFlippedTests: ParityTestCase {
     tick.move(to: Point(x: 4, y: 20))
     tick.addLine(to: Point(x: 14, y: 32))
     tick.addLine(to: Point(x: 32, y: 6))
-    shape.path = tick
+    shape.pathValue = tick
     shape.fillColor = nil
     shape.strokeColor = .yellow
     shape.lineWidth = 4

@@ -118,7 +118,7 @@ final class ParityEffectsTests: ParityTestCase {
       if i == 0 { star.move(to: p) } else { star.addLine(to: p) }
     }
     star.closeSubpath()
-    c.shadowPath = star
+    c.shadowPathValue = star
     root.addSublayer(c)
     check("shadow-path-star", root, 96, 72)
   }

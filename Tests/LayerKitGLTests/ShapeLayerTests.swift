@@ -15,7 +15,7 @@ final class ShapeLayerTests: ParityTestCase {
 
   private func shape(_ path: Path, stroke: Color? = .white, fill: Color? = nil, width: Double = 1) -> ShapeLayer {
     let s = ShapeLayer()
-    s.path = path
+    s.pathValue = path
     s.strokeColor = stroke
     s.fillColor = fill
     s.lineWidth = width
@@ -101,7 +101,7 @@ final class ShapeLayerTests: ParityTestCase {
     // Across two subpaths: strokeEnd 0.75 of two 100-long lines ends halfway along the second.
     path.move(to: Point(x: 0, y: 15))
     path.addLine(to: Point(x: 100, y: 15))
-    layer.path = path
+    layer.pathValue = path
     layer.strokeStart = 0
     out = try render(layer, 100, 20)
     XCTAssertEqual(alpha(out, 99, 5), 255)
@@ -193,7 +193,7 @@ final class ShapeLayerTests: ParityTestCase {
     sharp.addLine(to: Point(x: 90, y: 40))
     let angle = 20.0 * .pi / 180
     sharp.addLine(to: Point(x: 90 - 80 * cos(angle), y: 40 - 80 * sin(angle)))
-    layer.path = sharp
+    layer.pathValue = sharp
     layer.lineJoin = .miter
     layer.lineWidth = 4
     // The miter's tip lies 2 / sin(10°) ≈ 11.5 beyond the corner, at about (101.3, 42); the

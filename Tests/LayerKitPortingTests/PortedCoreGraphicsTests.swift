@@ -105,11 +105,11 @@ final class PortedCoreGraphicsTests: XCTestCase {
     XCTAssertEqual(rounded.boundingBox, CGRect(x: 10, y: 10, width: 80, height: 80))
   }
 
-  /// A CGMutablePath built as Core Graphics code builds it, declared with `var` (LayerKit's path
-  /// is a value): the layer keeps the path it was given. `boundingBox` holds the control points,
-  /// `boundingBoxOfPath` only the curve, as CGPath's do.
-  func testCGMutablePathDeclaredWithVar() {
-    var path = CGMutablePath()
+  /// A CGMutablePath built as Core Graphics code builds it, with `let` (a reference type): the
+  /// layer keeps a copy of the path it was given, as Core Animation does. `boundingBox` holds the
+  /// control points, `boundingBoxOfPath` only the curve, as CGPath's do.
+  func testCGMutablePathAsWritten() {
+    let path = CGMutablePath()
     path.move(to: CGPoint(x: 0, y: 0))
     path.addLine(to: CGPoint(x: 100, y: 0))
     path.addCurve(to: CGPoint(x: 100, y: 100), control1: CGPoint(x: 150, y: 0), control2: CGPoint(x: 150, y: 100))
@@ -123,8 +123,9 @@ final class PortedCoreGraphicsTests: XCTestCase {
     let shape = ShapeLayer()
     shape.path = path
     path.addLine(to: CGPoint(x: 500, y: 500))
-    XCTAssertEqual(shape.path?.elements.count, 4, "the layer keeps the path it was given")
+    XCTAssertEqual(shape.path?.value.elements.count, 4, "the layer keeps the path it was given")
     XCTAssertEqual(path.copy(), path)
+    XCTAssertFalse(shape.path === path, "a copy, not the mutable path itself")
   }
 
   /// An emitter set up in CG types, as the snow and confetti recipes write it.

@@ -5,10 +5,9 @@ import XCTest
 
 /// A corpus of typical Core Animation snippets — the shapes they take in Apple's documentation
 /// and in common tutorials — each ported by dropping the CA prefix and nothing else (a UIView's
-/// `view.layer` is a plain `Layer` here, `UIColor.x.cgColor` is `Color.x.cgColor`). One test a
-/// snippet, named by its kind; each checks what the snippet is for. The three snippets that need
-/// more than the renaming say so in their names and comments (`let` → `var` for a
-/// CGMutablePath: LayerKit's path is a value; `override init()` → `required init()`).
+/// `view.layer` is a plain `Layer` here). One test a snippet, named by its kind; each checks what
+/// the snippet is for. The one snippet that needs more than the renaming says so in its name and
+/// comment (`override init()` → `required init()`).
 final class PortedCorpusTests: XCTestCase {
   var view: Layer!
   var layer: Layer!
@@ -374,9 +373,9 @@ final class PortedCorpusTests: XCTestCase {
     XCTAssertEqual(progress.presentation(at: 1).strokeEnd, 0.5, accuracy: 1e-9)
   }
 
-  /// The one change: `let path` → `var path` (LayerKit's CGMutablePath is a value).
-  func testPaths37MutablePathDeclaredWithVar() {
-    var path = CGMutablePath()
+  /// As written: CGMutablePath is a reference type, as Core Graphics' is.
+  func testPaths37MutablePath() {
+    let path = CGMutablePath()
     path.move(to: CGPoint(x: 0, y: 100))
     path.addLine(to: CGPoint(x: 50, y: 0))
     path.addLine(to: CGPoint(x: 100, y: 100))
@@ -400,9 +399,8 @@ final class PortedCorpusTests: XCTestCase {
     XCTAssertEqual(oval.boundingBox, rect.boundingBox)
   }
 
-  /// The one change: `let path` → `var path`.
-  func testPaths40ArcDeclaredWithVar() {
-    var path = CGMutablePath()
+  func testPaths40Arc() {
+    let path = CGMutablePath()
     path.addArc(center: CGPoint(x: 50, y: 50), radius: 25, startAngle: 0, endAngle: .pi, clockwise: false)
     XCTAssertEqual(path.boundingBoxOfPath.height, 25, accuracy: 0.02)
   }

@@ -78,6 +78,9 @@ final class PortedLayerKindsTests: XCTestCase {
         super.init(layer: layer)
         if let other = layer as? Gauge { value = other.value }
       }
+      required init?(coder aDecoder: NSCoder) {
+        super.init(coder: aDecoder)
+      }
       override func layoutSublayers() {
         super.layoutSublayers()
         layouts += 1

@@ -144,7 +144,7 @@ final class PortedSnippetsTests: XCTestCase {
       path.addPath(petal)
     }
 
-    shapeLayer.path = path
+    shapeLayer.pathValue = path
     shapeLayer.strokeColor = Color.red.cgColor
     shapeLayer.fillColor = Color.yellow.cgColor
     shapeLayer.fillRule = kFillRuleEvenOdd
@@ -170,7 +170,7 @@ final class PortedSnippetsTests: XCTestCase {
     circleLayer.frame = CGRect(x: 0, y: 0, width: 100, height: 100)
     var path = Path()
     path.addArc(center: CGPoint(x: 50, y: 50), radius: 40, startAngle: -.pi / 2, endAngle: 1.5 * .pi, clockwise: false)
-    circleLayer.path = path
+    circleLayer.pathValue = path
     circleLayer.fillColor = Color.clear
     circleLayer.strokeColor = Color.red
     circleLayer.lineWidth = 5

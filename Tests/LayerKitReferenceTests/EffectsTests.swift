@@ -96,7 +96,7 @@ final class EffectsTests: XCTestCase {
     l.shadowOpacity = 0.5
     l.shadowRadius = 0
     l.shadowOffset = .zero
-    l.shadowPath = Path(ellipseIn: Rect(x: 10, y: 10, width: 20, height: 20))
+    l.shadowPathValue = Path(ellipseIn: Rect(x: 10, y: 10, width: 20, height: 20))
     root.addSublayer(l)
     let image = try cpu.render(root, width: 40, height: 40)
     XCTAssertEqual(image.pixel(x: 20, y: 20), [0, 0, 0, 128])
@@ -192,7 +192,7 @@ final class EffectsTests: XCTestCase {
       guard case .invalidFilter = $0 as? RenderError else { return XCTFail("\($0)") }
     }
     l.filters = []
-    l.shadowPath = Path(rect: Rect(x: 0, y: 0, width: Double.infinity, height: 1))
+    l.shadowPathValue = Path(rect: Rect(x: 0, y: 0, width: Double.infinity, height: 1))
     XCTAssertThrowsError(try RenderList(layer: root, width: 4, height: 4)) {
       XCTAssertEqual($0 as? RenderError, .invalidPath(layer: "l", property: "shadowPath"))
     }

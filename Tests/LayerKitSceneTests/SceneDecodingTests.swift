@@ -68,7 +68,7 @@ final class SceneDecodingTests: XCTestCase {
     path.addQuadCurve(to: Point(x: 10, y: 10), control: Point(x: 12, y: 5))
     path.addCurve(to: Point(x: 0, y: 10), control1: Point(x: 5, y: 12), control2: Point(x: 2, y: 12))
     path.closeSubpath()
-    e.shadowPath = path
+    e.shadowPathValue = path
     e.filters = [.gaussianBlur(radius: 2), Filter(name: "old", .sepia(intensity: 0.5))]
     e.backgroundFilters = [
       .colorControls(saturation: 0), .invert, .hueRotation(angle: 1), .colorMatrix(bias: [0.1, 0, 0, 0]),
@@ -127,10 +127,10 @@ final class SceneDecodingTests: XCTestCase {
     let l = try XCTUnwrap(s.root.sublayers)
     XCTAssertEqual(l[0].backgroundColor, Color(red: 0.5, green: 0.25, blue: 1, alpha: 0.5))
     XCTAssertEqual(l[0].borderColor, .green)
-    XCTAssertEqual(l[0].shadowPath, Path(rect: Rect(x: 0, y: 0, width: 4, height: 4)))
+    XCTAssertEqual(l[0].shadowPathValue, Path(rect: Rect(x: 0, y: 0, width: 4, height: 4)))
     XCTAssertNil(l[1].backgroundColor)
-    XCTAssertEqual(l[1].shadowPath, Path(ellipseIn: Rect(x: 0, y: 0, width: 4, height: 2)))
-    XCTAssertEqual(l[2].shadowPath, Path(roundedRect: Rect(x: 0, y: 0, width: 4, height: 4), cornerRadius: 1))
+    XCTAssertEqual(l[1].shadowPathValue, Path(ellipseIn: Rect(x: 0, y: 0, width: 4, height: 2)))
+    XCTAssertEqual(l[2].shadowPathValue, Path(roundedRect: Rect(x: 0, y: 0, width: 4, height: 4), cornerRadius: 1))
   }
 
   func testEveryAnimationKindAndField() throws {
@@ -196,7 +196,7 @@ final class SceneDecodingTests: XCTestCase {
     XCTAssertEqual(k.continuityValues, [0, 0, 0])
     XCTAssertEqual(k.biasValues, [0, 0.1, 0])
     let kp = try XCTUnwrap(l.animation(forKey: "path") as? KeyframeAnimation)
-    XCTAssertEqual(kp.path, Path(elements: [.move(to: .zero), .line(to: Point(x: 5, y: 5))]))
+    XCTAssertEqual(kp.pathValue, Path(elements: [.move(to: .zero), .line(to: Point(x: 5, y: 5))]))
     XCTAssertEqual(kp.rotationMode, .autoReverse)
     XCTAssertEqual(kp.calculationMode, .paced)
     let g = try XCTUnwrap(l.animation(forKey: "g") as? AnimationGroup)

@@ -78,7 +78,7 @@ final class SceneTwinTests: XCTestCase {
     card.shadowOpacity = 0.6
     card.shadowRadius = 3
     card.shadowOffset = Size(width: 0, height: 3)
-    card.shadowPath = Path(roundedRect: Rect(x: 0, y: 0, width: 40, height: 28), cornerRadius: 6)
+    card.shadowPathValue = Path(roundedRect: Rect(x: 0, y: 0, width: 40, height: 28), cornerRadius: 6)
     let mask = Layer(frame: Rect(x: 0, y: 0, width: 40, height: 28))
     mask.backgroundColor = .white
     mask.cornerRadius = 10
@@ -133,7 +133,7 @@ final class SceneTwinTests: XCTestCase {
     var path = Path()
     path.move(to: Point(x: 4, y: 4))
     path.addCurve(to: Point(x: 92, y: 60), control1: Point(x: 40, y: 60), control2: Point(x: 60, y: 0))
-    k.path = path
+    k.pathValue = path
     k.calculationMode = .paced
     k.rotationMode = .auto
     k.duration = 2

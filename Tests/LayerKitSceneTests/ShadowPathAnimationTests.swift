@@ -8,7 +8,7 @@ import XCTest
 final class ShadowPathAnimationTests: XCTestCase {
   func testShadowPathAnimatesPointByPoint() throws {
     let l = Layer(frame: Rect(x: 0, y: 0, width: 100, height: 100))
-    l.shadowPath = Path(rect: Rect(x: 0, y: 0, width: 100, height: 100))
+    l.shadowPathValue = Path(rect: Rect(x: 0, y: 0, width: 100, height: 100))
     let grow = BasicAnimation(keyPath: "shadowPath")
     grow.fromValue = Path(rect: Rect(x: 0, y: 0, width: 100, height: 100))
     grow.toValue = Path(rect: Rect(x: -20, y: -20, width: 140, height: 140))
@@ -117,7 +117,7 @@ final class ShadowPathAnimationTests: XCTestCase {
     let root = Layer(frame: Rect(x: 0, y: 0, width: 64, height: 64))
     let s = ShapeLayer()
     s.frame = Rect(x: 0, y: 0, width: 64, height: 64)
-    s.path = Path(ellipseIn: Rect(x: 8, y: 8, width: 48, height: 48))
+    s.pathValue = Path(ellipseIn: Rect(x: 8, y: 8, width: 48, height: 48))
     s.fillColor = nil
     s.fillRule = .evenOdd
     s.strokeColor = .red
@@ -178,7 +178,7 @@ final class ShadowPathAnimationTests: XCTestCase {
     let loaded = try SceneFile.decode(data, folder: FileManager.default.temporaryDirectory)
     let read = try XCTUnwrap(try loaded.presentation(at: 0.5).sublayers![0] as? TextLayer)
     XCTAssertEqual(read.attributedText, t.attributedText)
-    XCTAssertEqual(read.font, "DejaVu Sans:bold")
+    XCTAssertEqual(read.fontName, "DejaVu Sans:bold")
     XCTAssertEqual(read.fontSize, 15, accuracy: 1e-9)
     XCTAssertEqual(read.foregroundColor, .yellow)
     XCTAssertTrue(read.isWrapped)
@@ -190,10 +190,11 @@ final class ShadowPathAnimationTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: folder) }
     try FileManager.default.copyItem(
       atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: folder.appendingPathComponent("My.ttf").path)
-    let doc = #"{"version": 1, "width": 100, "height": 40, "duration": 1, "layers": [{"kind": "text", "frame": [0, 0, 100, 40], "string": "Hi", "font": "My.ttf"}]}"#
+    let doc =
+      #"{"version": 1, "width": 100, "height": 40, "duration": 1, "layers": [{"kind": "text", "frame": [0, 0, 100, 40], "string": "Hi", "font": "My.ttf"}]}"#
     let withFont = try SceneFile.decode(Data(doc.utf8), folder: folder)
     let layer = try XCTUnwrap(try withFont.presentation(at: 0).sublayers![0] as? TextLayer)
-    XCTAssertEqual(layer.font, folder.appendingPathComponent("My.ttf").path)
+    XCTAssertEqual(layer.fontName, folder.appendingPathComponent("My.ttf").path)
     XCTAssertEqual(layer.string as? String, "Hi")
     let plain = #"{"version": 1, "width": 8, "height": 8, "duration": 1, "root": {"fontSize": 12}}"#
     XCTAssertThrowsError(try SceneFile.decode(Data(plain.utf8), folder: folder)) {

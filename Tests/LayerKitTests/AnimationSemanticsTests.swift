@@ -306,7 +306,9 @@ final class AnimationSemanticsTests: XCTestCase {
     }
     s.stiffness = 100
     s.damping = .nan
-    XCTAssertThrowsError(try s.checkedSettlingDuration()) { XCTAssertEqual($0 as? SpringError, .nonFinite(field: "damping")) }
+    XCTAssertThrowsError(try s.checkedSettlingDuration()) {
+      XCTAssertEqual($0 as? SpringError, .nonFinite(field: "damping"))
+    }
   }
 
   func testTransformComponentKeyPaths() throws {
@@ -433,7 +435,7 @@ final class AnimationExtrasTests: XCTestCase {
     // the tangent.
     let l = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
     let k = KeyframeAnimation(keyPath: "position")
-    k.path = Path(rect: Rect(x: 0, y: 0, width: 100, height: 100))
+    k.pathValue = Path(rect: Rect(x: 0, y: 0, width: 100, height: 100))
     k.rotationMode = .auto
     k.calculationMode = .paced
     k.duration = 4

@@ -181,7 +181,7 @@ final class KeyframeModesTests: XCTestCase {
     // timing values "are applied to the points used to create the path": keyTimes [0, 0.1, 1]
     // give the line the first 10 % of the duration and the curve the rest.
     let l = try animation {
-      $0.path = lineThenQuad
+      $0.pathValue = lineThenQuad
       $0.keyTimes = [0, 0.1, 1]
     }
     assertPoint(position(l, 0.1), 100, 0, "the first element's end at 10 %")
@@ -190,7 +190,7 @@ final class KeyframeModesTests: XCTestCase {
     assertPoint(position(l, 0.55), 125, 50, "the curve's midpoint")
     assertPoint(position(l, 1), 100, 100)
     // Without keyTimes the elements share the time equally.
-    let even = try animation { $0.path = lineThenQuad }
+    let even = try animation { $0.pathValue = lineThenQuad }
     assertPoint(position(even, 0.5), 100, 0, "evenly spaced")
     assertPoint(position(even, 0.25), 50, 0)
   }
@@ -198,7 +198,7 @@ final class KeyframeModesTests: XCTestCase {
   func testPathTimingFunctionsApplyPerElement() throws {
     // timingFunctions: one per keyframe segment, here per path element.
     let l = try animation {
-      $0.path = lineThenQuad
+      $0.pathValue = lineThenQuad
       $0.timingFunctions = [.easeIn, .linear]
     }
     assertPoint(position(l, 0.25), 100 * MediaTimingFunction.easeIn.value(at: 0.5), 0, accuracy: 1e-9)
@@ -208,7 +208,7 @@ final class KeyframeModesTests: XCTestCase {
   func testPathCubicModeTimesElementsLikeLinear() throws {
     // The path's own elements are the curve; cubic mode keeps the per-element timing.
     let l = try animation {
-      $0.path = lineThenQuad
+      $0.pathValue = lineThenQuad
       $0.keyTimes = [0, 0.1, 1]
       $0.calculationMode = .cubic
     }
@@ -221,7 +221,7 @@ final class KeyframeModesTests: XCTestCase {
     // path": three keyframe points (the start and two element ends), so two key times are wrong.
     let l = Layer()
     let k = KeyframeAnimation(keyPath: "position")
-    k.path = lineThenQuad
+    k.pathValue = lineThenQuad
     k.keyTimes = [0, 1]
     XCTAssertThrowsError(try l.addChecked(k, forKey: nil)) {
       XCTAssertEqual(
@@ -239,7 +239,7 @@ final class KeyframeModesTests: XCTestCase {
     square.addLine(to: Point(x: 100, y: 100))
     square.addLine(to: Point(x: 0, y: 100))
     let l = try animation {
-      $0.path = square
+      $0.pathValue = square
       $0.calculationMode = .discrete
     }
     assertPoint(position(l, 0.1), 0, 0)
@@ -254,7 +254,7 @@ final class KeyframeModesTests: XCTestCase {
     jumps.move(to: Point(x: 50, y: 50))
     jumps.addLine(to: Point(x: 60, y: 50))
     let m = try animation {
-      $0.path = jumps
+      $0.pathValue = jumps
       $0.calculationMode = .discrete
       $0.keyTimes = [0, 0.5, 0.8]
     }
@@ -272,7 +272,7 @@ final class KeyframeModesTests: XCTestCase {
     path.addLine(to: Point(x: 100, y: 300))
     for mode in [KeyframeCalculationMode.paced, .cubicPaced] {
       let l = try animation {
-        $0.path = path
+        $0.pathValue = path
         $0.calculationMode = mode
         $0.keyTimes = [0, 0.9, 1]
       }
@@ -283,7 +283,7 @@ final class KeyframeModesTests: XCTestCase {
     // On a curve, the arc-length positions PathSampler measures.
     let sampler = try PathSampler(path: lineThenQuad)
     let curved = try animation {
-      $0.path = lineThenQuad
+      $0.pathValue = lineThenQuad
       $0.calculationMode = .paced
     }
     for p in stride(from: 0.0, through: 1, by: 0.1) {
@@ -301,7 +301,7 @@ final class KeyframeModesTests: XCTestCase {
     path.addCurve(to: Point(x: 200, y: 100), control1: Point(x: 150, y: 0), control2: Point(x: 200, y: 50))
     for (mode, turn) in [(RotationMode.auto, 0.0), (.autoReverse, Double.pi)] {
       let l = try animation {
-        $0.path = path
+        $0.pathValue = path
         $0.rotationMode = mode
       }
       let onLine = l.presentation(at: 1.25)

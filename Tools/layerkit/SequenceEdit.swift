@@ -150,7 +150,7 @@ extension VideoJob {
           let editly: [String: (Double, Double, Double, Double)] = [
             "easeOutExpo": (0.16, 1, 0.3, 1), "easeInOutCubic": (0.65, 0, 0.35, 1),
           ]
-          if let name = MediaTimingFunction.Name(rawValue: easing) {
+          if let name = MediaTimingFunction.Name.allCases.first(where: { $0.rawValue == easing }) {
             timing = MediaTimingFunction(name: name)
           } else if let c = editly[easing] {
             timing = try MediaTimingFunction(controlPoints: c.0, c.1, c.2, c.3)

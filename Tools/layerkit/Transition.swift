@@ -92,7 +92,14 @@ struct ParameterError: Error, CustomStringConvertible {
 
 extension TransitionType: ExpressibleByArgument {}
 extension TransitionSubtype: ExpressibleByArgument {}
-extension MediaTimingFunction.Name: ExpressibleByArgument {}
+extension MediaTimingFunction.Name: ExpressibleByArgument {
+  /// One of Core Animation's five names; another is refused (the type takes any string).
+  public init?(argument: String) {
+    guard let name = Self.allCases.first(where: { $0.rawValue == argument }) else { return nil }
+    self = name
+  }
+  public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
 
 /// `layerkit list`: every built-in effect with its parameters and defaults.
 struct List: ParsableCommand {

@@ -123,7 +123,7 @@ enum AnimatableProperties {
     add(.make("endPoint", { gradient($0)?.endPoint ?? Point(x: 0.5, y: 1) }, { gradient($0)?.endPoint = $1 }))
     // ShapeLayer's (a plain layer reads their defaults and ignores a value set).
     let shape: @Sendable (Layer) -> ShapeLayer? = { $0 as? ShapeLayer }
-    add(.make("path", { shape($0)?.path }, { shape($0)?.path = $1 }))
+    add(.make("path", { shape($0)?.pathValue }, { shape($0)?.pathValue = $1 }))
     // A missing colour animates as transparent black, as a nil CGColor does.
     add(.make("fillColor", { shape($0)?.fillColor ?? .clear }, { shape($0)?.fillColor = $1 }))
     add(.make("strokeColor", { shape($0)?.strokeColor ?? .clear }, { shape($0)?.strokeColor = $1 }))
@@ -158,7 +158,7 @@ enum AnimatableProperties {
     add(.make("backgroundColor", { $0.backgroundColor ?? .clear }, { $0.backgroundColor = $1 }))
     add(.make("borderColor", { $0.borderColor }, { $0.borderColor = $1 }))
     add(.make("shadowColor", { $0.shadowColor }, { $0.shadowColor = $1 }))
-    add(.make("shadowPath", { $0.shadowPath }, { $0.shadowPath = $1 }))
+    add(.make("shadowPath", { $0.shadowPathValue }, { $0.shadowPathValue = $1 }))
 
     addTransform("transform", { $0.transform }, { $0.transform = $1 }, into: &t)
     addTransform("sublayerTransform", { $0.sublayerTransform }, { $0.sublayerTransform = $1 }, into: &t)
@@ -240,8 +240,8 @@ extension ValueFunction {
 
   /// A number n (in any of its forms) becomes (n, n, n), three numbers (`[1, 1, 1]`, as
   /// CAValueFunction's examples write them) a vector; vectors pass through.
-  static func vector(_ v: any AnimationValue) -> any AnimationValue {
-    if let n = AnimationValues.numbers(v) {
+  static func vector(_ v: Any) -> Any {
+    if let v = v as? any AnimationValue, let n = AnimationValues.numbers(v) {
       if n.count == 1 { return SIMD3(n[0], n[0], n[0]) }
       if n.count == 3 { return SIMD3(n[0], n[1], n[2]) }
     }

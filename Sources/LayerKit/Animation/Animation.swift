@@ -152,9 +152,12 @@ open class PropertyAnimation: Animation {
 /// "Current presentation value" is the property's value with the animations before this one
 /// applied, at the same time.
 open class BasicAnimation: PropertyAnimation {
-  public var fromValue: (any AnimationValue)?
-  public var toValue: (any AnimationValue)?
-  public var byValue: (any AnimationValue)?
+  /// The values, typed `Any?` as CABasicAnimation's, so what `value(forKey:)` returns goes in
+  /// as written (`fromValue = layer.presentation()?.value(forKey: "opacity")`); each must be an
+  /// `AnimationValue` form of the key path's type, checked when the animation is added.
+  public var fromValue: Any?
+  public var toValue: Any?
+  public var byValue: Any?
 
   public override init(keyPath: String) {
     super.init(keyPath: keyPath)

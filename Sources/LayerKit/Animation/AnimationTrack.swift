@@ -10,10 +10,10 @@ protocol AnimationTrack {
 /// Casts (or converts, `Animatable.converted(from:)`) an animation's value to the key path's
 /// type, once, when the animation is added.
 func typed<V: Animatable>(
-  _ value: (any AnimationValue)?, as _: V.Type, keyPath: String, field: String
+  _ value: Any?, as _: V.Type, keyPath: String, field: String
 ) throws(AnimationError) -> V? {
   guard let value else { return nil }
-  guard let v = value as? V ?? V.converted(from: value) else {
+  guard let v = value as? V ?? (value as? any AnimationValue).flatMap(V.converted(from:)) else {
     throw .wrongValueType(
       keyPath: keyPath, field: field, expected: String(describing: V.self), actual: String(describing: type(of: value)))
   }
@@ -133,7 +133,7 @@ struct KeyframeTrack<V: Animatable>: AnimationTrack {
     functions = paced ? nil : a.timingFunctions
     rotationMode = a.rotationMode
     let keyPath = a.keyPath
-    if let p = a.path {
+    if let p = a.path?.value {
       guard V.self == Point.self else {
         throw .unsupported(keyPath: keyPath, reason: "a path animates a point property only")
       }
@@ -148,7 +148,8 @@ struct KeyframeTrack<V: Animatable>: AnimationTrack {
         paced
           ? try KeyframeTiming(
             count: sampler.keyframeCount, calculationMode: .paced, segmentLengths: sampler.segmentLengths)
-          : try KeyframeTiming(count: sampler.keyframeCount, keyTimes: a.keyTimes?.map(\.doubleValue), calculationMode: mode)
+          : try KeyframeTiming(
+            count: sampler.keyframeCount, keyTimes: a.keyTimes?.map(\.doubleValue), calculationMode: mode)
       }
       return
     }
@@ -183,7 +184,8 @@ struct KeyframeTrack<V: Animatable>: AnimationTrack {
       arc = nil
       let lengths = zip(list, list.dropFirst()).map { $0.0.distance(to: $0.1) }
       keyframes = try Self.keyframeChecked(keyPath) { () throws(KeyframeError) in
-        try KeyframeTiming(count: n, keyTimes: a.keyTimes?.map(\.doubleValue), calculationMode: mode, segmentLengths: lengths)
+        try KeyframeTiming(
+          count: n, keyTimes: a.keyTimes?.map(\.doubleValue), calculationMode: mode, segmentLengths: lengths)
       }
     }
   }

@@ -12,9 +12,15 @@ public enum RotationMode: String, Sendable {
 /// (CAKeyframeAnimation).
 open class KeyframeAnimation: PropertyAnimation {
   /// The keyframe values; ignored when `path` is set.
-  public var values: [any AnimationValue]?
+  public var values: [Any]?
   /// A point property (position, anchorPoint) moves along this path instead of through `values`.
-  public var path: Path?
+  /// (An immutable copy of a `CGMutablePath` is kept.)
+  public var path: CGPath? { didSet { path = CGPath.kept(path) } }
+  /// The path as LayerKit's value.
+  public var pathValue: Path? {
+    get { path?.value }
+    set { path = newValue.map(CGPath.init) }
+  }
   /// When each value is reached, in [0, 1] of the duration; nil spaces them evenly.
   public var keyTimes: [NSNumber]?
   /// One per segment (values.count − 1); nil is linear.

@@ -82,8 +82,9 @@ extension Layer {
 
   /// The presentation value of `key` now, had the model value still been `modelValue`.
   private func presentationValue(_ key: String, modelValue: any Animatable) -> (any Animatable)? {
-    guard let property = AnimatableProperties.resolve(key) else { return nil }
-    let copy = Layer()
+    guard let property = resolveProperty(key) else { return nil }
+    let copy = type(of: self).init()
+    copy.sublayers = nil
     copy.copyModelValues(from: self)
     property.setAny(copy, modelValue)
     let local = currentLocalTime

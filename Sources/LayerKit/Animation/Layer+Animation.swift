@@ -122,7 +122,7 @@ extension Layer {
   }
 
   private func track(for animation: PropertyAnimation) throws(AnimationError) -> any AnimationTrack {
-    guard let property = AnimatableProperties.resolve(animation.keyPath) else {
+    guard let property = resolveProperty(animation.keyPath) else {
       throw .unknownKeyPath(animation.keyPath)
     }
     try checkFilterParameter(animation.keyPath)
@@ -246,8 +246,15 @@ extension Layer {
     for sub in sublayerList {
       copy.addSublayer(sub.presentationCopy(parentTime: local, record: record, replicated: below, particles: particles))
     }
-    // The layer's drawing (drawn now if it was asked for), under its particles and sublayers.
+    // The layer's drawing (drawn now if it was asked for), under its particles and sublayers;
+    // drawn anew for this frame while a key that needs display animates.
     if needsDisplay { display() }
+    var drawn = self.drawn
+    if animatesDisplayedKey {
+      let ctx = DrawingContext(bounds: copy.bounds)
+      PresentedDrawing.drawing(self, as: copy) { draw(in: ctx) }
+      drawn = ctx.drawing.sublayerList.isEmpty ? nil : ctx.drawing
+    }
     if let drawn {
       copy.insertSublayer(
         drawn.presentationCopy(parentTime: local, record: nil, replicated: replicated, particles: particles), at: 0)

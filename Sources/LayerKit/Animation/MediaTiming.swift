@@ -39,6 +39,8 @@ public enum TimingError: Error, Equatable, Sendable, CustomStringConvertible {
   case negative(owner: String, field: String, value: Double)
   /// The field lies outside `range` (a timing function's control-point x outside [0, 1]).
   case outOfRange(owner: String, field: String, value: Double, range: ClosedRange<Double>)
+  /// A timing-function name Core Animation does not have.
+  case unknownName(String)
 
   public var description: String {
     switch self {
@@ -46,6 +48,8 @@ public enum TimingError: Error, Equatable, Sendable, CustomStringConvertible {
     case .negative(let o, let f, let v): "\(o): \(f) must not be negative (got \(v))"
     case .outOfRange(let o, let f, let v, let r):
       "\(o): \(f) must lie in [\(r.lowerBound), \(r.upperBound)] (got \(v))"
+    case .unknownName(let n):
+      "MediaTimingFunction: no function is named \"\(n)\" (linear, easeIn, easeOut, easeInEaseOut, default); the default is used"
     }
   }
 }

@@ -16,9 +16,20 @@ public struct MediaTimingFunction: Hashable, Sendable {
   /// The y coordinate of the second control point.
   public let c2y: Double
 
-  /// Core Animation's named timing functions (`CAMediaTimingFunctionName`).
-  public enum Name: String, Sendable, CaseIterable {
-    case linear, easeIn, easeOut, easeInEaseOut, `default`
+  /// Core Animation's named timing functions (`CAMediaTimingFunctionName`): a string, as Core
+  /// Animation's, so `MediaTimingFunctionName(rawValue: "easeOut")` is written without `!`.
+  public struct Name: RawRepresentable, Hashable, Sendable, CaseIterable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    public static let linear = Name("linear")
+    public static let easeIn = Name("easeIn")
+    public static let easeOut = Name("easeOut")
+    public static let easeInEaseOut = Name("easeInEaseOut")
+    public static let `default` = Name("default")
+    /// The five names Core Animation has.
+    public static let allCases: [Name] = [.linear, .easeIn, .easeOut, .easeInEaseOut, .default]
   }
 
   /// Linear pacing, control points (0, 0) and (1, 1): `value(at: x)` is x.
@@ -72,7 +83,8 @@ public struct MediaTimingFunction: Hashable, Sendable {
     self.init(unchecked: c1x, c1y, c2x, c2y)
   }
 
-  /// One of Core Animation's named functions.
+  /// One of Core Animation's named functions. A name Core Animation does not have gives the
+  /// default function, and `Layer.animationFailureReporter` is told (`AnimationError.invalidTiming`).
   /// - Parameter name: the name.
   public init(name: Name) {
     switch name {
@@ -81,8 +93,15 @@ public struct MediaTimingFunction: Hashable, Sendable {
     case .easeOut: self = .easeOut
     case .easeInEaseOut: self = .easeInEaseOut
     case .default: self = .default
+    default:
+      Layer.animationFailureReporter(.invalidTiming(.unknownName(name.rawValue)), nil)
+      self = .default
     }
   }
+
+  /// One of Core Animation's named functions by its string, as older Core Animation code passes
+  /// the `kCAMediaTimingFunction…` constants (`MediaTimingFunction(name: kMediaTimingFunctionEaseOut)`).
+  public init(name: String) { self.init(name: Name(rawValue: name)) }
 
   private init(unchecked c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double) {
     self.c1x = c1x

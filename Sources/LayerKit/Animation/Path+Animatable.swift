@@ -5,6 +5,11 @@ import Foundation
 /// different elements the result is the first path before the midpoint and the second from it
 /// (Core Animation leaves that case undefined). The empty path is `zero`.
 extension Path: Animatable {
+  /// A `CGPath` (what `shape.path` holds, what `UIBezierPath.cgPath` gives) stands for its value.
+  public static func converted(from value: any AnimationValue) -> Path? {
+    (value as? Path) ?? (value as? CGPath)?.value
+  }
+
   public static func interpolate(_ from: Path, _ to: Path, _ t: Double) -> Path {
     from.zipPoints(to) { Point.interpolate($0, $1, t) } ?? (t < 0.5 ? from : to)
   }

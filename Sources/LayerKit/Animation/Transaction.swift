@@ -6,8 +6,12 @@ import Foundation
 /// innermost one apply. Changes made outside an explicit transaction use an implicit one with the
 /// defaults (0.25 s, the default timing function, actions enabled).
 ///
-/// Like CATransaction, the stack is per thread.
-public enum Transaction {
+/// Like CATransaction, the stack is per thread. A class, as CATransaction is, so ported code
+/// can add class methods of its own in an extension (`extension Transaction { class func … }`).
+open class Transaction {
+  /// CATransaction is used through its class methods; an instance holds nothing.
+  public init() {}
+
   /// Opens a transaction, nested in the current one if any.
   public static func begin() {
     var s = stack

@@ -122,7 +122,7 @@ extension RenderListBuilder {
     var contentBounds = RenderListBuilder.touched(by: inner).expanded(by: filterPlan.margin).intersection(contentRegion)
     var pathShadow: PathGeometry?
     var pathBounds = PixelRect(x: 0, y: 0, width: 0, height: 0)
-    if layer.hasShadow, let path = layer.shadowPath {
+    if layer.hasShadow, let path = layer.shadowPathValue {
       let geometry = PathGeometry(path: path, tolerance: 0.1 / max(scale, 1e-6))
       if !geometry.segments.isEmpty {
         pathShadow = geometry
@@ -269,7 +269,7 @@ extension RenderListBuilder {
     if layer.shadowOpacity < 0 {
       throw .negativeValue(layer: name, property: "shadowOpacity", value: layer.shadowOpacity)
     }
-    if let path = layer.shadowPath, !path.isFinite { throw .invalidPath(layer: name, property: "shadowPath") }
+    if let path = layer.shadowPathValue, !path.isFinite { throw .invalidPath(layer: name, property: "shadowPath") }
     if layer.shadowRadius > Limits.maxBlurRadius {
       throw .outOfRange(layer: name, property: "shadowRadius", value: layer.shadowRadius, limit: Limits.maxBlurRadius)
     }
@@ -277,7 +277,7 @@ extension RenderListBuilder {
     where abs(value) > Limits.maxCoordinate {
       throw .outOfRange(layer: name, property: property, value: value, limit: Limits.maxCoordinate)
     }
-    if let path = layer.shadowPath, path.exceeds(Limits.maxCoordinate) {
+    if let path = layer.shadowPathValue, path.exceeds(Limits.maxCoordinate) {
       throw .outOfRange(layer: name, property: "shadowPath", value: path.largestCoordinate, limit: Limits.maxCoordinate)
     }
   }

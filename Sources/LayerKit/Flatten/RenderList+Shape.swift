@@ -5,7 +5,7 @@ extension RenderListBuilder {
   /// (the path and the stroke outline mapped through the layer's plane, cut in front of the eye),
   /// drawn in its colour under the clips in force.
   func shapeDraws(_ layer: ShapeLayer, mapping: PlaneMapping, clips: [ClipEntry], region: PixelRect) -> [Draw] {
-    guard let path = layer.path, !path.elements.isEmpty else { return [] }
+    guard let path = layer.pathValue, !path.elements.isEmpty else { return [] }
     let visible = clips.reduce(region) { $0.intersection($1.bounds) }
     guard !visible.isEmpty else { return [] }
     // Flattened to 0.02 target pixel (a chord's error on a near-horizontal edge is that fraction
@@ -115,8 +115,8 @@ extension RenderListBuilder {
 
   func validateShape(_ layer: ShapeLayer) throws(RenderError) {
     let name = layer.debugName
-    if let path = layer.path, !path.isFinite { throw .invalidPath(layer: name, property: "path") }
-    if let path = layer.path, path.exceeds(Limits.maxCoordinate) {
+    if let path = layer.pathValue, !path.isFinite { throw .invalidPath(layer: name, property: "path") }
+    if let path = layer.pathValue, path.exceeds(Limits.maxCoordinate) {
       throw .outOfRange(layer: name, property: "path", value: path.largestCoordinate, limit: Limits.maxCoordinate)
     }
     if abs(layer.lineWidth) > Limits.maxCoordinate {

@@ -158,22 +158,9 @@ extension Path {
   }
 }
 
-#if os(Linux)
-  /// Core Graphics' immutable path, as `CGPath(rect: r, transform: nil)` is written: LayerKit's
-  /// `Path` (a value; build one with `var`, where Core Graphics code has a CGMutablePath).
-  public typealias CGPath = Path
-  /// Core Graphics' mutable path, as `CGMutablePath()` is written: LayerKit's `Path`, a value, so
-  /// it is declared with `var` (`var path = CGMutablePath()` where Core Graphics code writes
-  /// `let`); a path stored in a layer cannot then change behind the layer's back.
-  public typealias CGMutablePath = Path
-#endif
-
 extension Path {
   /// CGPath.isEmpty: whether the path has no elements.
   public var isEmpty: Bool { elements.isEmpty }
-
-  /// CGPath.copy(): the path itself (a value is its own copy).
-  public func copy() -> Path? { self }
 
   /// CGPath.boundingBoxOfPath: the box of the path itself, curves to within 0.01 of a point,
   /// control points left out (`boundingBox` holds them, as CGPath's does); `CGRect.null` for an

@@ -100,6 +100,8 @@ public final class DrawingContext {
     addPath(arc)
   }
   public func addPath(_ p: Path) { path.addPath(p.applying(state.ctm)) }
+  /// CGContext.addPath(_:) with a Core Graphics path.
+  public func addPath(_ p: CGPath) { addPath(p.value) }
   public func closePath() { path.closeSubpath() }
   /// Whether the current path is empty.
   public var isPathEmpty: Bool { path.elements.isEmpty }
@@ -203,7 +205,7 @@ public final class DrawingContext {
     state.clipBox = state.clipBox.intersection(path.boundingBoxOfPath)
     let mask = ShapeLayer()
     mask.frame = drawing.bounds
-    mask.path = path
+    mask.pathValue = path
     mask.fillRule = rule
     path = Path()
     let group = Layer(frame: drawing.bounds)
@@ -242,7 +244,7 @@ public final class DrawingContext {
     guard !p.elements.isEmpty else { return }
     let layer = ShapeLayer()
     layer.frame = drawing.bounds
-    layer.path = p
+    layer.pathValue = p
     layer.fillColor = fill.map { _ in state.fillColor }
     layer.fillRule = fill ?? .nonZero
     if stroke {

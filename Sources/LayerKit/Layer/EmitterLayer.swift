@@ -73,8 +73,9 @@ open class EmitterLayer: Layer {
 /// One kind of particle (CAEmitterCell), with CA's defaults: how many a second, how long each
 /// lives, how it leaves the emitter (velocity, emission angles), how it accelerates, grows, spins
 /// and changes colour (each value ± its range, at random, and changing at its speed a second),
-/// its picture, and cells its particles emit in turn.
-public final class EmitterCell: @unchecked Sendable {
+/// its picture, and cells its particles emit in turn. Open, as CAEmitterCell is to a subclass
+/// that sets its values in `init()` (`class Confetti: EmitterCell`).
+open class EmitterCell: @unchecked Sendable {
   public var name: String?
   public var isEnabled = true
   /// Particles a second.
@@ -127,4 +128,8 @@ public final class EmitterCell: @unchecked Sendable {
   let tinted = Locked([SIMD3<Int>: Image]())
 
   public init() {}
+
+  /// CAEmitterCell's `init?(coder:)`, so a subclass's `required init?(coder:)` and
+  /// `super.init(coder:)` compile; nothing is read from the coder (CA's defaults, as `init()`).
+  public required init?(coder: NSCoder) {}
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A rectangle in a tree of layers, with Core Animation's model of geometry and appearance
 /// (CALayer without the prefix). Layers hold model values only; `RenderList(layer:…)` flattens a
 /// tree into draw operations, and a `Renderer` turns those into pixels.
@@ -139,7 +141,9 @@ open class Layer {
   /// CALayer.allowsEdgeAntialiasing: kept; edges are always antialiased.
   public var allowsEdgeAntialiasing = false
   /// CALayer.edgeAntialiasingMask: kept; every edge is antialiased.
-  public var edgeAntialiasingMask: EdgeAntialiasingMask = [.layerLeftEdge, .layerRightEdge, .layerBottomEdge, .layerTopEdge]
+  public var edgeAntialiasingMask: EdgeAntialiasingMask = [
+    .layerLeftEdge, .layerRightEdge, .layerBottomEdge, .layerTopEdge,
+  ]
   /// CALayer.shouldRasterize: kept; layers are drawn from the model every frame.
   public var shouldRasterize = false
   /// CALayer.rasterizationScale: kept, as `shouldRasterize`.
@@ -165,8 +169,14 @@ open class Layer {
   /// The blur of the shadow: the standard deviation of its Gaussian, in points of the layer's
   /// space (default 3).
   public var shadowRadius: Double = 3 { didSet { didChange("shadowRadius", from: oldValue, to: shadowRadius) } }
-  /// When set, the shadow takes this shape (filled non-zero) instead of the layer's alpha.
-  public var shadowPath: Path?
+  /// When set, the shadow takes this shape (filled non-zero) instead of the layer's alpha; an
+  /// immutable copy of a `CGMutablePath` is kept, as Core Animation keeps one.
+  public var shadowPath: CGPath? { didSet { shadowPath = CGPath.kept(shadowPath) } }
+  /// The shadow's shape as LayerKit's value.
+  public var shadowPathValue: Path? {
+    get { shadowPath?.value }
+    set { shadowPath = newValue.map(CGPath.init) }
+  }
   /// Applied, in order, to the layer and its subtree before it is composited.
   public var filters: [Filter] = [] { didSet { if oldValue != filters { didChangeDiscretely("filters") } } }
   /// Applied, in order, to what lies behind the layer, within its (rounded) bounds, before the
@@ -206,6 +216,19 @@ open class Layer {
   /// Called by `display()`, which the next presentation runs after `setNeedsDisplay()`; what is
   /// drawn stays until then.
   open func draw(in ctx: DrawingContext) { delegate?.draw(self, in: ctx) }
+
+  /// Whether a change of `key` redraws the layer (CALayer's class method, for a subclass to
+  /// override): a change of the property marks the drawing stale, and while an animation of it
+  /// runs every presented frame draws the layer anew with the animated value
+  /// (`@Managed` properties, Layer+Managed.swift). False for every key by default.
+  open class func needsDisplay(forKey key: String) -> Bool { false }
+
+  /// The value a property has before it is set (CALayer's class method, for a subclass to
+  /// override): for LayerKit's animatable properties their default, for a `@Managed` property of
+  /// a subclass what the override returns; nil for any other key.
+  open class func defaultValue(forKey key: String) -> Any? {
+    AnimatableProperties.resolve(key).map { $0.getAny(Layer()) }
+  }
 
   /// Marks the drawing stale: the next presentation draws the layer again (CALayer's
   /// `setNeedsDisplay()`). A new layer draws nothing until asked, as in Core Animation.
@@ -272,6 +295,11 @@ open class Layer {
   /// `required init()` where Core Animation code writes `override init()`: LayerKit makes a
   /// layer's presentation copies through it, as it is, of the layer's own class.
   public required init() {}
+
+  /// CALayer's `init?(coder:)`, so a subclass's `required init?(coder: NSCoder)` and its
+  /// `super.init(coder: aDecoder)` compile as written. LayerKit archives no layers: nothing is
+  /// read from the coder, and the layer has Core Animation's defaults, as `init()` gives.
+  public required init?(coder: NSCoder) {}
 
   /// CALayer.init(layer:): a copy of `layer`'s model values (not its sublayers, mask or
   /// animations), as Core Animation makes the shadow copies of a layer; a subclass that
@@ -411,6 +439,7 @@ open class Layer {
     backgroundFilters = o.backgroundFilters
     compositingFilter = o.compositingFilter
     timing = o.timing
+    keyedValues = o.keyedValues
   }
 
   /// The name used in error messages.

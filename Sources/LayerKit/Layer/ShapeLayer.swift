@@ -11,8 +11,20 @@ open class ShapeLayer: Layer {
   public typealias LineCap = StrokeStyle.LineCap
   public typealias LineJoin = StrokeStyle.LineJoin
 
-  /// The shape; nil draws nothing. Animatable between paths of the same elements.
-  public var path: Path? { didSet { didChange("path", from: oldValue, to: path) } }
+  /// The shape; nil draws nothing. Animatable between paths of the same elements. The layer
+  /// keeps an immutable copy of a `CGMutablePath` (as Core Animation copies): building on the
+  /// mutable path afterwards changes nothing drawn.
+  public var path: CGPath? {
+    didSet {
+      path = CGPath.kept(path)
+      didChange("path", from: oldValue?.value, to: path?.value)
+    }
+  }
+  /// The shape as LayerKit's value.
+  public var pathValue: Path? {
+    get { path?.value }
+    set { path = newValue.map(CGPath.init) }
+  }
   /// nil does not fill (CA's default: opaque black).
   public var fillColor: Color? = .black {
     didSet { didChange("fillColor", from: oldValue ?? .clear, to: fillColor ?? .clear) }

@@ -32,10 +32,15 @@ open class TextLayer: Layer {
   public var string: Any? {
     didSet { didChangeDiscretely("string") }
   }
-  /// A font family name ("DejaVu Sans", "serif", "Noto Sans Arabic"), with a weight or style
-  /// after a colon as fontconfig writes them ("DejaVu Sans:bold"), or the path of a font file
-  /// (`.ttf`, `.otf`, `.ttc`). Characters the font lacks are drawn in a fallback that has them.
-  public var font: String = TextLayer.defaultFont
+  /// The font, as CATextLayer's `CFTypeRef`: a name — a family ("DejaVu Sans", "serif"), with a
+  /// weight or style after a colon as fontconfig writes them ("DejaVu Sans:bold"), a PostScript
+  /// name ("Helvetica-Bold"), or the path of a font file (`.ttf`, `.otf`, `.ttc`) — or a font
+  /// (`UIFont`, `NSFont`, `CTFont`, `CGFont`), whose name is used and whose size is not (the
+  /// layer draws at `fontSize`, as Core Animation documents); nil is the default font.
+  /// Characters the font lacks are drawn in a fallback that has them.
+  public var font: (any FontConvertible)? = TextLayer.defaultFont
+  /// The name `font` is looked up by (`defaultFont` for nil).
+  public var fontName: String { font?.fontName ?? TextLayer.defaultFont }
   /// Points (CA's default 36).
   public var fontSize: Double = 36 { didSet { didChange("fontSize", from: oldValue, to: fontSize) } }
   /// The colour of text without one of its own (CA's default opaque white).
@@ -116,7 +121,7 @@ open class TextLayer: Layer {
     return TextLayoutRequest(
       runs: text.runs.map {
         TextLayoutRequest.Run(
-          text: $0.text, font: $0.font ?? font, fontSize: $0.fontSize ?? fontSize, underline: $0.underline,
+          text: $0.text, font: $0.font ?? fontName, fontSize: $0.fontSize ?? fontSize, underline: $0.underline,
           kerning: $0.kerning)
       },
       width: bounds.size.width, height: bounds.size.height, wrapped: isWrapped, alignment: alignmentMode,

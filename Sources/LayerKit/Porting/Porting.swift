@@ -104,7 +104,7 @@ extension Layer {
       }
       return
     }
-    if let property = AnimatableProperties.resolve(key) {
+    if let property = resolveProperty(key) {
       guard let v = value as? any AnimationValue, property.setConverted(self, v) else {
         Layer.animationFailureReporter(
           .unsupported(
@@ -113,6 +113,7 @@ extension Layer {
           nil)
         return
       }
+      if managedProperties[key] != nil, type(of: self).needsDisplay(forKey: key) { setNeedsDisplay() }
       return
     }
     keyedValues[key] = value
@@ -124,7 +125,7 @@ extension Layer {
     if key.hasPrefix("emitterCells."), let emitter = self as? EmitterLayer {
       return emitter.cellValue(forKeyPath: key)
     }
-    if let property = AnimatableProperties.resolve(key) { return property.getAny(self) }
+    if let property = resolveProperty(key) { return property.getAny(self) }
     return keyedValues[key]
   }
 
@@ -175,11 +176,14 @@ public let kFillModeForwards = FillMode.forwards
 public let kFillModeBackwards = FillMode.backwards
 public let kFillModeBoth = FillMode.both
 
-public let kMediaTimingFunctionLinear = MediaTimingFunction.Name.linear
-public let kMediaTimingFunctionEaseIn = MediaTimingFunction.Name.easeIn
-public let kMediaTimingFunctionEaseOut = MediaTimingFunction.Name.easeOut
-public let kMediaTimingFunctionEaseInEaseOut = MediaTimingFunction.Name.easeInEaseOut
-public let kMediaTimingFunctionDefault = MediaTimingFunction.Name.default
+// The timing-function names are strings, as Core Animation's were before Swift 4.2: code keeps
+// them in a `String`, passes them to `MediaTimingFunction(name:)` or to
+// `MediaTimingFunctionName(rawValue:)`.
+public let kMediaTimingFunctionLinear = MediaTimingFunction.Name.linear.rawValue
+public let kMediaTimingFunctionEaseIn = MediaTimingFunction.Name.easeIn.rawValue
+public let kMediaTimingFunctionEaseOut = MediaTimingFunction.Name.easeOut.rawValue
+public let kMediaTimingFunctionEaseInEaseOut = MediaTimingFunction.Name.easeInEaseOut.rawValue
+public let kMediaTimingFunctionDefault = MediaTimingFunction.Name.default.rawValue
 
 public let kTransitionFade = TransitionType.fade
 public let kTransitionMoveIn = TransitionType.moveIn
