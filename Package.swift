@@ -61,7 +61,8 @@ let package = Package(
     .target(name: "LayerKitText", dependencies: ["LayerKit", "CText", "LayerKitTextRegistration"]),
     .target(name: "LayerKitTextRegistration"),
 
-    // Images in and out, comparison.
+    // Images in and out, comparison. Registers its decoder with the model's UIImage as a program
+    // that links it loads (LayerKitMediaRegistration, as LayerKitText registers the font stack).
     .target(name: "LayerKitMedia", dependencies: ["LayerKit", "CPNG", "CJPEG", "LayerKitMediaRegistration"]),
     .target(name: "LayerKitMediaRegistration"),
 

@@ -15,14 +15,6 @@ extension Layer {
     return nil
   }
 
-  /// The action for `key`, by Core Animation's search order (CALayer.action(forKey:)).
-  public func action(forKey key: String) -> (any Action)? {
-    if let found = delegate?.action(for: self, forKey: key) { return found }
-    if let found = actions?[key] { return found }
-    if let found = styleActions?[key] { return found }
-    return type(of: self).defaultAction(forKey: key)
-  }
-
   /// The animation the action search finds for a changed property, to be copied and added; nil
   /// when the search ends in nothing or in `NSNull()`, or in an action of the caller's own, which
   /// is run here instead (CAAction's `run(forKey:object:arguments:)`).
@@ -37,9 +29,21 @@ extension Layer {
 
   /// Runs the action for a changed property, inside the current transaction.
   func didChange<V: Animatable>(_ key: String, from old: V, to new: V) {
-    guard wasPresented, old != new, scene != nil else { return }
+    didChange(key, from: old, to: new, action: actionBeforeChange(key, from: old, to: new))
+  }
+
+  /// The animation to run for a change about to be made, looked up while the model still holds
+  /// the old value (as Core Animation asks `action(forKey:)`, so an override reading the layer or
+  /// its presentation sees what is shown now).
+  func actionBeforeChange<V: Animatable>(_ key: String, from old: V, to new: V) -> Animation? {
+    guard wasPresented, old != new, scene != nil else { return nil }
+    return animationToRun(forKey: key, Transaction.current)
+  }
+
+  /// Adds `template`'s copy for a change that has been made (`actionBeforeChange`'s result).
+  func didChange<V: Animatable>(_ key: String, from old: V, to new: V, action template: Animation?) {
+    guard let template else { return }
     let settings = Transaction.current
-    guard let template = animationToRun(forKey: key, settings) else { return }
     let animation = template.copy()
     // The default action animates from the value the property showed just before the change.
     if let basic = animation as? BasicAnimation, basic.fromValue == nil, basic.toValue == nil, basic.byValue == nil,

@@ -117,13 +117,13 @@ extension DrawingContext {
   /// the current path and the graphics state as they were.
   private func clipped(to paths: [Path], rule: FillRule, _ draw: () -> Void) {
     guard !paths.isEmpty else { return draw() }
-    let current = path
+    let current = currentPath
     saveGState()
     beginPath()
     for p in paths { addPath(p) }
     clip(using: rule)
     draw()
     restoreGState()
-    path = current
+    currentPath = current
   }
 }

@@ -29,6 +29,8 @@ public final class DrawingContext {
     var miterLimit = 10.0
     var dash: (phase: Double, lengths: [Double])?
     var alpha = 1.0
+    /// CGContext.setShadow's offset, blur and colour, given to what is drawn after it.
+    var shadow: (offset: Size, blur: Double, color: Color)?
     /// Where drawing goes: `drawing`, or the innermost clip's group.
     var container: Layer
     /// The box of the clip, in the bounds' coordinates.
@@ -39,7 +41,7 @@ public final class DrawingContext {
   private var saved: [State] = []
   /// The current path, in the bounds' coordinates (points are transformed as they are added, as
   /// Core Graphics does).
-  var path = Path()
+  var currentPath = Path()
 
   /// A context over `bounds` (a layer's).
   public init(bounds: Rect) {
@@ -81,30 +83,31 @@ public final class DrawingContext {
 
   // MARK: The current path
 
-  public func beginPath() { path = Path() }
-  public func move(to p: Point) { path.move(to: state.ctm.apply(p)) }
-  public func addLine(to p: Point) { path.addLine(to: state.ctm.apply(p)) }
-  public func addLines(between points: [Point]) { path.addLines(between: points.map(state.ctm.apply)) }
+  public func beginPath() { currentPath = Path() }
+  public func move(to p: Point) { currentPath.move(to: state.ctm.apply(p)) }
+  public func addLine(to p: Point) { currentPath.addLine(to: state.ctm.apply(p)) }
+  public func addLines(between points: [Point]) { currentPath.addLines(between: points.map(state.ctm.apply)) }
   public func addCurve(to p: Point, control1: Point, control2: Point) {
-    path.addCurve(to: state.ctm.apply(p), control1: state.ctm.apply(control1), control2: state.ctm.apply(control2))
+    currentPath.addCurve(
+      to: state.ctm.apply(p), control1: state.ctm.apply(control1), control2: state.ctm.apply(control2))
   }
   public func addQuadCurve(to p: Point, control: Point) {
-    path.addQuadCurve(to: state.ctm.apply(p), control: state.ctm.apply(control))
+    currentPath.addQuadCurve(to: state.ctm.apply(p), control: state.ctm.apply(control))
   }
-  public func addRect(_ rect: Rect) { path.addPath(Path(rect: rect).applying(state.ctm)) }
+  public func addRect(_ rect: Rect) { currentPath.addPath(Path(rect: rect).applying(state.ctm)) }
   public func addRects(_ rects: [Rect]) { for r in rects { addRect(r) } }
-  public func addEllipse(in rect: Rect) { path.addPath(Path(ellipseIn: rect).applying(state.ctm)) }
+  public func addEllipse(in rect: Rect) { currentPath.addPath(Path(ellipseIn: rect).applying(state.ctm)) }
   public func addArc(center: Point, radius: Double, startAngle: Double, endAngle: Double, clockwise: Bool) {
     var arc = Path()
     arc.addArc(center: center, radius: radius, startAngle: startAngle, endAngle: endAngle, clockwise: clockwise)
     addPath(arc)
   }
-  public func addPath(_ p: Path) { path.addPath(p.applying(state.ctm)) }
+  public func addPath(_ p: Path) { currentPath.addPath(p.applying(state.ctm)) }
   /// CGContext.addPath(_:) with a Core Graphics path.
   public func addPath(_ p: CGPath) { addPath(p.value) }
-  public func closePath() { path.closeSubpath() }
+  public func closePath() { currentPath.closeSubpath() }
   /// Whether the current path is empty.
-  public var isPathEmpty: Bool { path.elements.isEmpty }
+  public var isPathEmpty: Bool { currentPath.elements.isEmpty }
 
   // MARK: Painting
 
@@ -156,8 +159,21 @@ public final class DrawingContext {
     layer.transform = Self.linear(t)
     layer.contents = image
     layer.opacity = state.alpha
+    addDrawn(layer)
+  }
+
+  /// Adds a drawn layer where drawing goes, with the context's shadow, if one is set.
+  func addDrawn(_ layer: Layer) {
+    if let shadow = state.shadow, shadow.color.alpha > 0 {
+      layer.shadowColor = shadow.color
+      layer.shadowOpacity = 1
+      layer.shadowOffset = shadow.offset
+      layer.shadowRadius = shadow.blur / 2
+    }
     state.container.addSublayer(layer)
   }
+
+  func setShadowState(_ shadow: (offset: Size, blur: Double, color: Color)?) { state.shadow = shadow }
 
   /// CGGradient: colours at locations (0…1; nil spaces them evenly).
   public struct Gradient: Sendable {
@@ -195,19 +211,19 @@ public final class DrawingContext {
     layer.position = state.ctm.apply(point)
     layer.transform = Self.linear(state.ctm)
     layer.opacity = state.alpha
-    state.container.addSublayer(layer)
+    addDrawn(layer)
   }
 
   // MARK: Clipping
 
   /// Intersects the clip with the current path, which it uses up.
   public func clip(using rule: FillRule = .nonZero) {
-    state.clipBox = state.clipBox.intersection(path.boundingBoxOfPath)
+    state.clipBox = state.clipBox.intersection(currentPath.boundingBoxOfPath)
     let mask = ShapeLayer()
     mask.frame = drawing.bounds
-    mask.pathValue = path
+    mask.pathValue = currentPath
     mask.fillRule = rule
-    path = Path()
+    currentPath = Path()
     let group = Layer(frame: drawing.bounds)
     group.mask = mask
     state.container.addSublayer(group)
@@ -230,8 +246,8 @@ public final class DrawingContext {
   // MARK: Recording
 
   private func paint(fill: FillRule?, stroke: Bool) {
-    let p = path
-    path = Path()
+    let p = currentPath
+    currentPath = Path()
     record(p, fill: fill, stroke: stroke)
   }
 
@@ -262,7 +278,7 @@ public final class DrawingContext {
       }
     }
     layer.opacity = state.alpha
-    state.container.addSublayer(layer)
+    addDrawn(layer)
   }
 
   private func fillGradient(_ g: Gradient, _ type: GradientLayer.GradientType, start: Point, end: Point) {
@@ -276,7 +292,7 @@ public final class DrawingContext {
     layer.startPoint = Point(x: start.x / size.width, y: start.y / size.height)
     layer.endPoint = Point(x: end.x / size.width, y: end.y / size.height)
     layer.opacity = state.alpha
-    state.container.addSublayer(layer)
+    addDrawn(layer)
   }
 
   /// How far from `point` (user space) the drawing's bounds reach; nil when the transform is

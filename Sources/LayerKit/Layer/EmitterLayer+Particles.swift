@@ -89,6 +89,9 @@ extension EmitterLayer {
       (cell.emitterCells ?? []).map { max(0, (Double($0.lifetime) + abs(Double($0.lifetimeRange))) * lifeScale) }
       .max() ?? 0
     let start = (parent?.birth ?? 0) + cell.beginTime
+    // The cell's own time: its speed and offset from where it starts.
+    let time = start + (time - start) * Double(cell.speed) + cell.timeOffset
+    guard time.isFinite else { return }
     let end = min(time, parent.map { $0.birth + $0.lifetime } ?? .infinity)
     guard end >= start else { return }
     let last = ((end - start) * rate + 1e-9).rounded(.down)

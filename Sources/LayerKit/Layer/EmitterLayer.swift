@@ -13,26 +13,26 @@ import Foundation
 /// layer's sublayers, so both backends draw them as any other layer.
 open class EmitterLayer: Layer {
   /// Where particles come from: the shape's centre, in the layer's coordinates.
-  public var emitterPosition: Point = .zero
-  public var emitterZPosition: Double = 0
+  open var emitterPosition: Point = .zero
+  open var emitterZPosition: Double = 0
   /// The shape's size (a line's length is its width; a circle's diameter, its width).
-  public var emitterSize: Size = .zero
-  public var emitterDepth: Double = 0
-  public var emitterShape: EmitterShape = .point
-  public var emitterMode: EmitterMode = .volume
-  public var renderMode: RenderMode = .unordered
+  open var emitterSize: Size = .zero
+  open var emitterDepth: Double = 0
+  open var emitterShape: EmitterShape = .point
+  open var emitterMode: EmitterMode = .volume
+  open var renderMode: RenderMode = .unordered
   /// Kept for ported code: particles are flattened into the layer's plane, as sublayers are.
-  public var preservesDepth = false
+  open var preservesDepth = false
   /// The cells particles are made from (nil: none).
-  public var emitterCells: [EmitterCell]?
+  open var emitterCells: [EmitterCell]?
   /// Multipliers of every cell's values (CA's defaults: 1).
-  public var birthRate: Float = 1
-  public var lifetime: Float = 1
-  public var velocity: Float = 1
-  public var scale: Float = 1
-  public var spin: Float = 1
+  open var birthRate: Float = 1
+  open var lifetime: Float = 1
+  open var velocity: Float = 1
+  open var scale: Float = 1
+  open var spin: Float = 1
   /// The random numbers' seed: the same seed, the same particles.
-  public var seed: UInt32 = 0
+  open var seed: UInt32 = 0
   /// Set on a presentation copy whose particles did not fit the frame's budget
   /// (`Limits.maxParticlesPerFrame`): the particles the frame would have shown by then. The
   /// builder refuses the frame, naming the layer.
@@ -76,53 +76,66 @@ open class EmitterLayer: Layer {
 /// its picture, and cells its particles emit in turn. Open, as CAEmitterCell is to a subclass
 /// that sets its values in `init()` (`class Confetti: EmitterCell`).
 open class EmitterCell: @unchecked Sendable {
-  public var name: String?
-  public var isEnabled = true
+  open var name: String?
+  open var isEnabled = true
   /// Particles a second.
-  public var birthRate: Float = 0
+  open var birthRate: Float = 0
   /// Seconds each particle lives, ± `lifetimeRange`.
-  public var lifetime: Float = 0
-  public var lifetimeRange: Float = 0
+  open var lifetime: Float = 0
+  open var lifetimeRange: Float = 0
   /// The direction particles leave in: longitude is the angle in the x-y plane from the x axis
   /// (y down: positive angles turn towards +y), latitude the angle out of that plane;
   /// `emissionRange` the half-angle of the cone around it.
-  public var emissionLatitude: Double = 0
-  public var emissionLongitude: Double = 0
-  public var emissionRange: Double = 0
+  open var emissionLatitude: Double = 0
+  open var emissionLongitude: Double = 0
+  open var emissionRange: Double = 0
   /// Points a second, ± `velocityRange`.
-  public var velocity: Double = 0
-  public var velocityRange: Double = 0
+  open var velocity: Double = 0
+  open var velocityRange: Double = 0
   /// Points a second a second.
-  public var xAcceleration: Double = 0
-  public var yAcceleration: Double = 0
-  public var zAcceleration: Double = 0
+  open var xAcceleration: Double = 0
+  open var yAcceleration: Double = 0
+  open var zAcceleration: Double = 0
   /// The picture's scale, ± `scaleRange`, changing by `scaleSpeed` a second.
-  public var scale: Double = 1
-  public var scaleRange: Double = 0
-  public var scaleSpeed: Double = 0
+  open var scale: Double = 1
+  open var scaleRange: Double = 0
+  open var scaleSpeed: Double = 0
   /// Radians a second, ± `spinRange`.
-  public var spin: Double = 0
-  public var spinRange: Double = 0
+  open var spin: Double = 0
+  open var spinRange: Double = 0
   /// Multiplies the picture's colours; each component ± its range, changing at its speed a
   /// second, within 0…1. Alpha is the particle's opacity.
-  public var color: Color = .white
-  public var redRange: Float = 0
-  public var greenRange: Float = 0
-  public var blueRange: Float = 0
-  public var alphaRange: Float = 0
-  public var redSpeed: Float = 0
-  public var greenSpeed: Float = 0
-  public var blueSpeed: Float = 0
-  public var alphaSpeed: Float = 0
+  open var color: Color = .white
+  open var redRange: Float = 0
+  open var greenRange: Float = 0
+  open var blueRange: Float = 0
+  open var alphaRange: Float = 0
+  open var redSpeed: Float = 0
+  open var greenSpeed: Float = 0
+  open var blueSpeed: Float = 0
+  open var alphaSpeed: Float = 0
   /// The particle's picture; a cell without one draws nothing (its own cells still emit).
-  public var contents: Image?
+  open var contents: Image?
   /// Pixels a point of the picture (2 for a @2x image).
-  public var contentsScale: Double = 1
+  open var contentsScale: Double = 1
   /// When the cell starts emitting, seconds of the layer's time (of its parent particle's life for
   /// a nested cell).
-  public var beginTime: Double = 0
+  open var beginTime: Double = 0
+  /// The cell's own time runs this many times as fast as its layer's (CAMediaTiming's `speed`):
+  /// particles are born, move and age at that pace; 0 holds them where they are.
+  open var speed: Float = 1
+  /// Seconds added to the cell's own time (CAMediaTiming's `timeOffset`): emission as it stood
+  /// that much later.
+  open var timeOffset: Double = 0
+  /// CAMediaTiming's other properties, kept as Core Animation code sets them; a cell emits for as
+  /// long as its layer draws, so they change nothing drawn.
+  open var duration: Double = 0
+  open var repeatCount: Float = 0
+  open var repeatDuration: Double = 0
+  open var autoreverses = false
+  open var fillMode: FillMode = .removed
   /// Cells each particle of this cell emits from where it is.
-  public var emitterCells: [EmitterCell]?
+  open var emitterCells: [EmitterCell]?
 
   /// Tinted pictures, by colour (8 bits a component): made once, shared by frames.
   let tinted = Locked([SIMD3<Int>: Image]())

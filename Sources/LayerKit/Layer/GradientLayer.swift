@@ -13,10 +13,10 @@ open class GradientLayer: Layer {
   }
 
   /// The stops' colours; nil or empty draws no gradient.
-  public var colors: [Color]? { didSet { didChange("colors", from: oldValue ?? [], to: colors ?? []) } }
+  open var colors: [Color]? { didSet { didChange("colors", from: oldValue ?? [], to: colors ?? []) } }
   /// Each colour's place in [0, 1], ascending; nil spaces them evenly. `[NSNumber]`, as
   /// CAGradientLayer's (`[0, 0.5, 1]` and `[0, NSNumber(value: 0.5), 1]` alike).
-  public var locations: [NSNumber]? {
+  open var locations: [NSNumber]? {
     // Converted only for a presented layer: presentation copies set them every frame.
     didSet { if wasPresented { didChange("locations", from: Self.places(oldValue), to: Self.places(locations)) } }
   }
@@ -24,10 +24,10 @@ open class GradientLayer: Layer {
   /// `locations` as numbers (none for nil).
   static func places(_ locations: [NSNumber]?) -> [Double] { (locations ?? []).map(\.doubleValue) }
   /// Where the first stop sits (CA's default: the middle of the top edge).
-  public var startPoint = Point(x: 0.5, y: 0) { didSet { didChange("startPoint", from: oldValue, to: startPoint) } }
+  open var startPoint = Point(x: 0.5, y: 0) { didSet { didChange("startPoint", from: oldValue, to: startPoint) } }
   /// Where the last stop sits (CA's default: the middle of the bottom edge).
-  public var endPoint = Point(x: 0.5, y: 1) { didSet { didChange("endPoint", from: oldValue, to: endPoint) } }
-  public var type: GradientType = .axial
+  open var endPoint = Point(x: 0.5, y: 1) { didSet { didChange("endPoint", from: oldValue, to: endPoint) } }
+  open var type: GradientType = .axial
 
   override func copyModelValues(from o: Layer) {
     super.copyModelValues(from: o)

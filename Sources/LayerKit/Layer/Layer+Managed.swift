@@ -50,8 +50,9 @@ public struct Managed<Value: Animatable>: ManagedStorage, Sendable {
       let me = layer[keyPath: storage]
       let name = layer.managedName(storage, id: me.id)
       let old = me.value(layer.keyedValues[name], name: name, layerType: type(of: layer))
+      let action = layer.actionBeforeChange(name, from: old, to: newValue)
       layer.keyedValues[name] = newValue
-      layer.managedDidChange(name, from: old, to: newValue)
+      layer.managedDidChange(name, from: old, to: newValue, action: action)
     }
   }
 
@@ -161,9 +162,9 @@ extension Layer {
     AnimatableProperties.resolve(keyPath) ?? managedProperty(keyPath)
   }
 
-  func managedDidChange<V: Animatable>(_ key: String, from old: V, to new: V) {
+  func managedDidChange<V: Animatable>(_ key: String, from old: V, to new: V, action: Animation?) {
     if old != new, Swift.type(of: self).needsDisplay(forKey: key) { setNeedsDisplay() }
-    didChange(key, from: old, to: new)
+    didChange(key, from: old, to: new, action: action)
   }
 
   /// Whether an animation on the layer animates a key for which its class's

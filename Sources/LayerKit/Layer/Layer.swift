@@ -14,7 +14,7 @@ import Foundation
 /// Not thread-safe: build and change a tree on one thread.
 open class Layer {
   /// A name for messages and debugging (`name` in CALayer).
-  public var name: String?
+  open var name: String?
   /// Values set by key-value coding under keys that are no property (`setValue(_:forKey:)`).
   var keyedValues: [String: Any] = [:]
   /// Where an unnamed layer came from, for messages: a scene file's place for it
@@ -24,7 +24,7 @@ open class Layer {
   // MARK: Geometry
 
   /// The layer's own coordinate space: its origin is the top-left corner of the layer's content.
-  public var bounds: Rect = .zero {
+  open var bounds: Rect = .zero {
     didSet {
       didChange("bounds", from: oldValue, to: bounds)
       if needsDisplayOnBoundsChange, bounds.size != oldValue.size { setNeedsDisplay() }
@@ -32,21 +32,21 @@ open class Layer {
     }
   }
   /// Where the anchor point sits, in the superlayer's bounds space.
-  public var position: Point = .zero { didSet { didChange("position", from: oldValue, to: position) } }
+  open var position: Point = .zero { didSet { didChange("position", from: oldValue, to: position) } }
   /// The point of the bounds, in unit coordinates, that `position` places and transforms pivot on.
-  public var anchorPoint = Point(x: 0.5, y: 0.5) {
+  open var anchorPoint = Point(x: 0.5, y: 0.5) {
     didSet { didChange("anchorPoint", from: oldValue, to: anchorPoint) }
   }
   /// The anchor point's z coordinate (CALayer.anchorPointZ): transforms pivot on
   /// (anchorPoint, anchorPointZ), and the layer's plane lies −anchorPointZ from it (the cube recipe
   /// turns its faces about the cube's centre this way).
-  public var anchorPointZ: Double = 0 { didSet { didChange("anchorPointZ", from: oldValue, to: anchorPointZ) } }
+  open var anchorPointZ: Double = 0 { didSet { didChange("anchorPointZ", from: oldValue, to: anchorPointZ) } }
   /// Position on the z axis, in the superlayer's space; also orders siblings (higher draws later).
-  public var zPosition: Double = 0 { didSet { didChange("zPosition", from: oldValue, to: zPosition) } }
+  open var zPosition: Double = 0 { didSet { didChange("zPosition", from: oldValue, to: zPosition) } }
   /// Applied to the layer about its anchor point.
-  public var transform: Transform3D = .identity { didSet { didChange("transform", from: oldValue, to: transform) } }
+  open var transform: Transform3D = .identity { didSet { didChange("transform", from: oldValue, to: transform) } }
   /// Applied to every sublayer, about this layer's anchor point (perspective goes here).
-  public var sublayerTransform: Transform3D = .identity {
+  open var sublayerTransform: Transform3D = .identity {
     didSet { didChange("sublayerTransform", from: oldValue, to: sublayerTransform) }
   }
 
@@ -54,7 +54,7 @@ open class Layer {
   /// and transform as Core Animation derives it: the bounding box of the transformed bounds
   /// (perspective ignored). Setting it sets `position` and `bounds.size`; like CALayer's, the
   /// setter is meaningful only while `transform` is the identity.
-  public var frame: Rect {
+  open var frame: Rect {
     get {
       let a = anchorOffset
       var minX = Double.infinity
@@ -93,99 +93,99 @@ open class Layer {
 
   /// Opacity of the layer and its subtree, applied to the subtree as one group (CALayer's
   /// default `allowsGroupOpacity`). 0 hides the layer.
-  public var opacity: Double = 1 { didSet { didChange("opacity", from: oldValue, to: opacity) } }
-  public var isHidden = false
+  open var opacity: Double = 1 { didSet { didChange("opacity", from: oldValue, to: opacity) } }
+  open var isHidden = false
   /// Filled first, inside the (rounded) bounds. nil draws nothing.
-  public var backgroundColor: Color? { didSet { didChange("backgroundColor", from: oldValue, to: backgroundColor) } }
+  open var backgroundColor: Color? { didSet { didChange("backgroundColor", from: oldValue, to: backgroundColor) } }
   /// The image drawn above the background, placed by `contentsGravity`.
-  public var contents: Image? { didSet { didChange("contents", from: oldValue ?? .zero, to: contents ?? .zero) } }
+  open var contents: Image? { didSet { didChange("contents", from: oldValue ?? .zero, to: contents ?? .zero) } }
   /// The part of the contents image to draw, in unit coordinates of the image.
-  public var contentsRect: Rect = .unit { didSet { didChange("contentsRect", from: oldValue, to: contentsRect) } }
+  open var contentsRect: Rect = .unit { didSet { didChange("contentsRect", from: oldValue, to: contentsRect) } }
   /// The part of the contents (unit coordinates of `contentsRect`'s image) that stretches when
   /// the contents are resized (CALayer.contentsCenter): the parts outside it keep their natural
   /// size at the edges of the rectangle the gravity gives — a nine-slice image (a button's
   /// rounded frame); with `.resizeAspect` the corners stay natural while the centre grows. The
   /// whole image (the default) stretches as one.
-  public var contentsCenter: Rect = .unit {
+  open var contentsCenter: Rect = .unit {
     didSet { didChange("contentsCenter", from: oldValue, to: contentsCenter) }
   }
-  public var contentsGravity: ContentsGravity = .resize
+  open var contentsGravity: ContentsGravity = .resize
   /// Pixels of the contents image per point, for the natural size that non-resizing gravities use.
-  public var contentsScale: Double = 1
+  open var contentsScale: Double = 1
   /// How contents drawn larger than their pixels are sampled (CALayer.magnificationFilter).
-  public var magnificationFilter: ContentsFilter = .linear
+  open var magnificationFilter: ContentsFilter = .linear
   /// How contents drawn smaller than their pixels are sampled (CALayer.minificationFilter).
-  public var minificationFilter: ContentsFilter = .linear
+  open var minificationFilter: ContentsFilter = .linear
   /// The corners `cornerRadius` rounds (CALayer.maskedCorners; all by default).
-  public var maskedCorners: CornerMask = .all
+  open var maskedCorners: CornerMask = .all
   /// How the rounded corners bend (CALayer.cornerCurve): circular by default.
-  public var cornerCurve: CornerCurve = .circular
+  open var cornerCurve: CornerCurve = .circular
   /// Rounds the background and border; the contents and sublayers too when `masksToBounds`.
-  public var cornerRadius: Double = 0 { didSet { didChange("cornerRadius", from: oldValue, to: cornerRadius) } }
+  open var cornerRadius: Double = 0 { didSet { didChange("cornerRadius", from: oldValue, to: cornerRadius) } }
   /// Drawn inset from the bounds, above the contents and the sublayers.
-  public var borderWidth: Double = 0 { didSet { didChange("borderWidth", from: oldValue, to: borderWidth) } }
-  public var borderColor: Color = .black { didSet { didChange("borderColor", from: oldValue, to: borderColor) } }
+  open var borderWidth: Double = 0 { didSet { didChange("borderWidth", from: oldValue, to: borderWidth) } }
+  open var borderColor: Color = .black { didSet { didChange("borderColor", from: oldValue, to: borderColor) } }
   /// Clips the contents and sublayers to the bounds (rounded by `cornerRadius`).
-  public var masksToBounds = false
+  open var masksToBounds = false
   /// When false, the layer and its subtree are not drawn while it faces away from the viewer.
-  public var isDoubleSided = true
+  open var isDoubleSided = true
   /// Whether the layer's geometry — its bounds' space, where its sublayers, its shape's path and
   /// its gradient's points lie — runs bottom up (CALayer.isGeometryFlipped): mirrored about the
   /// bounds' horizontal centre line, so a sublayer at y = 0 sits at the bottom. Contents images
   /// are still drawn upright, as Core Animation keeps them; the layer's own frame does not move.
-  public var isGeometryFlipped = false
+  open var isGeometryFlipped = false
 
   // Kept for ported code, with Core Animation's defaults; LayerKit's output does not depend on
   // them: every edge is antialiased (the ramp the two backends agree on), and nothing is cached
   // as a bitmap between frames (each frame is drawn from the model).
   /// CALayer.allowsEdgeAntialiasing: kept; edges are always antialiased.
-  public var allowsEdgeAntialiasing = false
+  open var allowsEdgeAntialiasing = false
   /// CALayer.edgeAntialiasingMask: kept; every edge is antialiased.
-  public var edgeAntialiasingMask: EdgeAntialiasingMask = [
+  open var edgeAntialiasingMask: EdgeAntialiasingMask = [
     .layerLeftEdge, .layerRightEdge, .layerBottomEdge, .layerTopEdge,
   ]
   /// CALayer.shouldRasterize: kept; layers are drawn from the model every frame.
-  public var shouldRasterize = false
+  open var shouldRasterize = false
   /// CALayer.rasterizationScale: kept, as `shouldRasterize`.
-  public var rasterizationScale: Double = 1
+  open var rasterizationScale: Double = 1
   /// CALayer.isOpaque: kept; transparency is always composited.
-  public var isOpaque = false
+  open var isOpaque = false
 
   // MARK: Effects
 
   /// A layer whose rendered alpha masks this layer, its subtree and its shadow. Its geometry is in
   /// this layer's bounds space (as if it were a sublayer, without `sublayerTransform`); it must
   /// not be in a tree itself (no superlayer) and not be the layer itself.
-  public var mask: Layer?
+  open var mask: Layer?
   /// The shadow's colour (default opaque black).
-  public var shadowColor: Color = .black { didSet { didChange("shadowColor", from: oldValue, to: shadowColor) } }
+  open var shadowColor: Color = .black { didSet { didChange("shadowColor", from: oldValue, to: shadowColor) } }
   /// 0 (the default) draws no shadow.
-  public var shadowOpacity: Double = 0 { didSet { didChange("shadowOpacity", from: oldValue, to: shadowOpacity) } }
+  open var shadowOpacity: Double = 0 { didSet { didChange("shadowOpacity", from: oldValue, to: shadowOpacity) } }
   /// The shadow's offset in the layer's space. Core Animation's default is (0, −3): on iOS's
   /// y-down geometry, the shadow falls 3 points above the layer.
-  public var shadowOffset = Size(width: 0, height: -3) {
+  open var shadowOffset = Size(width: 0, height: -3) {
     didSet { didChange("shadowOffset", from: oldValue, to: shadowOffset) }
   }
   /// The blur of the shadow: the standard deviation of its Gaussian, in points of the layer's
   /// space (default 3).
-  public var shadowRadius: Double = 3 { didSet { didChange("shadowRadius", from: oldValue, to: shadowRadius) } }
+  open var shadowRadius: Double = 3 { didSet { didChange("shadowRadius", from: oldValue, to: shadowRadius) } }
   /// When set, the shadow takes this shape (filled non-zero) instead of the layer's alpha; an
   /// immutable copy of a `CGMutablePath` is kept, as Core Animation keeps one.
-  public var shadowPath: CGPath? { didSet { shadowPath = CGPath.kept(shadowPath) } }
+  open var shadowPath: CGPath? { didSet { shadowPath = CGPath.kept(shadowPath) } }
   /// The shadow's shape as LayerKit's value.
-  public var shadowPathValue: Path? {
+  open var shadowPathValue: Path? {
     get { shadowPath?.value }
     set { shadowPath = newValue.map(CGPath.init) }
   }
   /// Applied, in order, to the layer and its subtree before it is composited.
-  public var filters: [Filter] = [] { didSet { if oldValue != filters { didChangeDiscretely("filters") } } }
+  open var filters: [Filter] = [] { didSet { if oldValue != filters { didChangeDiscretely("filters") } } }
   /// Applied, in order, to what lies behind the layer, within its (rounded) bounds, before the
   /// layer is drawn over it.
-  public var backgroundFilters: [Filter] = [] {
+  open var backgroundFilters: [Filter] = [] {
     didSet { if oldValue != backgroundFilters { didChangeDiscretely("backgroundFilters") } }
   }
   /// How the layer (with its subtree) is composited onto what lies behind it; nil is source-over.
-  public var compositingFilter: BlendMode? {
+  open var compositingFilter: BlendMode? {
     didSet { if oldValue != compositingFilter { didChangeDiscretely("compositingFilter") } }
   }
 
@@ -193,7 +193,7 @@ open class Layer {
 
   /// Layers are timed objects too: their local time is (parent time − beginTime) × speed +
   /// timeOffset, and animations run in the layer's local time.
-  public var timing = MediaTiming()
+  open var timing = MediaTiming()
   /// The animations added to the layer, in the order they were added (later ones apply later).
   var animationEntries: [AnimationEntry] = []
   /// The scene this layer is the root of, for "now" when an animation is added.
@@ -232,10 +232,10 @@ open class Layer {
 
   /// Marks the drawing stale: the next presentation draws the layer again (CALayer's
   /// `setNeedsDisplay()`). A new layer draws nothing until asked, as in Core Animation.
-  public func setNeedsDisplay() { needsDisplay = true }
+  open func setNeedsDisplay() { needsDisplay = true }
   public private(set) var needsDisplay = false
   /// Whether a change of the bounds' size marks the drawing stale.
-  public var needsDisplayOnBoundsChange = false
+  open var needsDisplayOnBoundsChange = false
 
   /// Draws the layer now (CALayer's `display()`): `draw(in:)` into a context over its bounds.
   open func display() {
@@ -259,9 +259,19 @@ open class Layer {
   var layoutPending = false
   /// Actions by key, searched after the delegate (CALayer.actions): `["position": NSNull()]`
   /// turns the implicit animation of `position` off.
-  public var actions: [String: any Action]?
+  open var actions: [String: any Action]?
   /// Actions searched after `actions` (the "actions" entry of CALayer.style).
-  public var styleActions: [String: any Action]?
+  open var styleActions: [String: any Action]?
+
+  /// The action for `key`, by Core Animation's search order (CALayer.action(forKey:)): the
+  /// delegate's, `actions`, `styleActions`, then the class's default. A subclass may override it
+  /// (returning an animation for a `@Managed` property animates its changes).
+  open func action(forKey key: String) -> (any Action)? {
+    if let found = delegate?.action(for: self, forKey: key) { return found }
+    if let found = actions?[key] { return found }
+    if let found = styleActions?[key] { return found }
+    return type(of: self).defaultAction(forKey: key)
+  }
 
   /// The action used when the search finds none (CALayer.defaultAction(forKey:)): a basic
   /// animation for the animatable properties, nothing otherwise. Subclasses may override.
@@ -317,7 +327,7 @@ open class Layer {
   /// The sublayers, back to front before `zPosition` ordering; nil when there are none, as
   /// CALayer's (`layer.sublayers?.forEach { $0.removeFromSuperlayer() }`). Setting replaces them
   /// all; nil removes them.
-  public var sublayers: [Layer]? {
+  open var sublayers: [Layer]? {
     get { sublayerList.isEmpty ? nil : sublayerList }
     set {
       for layer in sublayerList { layer.superlayer = nil }
@@ -329,13 +339,13 @@ open class Layer {
   /// Appends `layer`, removing it from its current superlayer first. Adding the layer itself or
   /// one of its ancestors would make a cycle, and is refused (returns false).
   @discardableResult
-  public func addSublayer(_ layer: Layer) -> Bool {
+  open func addSublayer(_ layer: Layer) -> Bool {
     insertSublayer(layer, at: sublayerList.count)
   }
 
   /// Inserts `layer` at `index` (clamped to the valid range). Returns false for a cycle.
   @discardableResult
-  public func insertSublayer(_ layer: Layer, at index: Int) -> Bool {
+  open func insertSublayer(_ layer: Layer, at index: Int) -> Bool {
     guard !isDescendant(of: layer) else { return false }
     layer.removeFromSuperlayer()
     let i = min(max(index, 0), sublayerList.count)
@@ -347,11 +357,11 @@ open class Layer {
 
   /// CALayer's `insertSublayer(_:at:)` with its `UInt32` index.
   @discardableResult
-  public func insertSublayer(_ layer: Layer, at index: UInt32) -> Bool { insertSublayer(layer, at: Int(index)) }
+  open func insertSublayer(_ layer: Layer, at index: UInt32) -> Bool { insertSublayer(layer, at: Int(index)) }
 
   /// Inserts `layer` just above `sibling` (at the end when `sibling` is not a sublayer).
   @discardableResult
-  public func insertSublayer(_ layer: Layer, above sibling: Layer?) -> Bool {
+  open func insertSublayer(_ layer: Layer, above sibling: Layer?) -> Bool {
     guard layer !== sibling else { return false }
     guard let sibling, let i = sublayerList.firstIndex(where: { $0 === sibling }) else {
       return addSublayer(layer)
@@ -362,7 +372,7 @@ open class Layer {
 
   /// Inserts `layer` just below `sibling` (at the start when `sibling` is not a sublayer).
   @discardableResult
-  public func insertSublayer(_ layer: Layer, below sibling: Layer?) -> Bool {
+  open func insertSublayer(_ layer: Layer, below sibling: Layer?) -> Bool {
     guard layer !== sibling else { return false }
     guard let sibling, let i = sublayerList.firstIndex(where: { $0 === sibling }) else {
       return insertSublayer(layer, at: 0)
@@ -373,7 +383,7 @@ open class Layer {
 
   /// Puts `newLayer` where `oldLayer` is. Does nothing when `oldLayer` is not a sublayer.
   @discardableResult
-  public func replaceSublayer(_ oldLayer: Layer, with newLayer: Layer) -> Bool {
+  open func replaceSublayer(_ oldLayer: Layer, with newLayer: Layer) -> Bool {
     guard oldLayer !== newLayer, let i = sublayerList.firstIndex(where: { $0 === oldLayer }),
       !isDescendant(of: newLayer)
     else { return false }
@@ -382,7 +392,7 @@ open class Layer {
   }
 
   /// Detaches the layer from its superlayer.
-  public func removeFromSuperlayer() {
+  open func removeFromSuperlayer() {
     guard let parent = superlayer else { return }
     parent.sublayerList.removeAll { $0 === self }
     parent.layoutPending = true
@@ -390,7 +400,7 @@ open class Layer {
   }
 
   /// Whether `self` is `layer` or lies in its subtree.
-  public func isDescendant(of layer: Layer) -> Bool {
+  open func isDescendant(of layer: Layer) -> Bool {
     var node: Layer? = self
     while let n = node {
       if n === layer { return true }

@@ -10,26 +10,26 @@
 /// notes).
 open class ReplicatorLayer: Layer {
   /// How many copies of the sublayers are drawn, the original included (CA's default 1).
-  public var instanceCount: Int = 1
+  open var instanceCount: Int = 1
   /// Applied to instance k − 1 to give instance k, about the layer's centre.
-  public var instanceTransform: Transform3D = .identity {
+  open var instanceTransform: Transform3D = .identity {
     didSet { didChange("instanceTransform", from: oldValue, to: instanceTransform) }
   }
   /// Seconds each instance's animations run behind the previous instance's.
-  public var instanceDelay: Double = 0 {
+  open var instanceDelay: Double = 0 {
     didSet { didChange("instanceDelay", from: oldValue, to: instanceDelay) }
   }
   /// Multiplies the first instance's colours (white: unchanged).
-  public var instanceColor: Color = .white {
+  open var instanceColor: Color = .white {
     didSet { didChange("instanceColor", from: oldValue, to: instanceColor) }
   }
   /// Added to the colour multiplier for each instance after the first.
-  public var instanceRedOffset: Float = 0
-  public var instanceGreenOffset: Float = 0
-  public var instanceBlueOffset: Float = 0
-  public var instanceAlphaOffset: Float = 0
+  open var instanceRedOffset: Float = 0
+  open var instanceGreenOffset: Float = 0
+  open var instanceBlueOffset: Float = 0
+  open var instanceAlphaOffset: Float = 0
   /// Kept for ported code; the instances are flattened into the layer's plane either way.
-  public var preservesDepth = false
+  open var preservesDepth = false
 
   /// The presented sublayers of instances 1 …, each at its own delay (set on presentation
   /// copies; empty on a model layer, whose instances share its sublayers).

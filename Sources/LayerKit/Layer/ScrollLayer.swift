@@ -11,7 +11,7 @@ open class ScrollLayer: Layer {
   }
 
   /// Which axes `scroll(to:)` moves (Core Animation's default: both).
-  public var scrollMode: ScrollMode = .both
+  open var scrollMode: ScrollMode = .both
 
   override func copyModelValues(from o: Layer) {
     super.copyModelValues(from: o)
@@ -21,7 +21,7 @@ open class ScrollLayer: Layer {
 
   /// CAScrollLayer.scroll(to:) with a point: the bounds' origin becomes `p` on the axes
   /// `scrollMode` allows.
-  public func scroll(to p: CGPoint) {
+  open func scroll(to p: CGPoint) {
     var origin = bounds.origin
     if scrollMode == .horizontally || scrollMode == .both { origin.x = p.x }
     if scrollMode == .vertically || scrollMode == .both { origin.y = p.y }
@@ -30,7 +30,7 @@ open class ScrollLayer: Layer {
 
   /// CAScrollLayer.scroll(to:) with a rectangle: the least scroll that shows `r` (its top or
   /// left edge first where it is larger than the bounds).
-  public func scroll(to r: CGRect) {
+  open func scroll(to r: CGRect) {
     func axis(_ low: Double, _ high: Double, shown: Double, size: Double) -> Double {
       if low < shown || high - low > size { return low }
       if high > shown + size { return high - size }
@@ -87,11 +87,11 @@ open class TiledLayer: Layer {
   open class func fadeDuration() -> CFTimeInterval { 0.25 }
 
   /// The size of a tile (Core Animation's default 256 × 256).
-  public var tileSize = CGSize(width: 256, height: 256)
+  open var tileSize = CGSize(width: 256, height: 256)
   /// How many levels of detail the drawing keeps (Core Animation's default 1).
-  public var levelsOfDetail = 1
+  open var levelsOfDetail = 1
   /// How many of them are for magnification (Core Animation's default 0).
-  public var levelsOfDetailBias = 0
+  open var levelsOfDetailBias = 0
 
   override func copyModelValues(from o: Layer) {
     super.copyModelValues(from: o)

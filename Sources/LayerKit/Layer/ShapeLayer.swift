@@ -14,40 +14,40 @@ open class ShapeLayer: Layer {
   /// The shape; nil draws nothing. Animatable between paths of the same elements. The layer
   /// keeps an immutable copy of a `CGMutablePath` (as Core Animation copies): building on the
   /// mutable path afterwards changes nothing drawn.
-  public var path: CGPath? {
+  open var path: CGPath? {
     didSet {
       path = CGPath.kept(path)
       didChange("path", from: oldValue?.value, to: path?.value)
     }
   }
   /// The shape as LayerKit's value.
-  public var pathValue: Path? {
+  open var pathValue: Path? {
     get { path?.value }
     set { path = newValue.map(CGPath.init) }
   }
   /// nil does not fill (CA's default: opaque black).
-  public var fillColor: Color? = .black {
+  open var fillColor: Color? = .black {
     didSet { didChange("fillColor", from: oldValue ?? .clear, to: fillColor ?? .clear) }
   }
   /// CAShapeLayerFillRule: which points of the path are inside.
-  public var fillRule: FillRule = .nonZero
+  open var fillRule: FillRule = .nonZero
   /// nil does not stroke (CA's default).
-  public var strokeColor: Color? {
+  open var strokeColor: Color? {
     didSet { didChange("strokeColor", from: oldValue ?? .clear, to: strokeColor ?? .clear) }
   }
   /// The stroke's width in the layer's units; 0 (or less) draws no stroke.
-  public var lineWidth: Double = 1 { didSet { didChange("lineWidth", from: oldValue, to: lineWidth) } }
-  public var miterLimit: Double = 10 { didSet { didChange("miterLimit", from: oldValue, to: miterLimit) } }
-  public var lineCap: LineCap = .butt
-  public var lineJoin: LineJoin = .miter
+  open var lineWidth: Double = 1 { didSet { didChange("lineWidth", from: oldValue, to: lineWidth) } }
+  open var miterLimit: Double = 10 { didSet { didChange("miterLimit", from: oldValue, to: miterLimit) } }
+  open var lineCap: LineCap = .butt
+  open var lineJoin: LineJoin = .miter
   /// Painted and unpainted lengths, alternating (`[4, 2]`); nil strokes solid.
-  public var lineDashPattern: [Double]?
-  public var lineDashPhase: Double = 0 {
+  open var lineDashPattern: [Double]?
+  open var lineDashPhase: Double = 0 {
     didSet { didChange("lineDashPhase", from: oldValue, to: lineDashPhase) }
   }
   /// The part of the path stroked, as fractions of its length (0 and 1: all of it).
-  public var strokeStart: Double = 0 { didSet { didChange("strokeStart", from: oldValue, to: strokeStart) } }
-  public var strokeEnd: Double = 1 { didSet { didChange("strokeEnd", from: oldValue, to: strokeEnd) } }
+  open var strokeStart: Double = 0 { didSet { didChange("strokeStart", from: oldValue, to: strokeStart) } }
+  open var strokeEnd: Double = 1 { didSet { didChange("strokeEnd", from: oldValue, to: strokeEnd) } }
 
   /// How far, in target pixels, the chords that stand for curves, arcs, round joins and round
   /// caps may stray from them.
@@ -63,7 +63,7 @@ open class ShapeLayer: Layer {
   }
 
   /// The stroke's geometry and style as the stroker takes them.
-  public var strokeStyle: StrokeStyle {
+  open var strokeStyle: StrokeStyle {
     StrokeStyle(
       lineWidth: lineWidth, lineCap: lineCap, lineJoin: lineJoin, miterLimit: miterLimit,
       dashPattern: lineDashPattern, dashPhase: lineDashPhase, start: strokeStart, end: strokeEnd)

@@ -29,7 +29,7 @@ open class TextLayer: Layer {
 
   /// A `String` (or `NSString`, `Substring`), or `AttributedText` for runs of their own font,
   /// size, colour, underline and kerning; nil draws nothing (CATextLayer's `Any?`).
-  public var string: Any? {
+  open var string: Any? {
     didSet { didChangeDiscretely("string") }
   }
   /// The font, as CATextLayer's `CFTypeRef`: a name — a family ("DejaVu Sans", "serif"), with a
@@ -38,19 +38,19 @@ open class TextLayer: Layer {
   /// (`UIFont`, `NSFont`, `CTFont`, `CGFont`), whose name is used and whose size is not (the
   /// layer draws at `fontSize`, as Core Animation documents); nil is the default font.
   /// Characters the font lacks are drawn in a fallback that has them.
-  public var font: (any FontConvertible)? = TextLayer.defaultFont
+  open var font: (any FontConvertible)? = TextLayer.defaultFont
   /// The name `font` is looked up by (`defaultFont` for nil).
-  public var fontName: String { font?.fontName ?? TextLayer.defaultFont }
+  open var fontName: String { font?.fontName ?? TextLayer.defaultFont }
   /// Points (CA's default 36).
-  public var fontSize: Double = 36 { didSet { didChange("fontSize", from: oldValue, to: fontSize) } }
+  open var fontSize: Double = 36 { didSet { didChange("fontSize", from: oldValue, to: fontSize) } }
   /// The colour of text without one of its own (CA's default opaque white).
-  public var foregroundColor: Color = .white {
+  open var foregroundColor: Color = .white {
     didSet { didChange("foregroundColor", from: oldValue, to: foregroundColor) }
   }
   /// Whether lines wrap at the bounds' width (at Unicode's line-break opportunities).
-  public var isWrapped = false
-  public var alignmentMode: AlignmentMode = .natural
-  public var truncationMode: TruncationMode = .none
+  open var isWrapped = false
+  open var alignmentMode: AlignmentMode = .natural
+  open var truncationMode: TruncationMode = .none
 
   /// The family a text layer uses unless told otherwise (Core Animation's is Helvetica, which a
   /// Linux machine does not have; fontconfig's "sans-serif" finds its nearest).
@@ -99,7 +99,7 @@ open class TextLayer: Layer {
   }
 
   /// The runs of `string`, each with its own attributes or the layer's.
-  public var attributedText: AttributedText? {
+  open var attributedText: AttributedText? {
     switch string {
     case nil: return nil
     case let t as AttributedText: return t
@@ -113,7 +113,7 @@ open class TextLayer: Layer {
 
   /// What the engine lays out for this layer: its runs with fonts and sizes resolved (colours
   /// stay out, so a colour animation reuses the layout).
-  public var layoutRequest: TextLayoutRequest? { attributedText.flatMap(layoutRequest(for:)) }
+  open var layoutRequest: TextLayoutRequest? { attributedText.flatMap(layoutRequest(for:)) }
 
   /// The request for `text` (this layer's `attributedText`, made once by the caller).
   func layoutRequest(for text: AttributedText) -> TextLayoutRequest? {

@@ -5,11 +5,16 @@ import Foundation
 /// `.withAlphaComponent(0.3)`. A reference type over a `Color`, as UIColor is a class; LayerKit's
 /// layers take the `cgColor`. Components are sRGB; the system colours have their light-mode
 /// values (there is no appearance to adapt to offscreen).
-open class UIColor: Hashable, CustomStringConvertible, @unchecked Sendable {
+open class UIColor: Hashable, CustomStringConvertible, _ExpressibleByColorLiteral, @unchecked Sendable {
   /// The colour as Core Graphics' (LayerKit's `Color`), what a layer's colour properties take.
   public let cgColor: Color
 
   public init(cgColor: Color) { self.cgColor = cgColor }
+
+  /// Xcode's colour literal, `#colorLiteral(red: 0.12, green: 0.13, blue: 0.14, alpha: 1)`.
+  public required convenience init(_colorLiteralRed red: Float, green: Float, blue: Float, alpha: Float) {
+    self.init(red: CGFloat(red), green: CGFloat(green), blue: CGFloat(blue), alpha: CGFloat(alpha))
+  }
 
   public convenience init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {
     self.init(cgColor: Color(red: Double(red), green: Double(green), blue: Double(blue), alpha: Double(alpha)))
@@ -187,8 +192,18 @@ open class UIColor: Hashable, CustomStringConvertible, @unchecked Sendable {
   ]
 }
 
+extension Color: _ExpressibleByColorLiteral {
+  /// Xcode's colour literal where a CGColor is expected.
+  public init(_colorLiteralRed red: Float, green: Float, blue: Float, alpha: Float) {
+    self.init(red: Double(red), green: Double(green), blue: Double(blue), alpha: Double(alpha))
+  }
+}
+
 #if os(Linux)
   /// AppKit's colour, as macOS layer code writes it (`NSColor.red.cgColor`,
   /// `NSColor(calibratedRed:green:blue:alpha:)`): LayerKit's `UIColor`.
   public typealias NSColor = UIColor
 #endif
+
+/// The type an untyped `#colorLiteral(…)` makes, as UIKit and AppKit declare it.
+public typealias _ColorLiteralType = UIColor

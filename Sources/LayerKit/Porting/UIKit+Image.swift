@@ -10,14 +10,24 @@ import Foundation
 /// directory at first — for the name as given, then with `.png`, `@2x.png`, `@3x.png`, `.jpg`
 /// and `.jpeg`: there is no app bundle or asset catalogue offscreen. A name that is found nowhere,
 /// or a file that does not decode, gives nil, as UIKit's does.
-open class UIImage: @unchecked Sendable {
+open class UIImage: _ExpressibleByImageLiteral, @unchecked Sendable {
   /// The pixels (Core Graphics' image: LayerKit's `Image`), what `contents` takes.
   public let cgImage: Image?
   /// Points per pixel: the `@2x` or `@3x` of the file's name, else 1.
   public let scale: CGFloat
 
-  public init(cgImage: Image, scale: CGFloat = 1) {
-    self.cgImage = cgImage
+  public convenience init(cgImage: Image, scale: CGFloat = 1) { self.init(pixels: cgImage, scale: scale) }
+
+  /// Xcode's image literal, `#imageLiteral(resourceName: "star")`: `UIImage(named:)`, with no
+  /// pixels (`cgImage` nil) when the name is found nowhere.
+  public required convenience init(imageLiteralResourceName name: String) {
+    let found = UIImage(named: name)
+    self.init(pixels: found?.cgImage, scale: found?.scale ?? 1)
+  }
+
+  /// An image of these pixels, or of none (an image literal whose file is found nowhere).
+  init(pixels: Image?, scale: CGFloat) {
+    self.cgImage = pixels
     self.scale = scale
   }
 
@@ -108,3 +118,6 @@ open class UIImage: @unchecked Sendable {
   /// Core Graphics' image: LayerKit's `Image` (premultiplied RGBA8), what `contents` takes.
   public typealias CGImage = Image
 #endif
+
+/// The type an untyped `#imageLiteral(resourceName:)` makes, as UIKit and AppKit declare it.
+public typealias _ImageLiteralType = UIImage
