@@ -6,5 +6,7 @@ import LayerKit
 /// program that links LayerKitMedia loads.
 @_cdecl("layerkit_media_register")
 public func registerImageDecoder() {
-  UIImage.registerDecoder { data, name in try? ImageFile.decode(data, name: name) }
+  UIImage.registerDecoder(
+    { data, name in try? ImageFile.decode(data, name: name) },
+    fileReader: { path in try? ImageFile.read(URL(fileURLWithPath: path)) })
 }

@@ -8,21 +8,7 @@ import XCTest
 /// extensions — with only the `CA` prefix dropped and `import LayerKit` for `import UIKit`. Each
 /// snippet is the project's own, written in those forms (not copied from anyone); each
 /// type-checks as written and renders on both backends within the parity contract.
-class RealCodeTestCase: XCTestCase {
-  nonisolated(unsafe) static var shared: Result<ParityChecker, Error>?
-
-  var checker: ParityChecker!
-
-  override func setUpWithError() throws {
-    if RealCodeTestCase.shared == nil { RealCodeTestCase.shared = Result { try ParityChecker() } }
-    switch RealCodeTestCase.shared! {
-    case .success(let c): checker = c
-    case .failure(let error):
-      XCTFail("GPU backend unavailable: \(error)")
-      throw error
-    }
-  }
-
+class RealCodeTestCase: ParityTestCase {
   /// Renders `layer` at `time` on both backends, held to the parity contract; the CPU image.
   @discardableResult
   func rendered(

@@ -128,6 +128,13 @@ final class RealCodeUIKitTests: RealCodeTestCase {
     XCTAssertEqual(UIImage(named: "leaf")?.size, CGSize(width: 2, height: 2), "a @2x file is two pixels a point")
     XCTAssertNil(UIImage(named: "missing"), "a name found nowhere is nil, as in UIKit")
     XCTAssertNil(UIImage(contentsOfFile: folder.path), "a folder is no image")
+    let fifo = folder.appendingPathComponent("pipe.png").path
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    XCTAssertNil(UIImage(contentsOfFile: fifo), "a FIFO is refused at once, not waited on")
+    let corrupt = folder.appendingPathComponent("broken.png")
+    try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]).write(to: corrupt)
+    XCTAssertNil(UIImage(contentsOfFile: corrupt.path), "a damaged file is nil")
+    XCTAssertNil(UIImage(data: Data("not an image".utf8)))
     let cell = EmitterCell()
     cell.contents = UIImage(contentsOfFile: folder.appendingPathComponent("leaf@2x.png").path)?.cgImage
     XCTAssertNotNil(cell.contents)

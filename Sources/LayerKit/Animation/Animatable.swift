@@ -286,26 +286,20 @@ public enum AnimationValues {
 
 // MARK: - Core Graphics' and Float numbers, for custom properties (`@Managed var p: CGFloat`)
 
-extension CGFloat: Animatable {
-  public static func converted(from value: any AnimationValue) -> CGFloat? {
-    Double.converted(from: value).map { CGFloat($0) }
+/// A floating-point type that animates as its value in `Double` does.
+public protocol AnimatableThroughDouble: Animatable, BinaryFloatingPoint {}
+
+extension AnimatableThroughDouble {
+  public static func converted(from value: any AnimationValue) -> Self? {
+    Double.converted(from: value).map { Self($0) }
   }
-  public static func interpolate(_ from: CGFloat, _ to: CGFloat, _ t: Double) -> CGFloat {
-    CGFloat(Double.interpolate(Double(from), Double(to), t))
+  public static func interpolate(_ from: Self, _ to: Self, _ t: Double) -> Self {
+    Self(Double.interpolate(Double(from), Double(to), t))
   }
-  public static func add(_ a: CGFloat, _ b: CGFloat) -> CGFloat { a + b }
-  public static func scale(_ a: CGFloat, by k: Double) -> CGFloat { a * CGFloat(k) }
-  public func distance(to other: CGFloat) -> Double { Swift.abs(Double(other - self)) }
+  public static func add(_ a: Self, _ b: Self) -> Self { a + b }
+  public static func scale(_ a: Self, by k: Double) -> Self { a * Self(k) }
+  public func distance(to other: Self) -> Double { Swift.abs(Double(other) - Double(self)) }
 }
 
-extension Float: Animatable {
-  public static func converted(from value: any AnimationValue) -> Float? {
-    Double.converted(from: value).map { Float($0) }
-  }
-  public static func interpolate(_ from: Float, _ to: Float, _ t: Double) -> Float {
-    Float(Double.interpolate(Double(from), Double(to), t))
-  }
-  public static func add(_ a: Float, _ b: Float) -> Float { a + b }
-  public static func scale(_ a: Float, by k: Double) -> Float { a * Float(k) }
-  public func distance(to other: Float) -> Double { Swift.abs(Double(other - self)) }
-}
+extension CGFloat: AnimatableThroughDouble {}
+extension Float: AnimatableThroughDouble {}

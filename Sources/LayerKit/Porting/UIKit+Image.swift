@@ -36,11 +36,10 @@ open class UIImage: _ExpressibleByImageLiteral, @unchecked Sendable {
     self.init(cgImage: cgImage, scale: scale)
   }
 
-  /// UIImage(contentsOfFile:): the PNG or JPEG at `path`; nil when it cannot be read or decoded.
+  /// UIImage(contentsOfFile:): the PNG or JPEG at `path`; nil when it cannot be read or decoded
+  /// (only a regular file is read, so a FIFO or a device never blocks).
   public convenience init?(contentsOfFile path: String) {
-    guard let data = FileManager.default.contents(atPath: path), let image = UIImage.decode(data, name: path) else {
-      return nil
-    }
+    guard let image = UIImage.readFile(path) else { return nil }
     self.init(cgImage: image, scale: UIImage.scale(ofFile: path))
   }
 
@@ -97,14 +96,19 @@ open class UIImage: _ExpressibleByImageLiteral, @unchecked Sendable {
 
   /// Decodes PNG or JPEG bytes (`name` for messages); nil when they do not decode.
   public typealias Decoder = @Sendable (Data, String) -> Image?
+  /// Reads and decodes the PNG or JPEG file at a path; nil when it cannot.
+  public typealias FileReader = @Sendable (String) -> Image?
 
-  /// Installs the decoder `UIImage` uses. LayerKitMedia registers its own as the program loads;
+  /// Installs what `UIImage` decodes with. LayerKitMedia registers its own as the program loads;
   /// a program without it decodes nothing (every image initializer gives nil).
-  public static func registerDecoder(_ decoder: @escaping Decoder) { decoderSlot.withLock { $0 = decoder } }
+  public static func registerDecoder(_ decoder: @escaping Decoder, fileReader: @escaping FileReader) {
+    decoderSlot.withLock { $0 = (decoder, fileReader) }
+  }
 
-  private static let decoderSlot = Locked<Decoder?>(nil)
+  private static let decoderSlot = Locked<(Decoder, FileReader)?>(nil)
 
-  static func decode(_ data: Data, name: String) -> Image? { decoderSlot.withLock { $0 }?(data, name) }
+  static func decode(_ data: Data, name: String) -> Image? { decoderSlot.withLock { $0 }?.0(data, name) }
+  static func readFile(_ path: String) -> Image? { decoderSlot.withLock { $0 }?.1(path) }
 
   static func scale(ofFile path: String) -> CGFloat {
     let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
