@@ -1,6 +1,6 @@
 /// The documented bounds on the numbers LayerKit takes — from code, scene files and the command
 /// line — checked before any work, each with one message naming the value's place and the bound
-/// (README: Limits). Within them nothing traps, allocates without bound or runs for hours.
+/// (docs/REFERENCE.md: Limits). Within them nothing traps, allocates without bound or runs for hours.
 public enum Limits {
   /// The longest a hold, a transition, an animation's duration or a video lasts: 24 hours.
   public static let maxSeconds: Double = 86_400

@@ -5,7 +5,7 @@
 //   API and JPEG (baseline, progressive, greyscale) through TurboJPEG, sniffing the format from
 //   the file's signature, never its extension; it writes RGBA8 PNG atomically.
 // - `ImageComparison` measures two same-sized images (max channel delta, a histogram of per-pixel
-//   deltas, PSNR), checks them against a `Tolerance` (the README's parity tolerance is
+//   deltas, PSNR), checks them against a `Tolerance` (docs/HOW_IT_WORKS.md's parity tolerance is
 //   `Tolerance.parity`) and draws a diff image for a person to look at.
 // - `YUVConversion`, `Y4MWriter`, `Y4MReader`: BT.709 limited-range Y'CbCr (4:2:0, 4:4:4) and
 //   YUV4MPEG2, written and read by hand (no dependency).

@@ -5,14 +5,17 @@ import LayerKitVideo
 import XCTest
 
 /// Renders `timeline` on the CPU backend to a Y4M file in `folder`, with or without the
-/// pipeline's shortcuts; its frames' planes and how many frames were drawn.
+/// pipeline's shortcuts; its frames' planes and how many frames were drawn. The file is BT.709
+/// whatever its size: the pipeline's own planes, as the shortcuts compute them.
 func renderY4M(_ timeline: Timeline, shortcuts: Bool, in folder: URL) throws -> (frames: [[UInt8]], drawn: Int) {
   let out = folder.appendingPathComponent("out-\(UUID().uuidString).y4m").path
   let source = TimelineRenderer(timeline: timeline, renderer: ReferenceRenderer())
   source.shortcuts = shortcuts
+  var options = EncodingOptions()
+  options.y4mMatrix = .bt709
   let pipeline = try VideoPipeline(
     source: source, width: timeline.width, height: timeline.height, rate: timeline.rate,
-    frameCount: timeline.frameCount, target: try OutputTarget(path: out), options: EncodingOptions())
+    frameCount: timeline.frameCount, target: try OutputTarget(path: out), options: options)
   try pipeline.run()
   return (try Y4MReader(path: out).readAllFrames(), source.drawnFrames)
 }

@@ -288,7 +288,8 @@ final class DeployTests: XCTestCase {
     for (k, (p, q)) in zip(fx, fy).enumerated() where p != q {
       differing += 1
       let worst = zip(p, q).map { abs(Int($0) - Int($1)) }.max() ?? 0
-      XCTAssertLessThanOrEqual(worst, 1, "frame \(k)", file: file, line: line)
+      // A level apart in BT.709 can be two once re-expressed in BT.601 (an SD Y4M's matrix).
+      XCTAssertLessThanOrEqual(worst, 2, "frame \(k)", file: file, line: line)
     }
     XCTAssertLessThanOrEqual(differing, 3, "frames that differ", file: file, line: line)
   }

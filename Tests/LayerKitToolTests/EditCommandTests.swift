@@ -268,12 +268,13 @@ final class EditCommandTests: XCTestCase {
     XCTAssertEqual(made.status, 0, made.stderr)
     let out = h.path("fast.y4m")
     XCTAssertEqual(try h.run(["concat", clip, "--speed", "2", "--renderer", "cpu", "-o", out, "--quiet"]).status, 0)
-    // Luma alone, of a clip tagged BT.709 (ffmpeg reads an untagged one as BT.601 when it makes
-    // RGB, which says nothing of timing). ffmpeg's fps filter repeats the first frame once after
+    // RGB as ffmpeg makes it of each (the clip tagged BT.709; the SD Y4M in BT.601, the matrix
+    // its size implies). ffmpeg's fps filter repeats the first frame once after
     // setpts (it gives source frames 0, 0, 4, 6, 8, …); from frame 2 on, frame k is source frame
     // 2k on both sides.
-    let ours = try ffmpegFrames(["-i", out], pixelFormat: "gray", bytes: 64 * 48)
-    let theirs = try ffmpegFrames(["-i", clip, "-vf", "setpts=0.5*PTS,fps=25"], pixelFormat: "gray", bytes: 64 * 48)
+    let ours = try ffmpegFrames(["-i", out], pixelFormat: "rgb24", bytes: 64 * 48 * 3)
+    let theirs = try ffmpegFrames(
+      ["-i", clip, "-vf", "setpts=0.5*PTS,fps=25"], pixelFormat: "rgb24", bytes: 64 * 48 * 3)
     XCTAssertEqual(ours.count, 25)
     assertFramesMatch(ours, theirs, from: 2, psnr: 35)
     let mp4 = h.path("fast.mp4")
@@ -434,8 +435,8 @@ final class EditCommandTests: XCTestCase {
   }
 
   /// `--overlay CLIP`: picture-in-picture. A clip overlay the size of the frame over a held still
-  /// shows the clip's own frames, one by one, as ffmpeg decodes them (luma, and closer to the same
-  /// frame than to its neighbours); it is silent, and goes off at `--overlay-to`.
+  /// shows the clip's own frames, one by one, as ffmpeg decodes them (in RGB, and closer to the
+  /// same frame than to its neighbours); it is silent, and goes off at `--overlay-to`.
   func testAClipOverlayPlaysTheClipsFramesOverTheVideo() throws {
     let (a, _) = try pictures()
     let clip = h.path("pip.mp4")
@@ -454,8 +455,8 @@ final class EditCommandTests: XCTestCase {
       "--overlay-to", "1.5", "--renderer", "cpu", "--quiet", "-o", out,
     ])
     XCTAssertEqual(r.status, 0, r.stderr)
-    let ours = try ffmpegFrames(["-i", out], pixelFormat: "gray", bytes: 64 * 36)
-    let theirs = try ffmpegFrames(["-t", "1.5", "-i", clip], pixelFormat: "gray", bytes: 64 * 36)
+    let ours = try ffmpegFrames(["-i", out], pixelFormat: "rgb24", bytes: 64 * 36 * 3)
+    let theirs = try ffmpegFrames(["-t", "1.5", "-i", clip], pixelFormat: "rgb24", bytes: 64 * 36 * 3)
     XCTAssertEqual(ours.count, 20)
     assertFramesMatch(Array(ours.prefix(15)), theirs, from: 0, psnr: 30)
     XCTAssertEqual(ours[16], ours[19], "the still alone once the overlay is off")

@@ -2,7 +2,8 @@ import Foundation
 import LayerKit
 import XCTest
 
-/// Every command in the README's `sh` blocks, run as printed (issue 35): in a folder of small
+/// Every command in the `sh` blocks of the README and the reference pages its sections moved to
+/// (`pages`), run as printed (issue 35): in a folder of small
 /// stand-in media with the names the README uses, through the shell (so `*.jpg` and `> edit.json`
 /// work as they do for a reader), `swift run -c release layerkit` standing for the built
 /// `layerkit`, one after another (`edit edit.json` reads what `--print-edit` wrote; `join`
@@ -28,14 +29,19 @@ final class ReadmeCommandsTests: XCTestCase {
   /// Commands run up to their fifth frame (`--frames 0..4` added), by a part of them.
   static let firstFramesOnly = ["--fps 60 --size 1920x1080", "render examples/scenes/slideshow.json -o slideshow.mp4"]
 
-  /// The README's shell commands: backslash continuations joined, comment lines dropped.
+  /// The pages whose commands run, in order: the README's first page, then the reference pages
+  /// its sections moved to (in the order they stood in it).
+  static let pages = ["README.md", "docs/VIDEOS.md", "docs/REFERENCE.md", "docs/HOW_IT_WORKS.md"]
+
+  /// The pages' shell commands: backslash continuations joined, comment lines dropped.
   static func commands() throws -> [String] {
     var dir = URL(fileURLWithPath: #filePath)
     while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("README.md").path) {
       dir.deleteLastPathComponent()
       guard dir.path != "/" else { throw CocoaError(.fileNoSuchFile) }
     }
-    let text = try String(contentsOf: dir.appendingPathComponent("README.md"), encoding: .utf8)
+    let text = try pages.map { try String(contentsOf: dir.appendingPathComponent($0), encoding: .utf8) }
+      .joined(separator: "\n")
     var commands: [String] = []
     var inBlock = false
     var pending = ""

@@ -324,36 +324,25 @@ private let setPipeSize: Int32 = 1031
 
 /// The last 16 KiB a child wrote to standard error.
 private final class StderrTail: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var bytes: [UInt8] = []
-  private var ended = false
+  private let state = Awaitable((bytes: [UInt8](), ended: false))
   private let limit = 16_384
 
   package func append(_ chunk: ArraySlice<UInt8>) {
-    condition.lock()
-    bytes.append(contentsOf: chunk)
-    if bytes.count > limit { bytes.removeFirst(bytes.count - limit) }
-    condition.unlock()
+    let limit = limit
+    state.withLock { s in
+      s.bytes.append(contentsOf: chunk)
+      if s.bytes.count > limit { s.bytes.removeFirst(s.bytes.count - limit) }
+    }
   }
 
-  package func finish() {
-    condition.lock()
-    ended = true
-    condition.broadcast()
-    condition.unlock()
-  }
+  package func finish() { state.withLock { $0.ended = true } }
 
   package func waitForEnd(timeout: Double) {
-    condition.lock()
-    let deadline = Date().addingTimeInterval(timeout)
-    while !ended && condition.wait(until: deadline) {}
-    condition.unlock()
+    state.wait(until: { $0.ended }, deadline: Date().addingTimeInterval(timeout)) { _ in }
   }
 
   package func lastLines(_ n: Int) -> String {
-    condition.lock()
-    defer { condition.unlock() }
-    let text = String(decoding: bytes, as: UTF8.self)
+    let text = String(decoding: state.withLock { $0.bytes }, as: UTF8.self)
     let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.trimmingCharacters(in: .whitespaces) }
       .filter { !$0.isEmpty }
     return lines.suffix(n).joined(separator: "\n")

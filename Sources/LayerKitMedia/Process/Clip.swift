@@ -59,7 +59,7 @@ public struct ClipInfo: Sendable, Equatable {
   /// (ffmpeg alone would take BT.601 for every untagged stream, tinting HD video).
   public var decodingMatrix: String {
     if let colorSpace, colorSpace != "unknown" { return colorSpace }
-    return width > 1024 || height > 576 ? "bt709" : "bt601"
+    return YCbCrMatrix.untagged(width: width, height: height).rawValue
   }
 
   /// Whether the decoded planes are already what LayerKit writes: 8-bit 4:2:0 Y'CbCr, BT.709,

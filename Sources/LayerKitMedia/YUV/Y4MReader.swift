@@ -40,6 +40,13 @@ public struct Y4MHeader: Sendable, Hashable {
 
   /// The byte layout of each frame's planes.
   public var layout: YUVFrameLayout { YUVFrameLayout(width: width, height: height, chroma: chroma) }
+  /// The planes' Y'CbCr matrix: `XLAYERKIT_MATRIX`'s, else the one the size implies (as ffmpeg
+  /// and players take an untagged stream).
+  public var matrix: YCbCrMatrix {
+    extensions.lazy.compactMap { e -> YCbCrMatrix? in
+      e.hasPrefix("LAYERKIT_MATRIX=") ? YCbCrMatrix(tag: String(e.dropFirst(16))) : nil
+    }.first ?? YCbCrMatrix.untagged(width: width, height: height)
+  }
 }
 
 /// Reads a YUV4MPEG2 ("Y4M") stream frame by frame: from memory, a file or a pipe.
@@ -188,7 +195,8 @@ public final class Y4MReader {
     guard line.starts(with: Array("FRAME".utf8)), line.count == 5 || line[5] == UInt8(ascii: " ") else {
       throw .corrupt(path: name, reason: "frame \(framesRead + 1): \(Y4MReader.describe(line)) is not a FRAME line")
     }
-    frameParameters = line.count > 6 ? line[6...].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) } : []
+    frameParameters =
+      line.count > 6 ? line[6...].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) } : []
     let got = try Y4MReader.readBytes(&source, into: buffer, name: name)
     guard got == buffer.count else { throw .truncated(path: name) }
     framesRead += 1

@@ -16,10 +16,12 @@ import LayerKit
 ///   centre of each 2×2 block, which is what `YUVConversion` computes.
 /// - `XCOLORRANGE=LIMITED` — 16…235 / 16…240 ("TV") levels; ffmpeg (5.1 checked) reads it
 ///   into the stream's colour range.
-/// - `XLAYERKIT_MATRIX=BT709` — the Y'CbCr matrix, when it fits (below). Y4M has no standard tag
-///   for it and ffmpeg ignores unknown `X` tags, so an encoder must be told separately
-///   (`-colorspace bt709`, or `in_color_matrix=bt709` for ffmpeg's scale filter, which otherwise
-///   assumes BT.601); the tag records it for people and for `Y4MReader`.
+/// - `XLAYERKIT_MATRIX=BT709` or `BT601` — the Y'CbCr matrix, when it fits (below). Y4M has no
+///   standard tag for it and ffmpeg ignores unknown `X` tags: a reader takes the matrix its size
+///   implies (BT.601 up to 1024 × 576, BT.709 above; `YCbCrMatrix.untagged`). The writer writes
+///   BT.709 unless given another matrix (`matrix:`, converted from BT.709); LayerKit's Y4M
+///   outputs are given the one their size implies. The tag records it for people and for
+///   `Y4MReader`.
 ///
 /// **ffmpeg's header limit.** ffmpeg 5.1's Y4M demuxer refuses a header line longer than 95
 /// bytes before its `\n` ("Header too large"; checked against /usr/bin/ffmpeg). ffmpeg's own
@@ -36,6 +38,12 @@ public struct Y4MWriter: Sendable {
   public let frameRate: FrameRate
   /// The opaque colour translucent pixels are composited over (see `YUVConversion`).
   public let background: YUVConversion.Background
+  /// The matrix the planes are written in: BT.709 (LayerKit's) unless told; a Y4M output is
+  /// told the one its readers assume for its size (`OutputPlan.matrix(width:height:)`,
+  /// `YCbCrMatrix.untagged`).
+  public let matrix: YCbCrMatrix
+  /// From LayerKit's BT.709 to `matrix`; nil when they are the same.
+  public var rematrix: YCbCrRematrix? { YCbCrRematrix.fromBT709(to: matrix) }
 
   /// The line that starts every frame.
   public static let frameHeader = Data("FRAME\n".utf8)
@@ -45,12 +53,14 @@ public struct Y4MWriter: Sendable {
 
   /// The header line (with its `\n`) for a stream of `width × height` frames; see the type's
   /// documentation for its tags. Sizes are written as given: `init` is where they are checked.
-  public static func header(width: Int, height: Int, frameRate: FrameRate, chroma: ChromaSubsampling) -> Data {
+  public static func header(
+    width: Int, height: Int, frameRate: FrameRate, chroma: ChromaSubsampling, matrix: YCbCrMatrix? = nil
+  ) -> Data {
     let sampling = chroma == .yuv420 ? "C420jpeg" : "C444"
     var line =
       "YUV4MPEG2 W\(width) H\(height) F\(frameRate.numerator):\(frameRate.denominator) Ip A1:1 "
       + "\(sampling) XCOLORRANGE=LIMITED"
-    let matrix = " XLAYERKIT_MATRIX=BT709"
+    let matrix = " XLAYERKIT_MATRIX=\((matrix ?? .bt709).tag)"
     if line.utf8.count + matrix.utf8.count <= maxFFmpegHeaderLength { line += matrix }
     return Data((line + "\n").utf8)
   }
@@ -60,7 +70,7 @@ public struct Y4MWriter: Sendable {
   ///   `.oddSizeForChromaSubsampling` for 4:2:0 with an odd width or height.
   public init(
     width: Int, height: Int, frameRate: FrameRate, chroma: ChromaSubsampling,
-    background: YUVConversion.Background = (0, 0, 0)
+    background: YUVConversion.Background = (0, 0, 0), matrix: YCbCrMatrix? = nil
   ) throws(MediaError) {
     do {
       try Image.validate(width: width, height: height)
@@ -73,11 +83,13 @@ public struct Y4MWriter: Sendable {
     self.layout = YUVFrameLayout(width: width, height: height, chroma: chroma)
     self.frameRate = frameRate
     self.background = background
+    self.matrix = matrix ?? .bt709
   }
 
   /// This stream's header line (`Y4MWriter.header(width:height:frameRate:chroma:)`).
   public var header: Data {
-    Y4MWriter.header(width: layout.width, height: layout.height, frameRate: frameRate, chroma: layout.chroma)
+    Y4MWriter.header(
+      width: layout.width, height: layout.height, frameRate: frameRate, chroma: layout.chroma, matrix: matrix)
   }
 
   /// Bytes of one encoded frame: `FRAME\n` and the planes.
@@ -102,9 +114,9 @@ public struct Y4MWriter: Sendable {
     }
     let marker = Y4MWriter.frameHeader.count
     Y4MWriter.frameHeader.withUnsafeBytes { buffer.copyMemory(from: $0) }
-    try YUVConversion.convert(
-      image, background: background, chroma: layout.chroma,
-      into: UnsafeMutableRawBufferPointer(rebasing: buffer[marker...]))
+    let planes = UnsafeMutableRawBufferPointer(rebasing: buffer[marker...])
+    try YUVConversion.convert(image, background: background, chroma: layout.chroma, into: planes)
+    rematrix?.apply(planes, layout: layout)
   }
 
   /// One frame, `FRAME\n` then the planes, as new bytes (see `encodeFrame(_:into:)`).

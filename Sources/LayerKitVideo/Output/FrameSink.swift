@@ -37,6 +37,9 @@ public struct EncodingOptions: Sendable {
   /// Where a partial render's frames belong (`--shard`, `--frames`): recorded in MKV, Y4M and
   /// PNG-folder outputs for `layerkit join` to check.
   public var part: PartRecord?
+  /// The Y'CbCr matrix of a Y4M output's planes; nil for the one its readers assume for its size
+  /// (`YCbCrMatrix.untagged`: BT.601 up to 1024 × 576). Tagged formats are BT.709.
+  public var y4mMatrix: YCbCrMatrix?
   /// A smart render's encoded stretch (`SmartRender`): the encoder's arguments (codec, profile,
   /// level, pixel format, quality, colour tags, IDR pictures forced) in place of the format's,
   /// the frames written alone, without sound, to be cut and spliced between the copied ones.
@@ -192,7 +195,7 @@ func makeSink(_ plan: OutputPlan, width: Int, height: Int, rate: FrameRate) thro
   case .y4m:
     return try Y4MSink(
       target: target, width: width, height: height, rate: rate, chroma: plan.planes ?? .yuv420,
-      background: options.background, part: options.part)
+      matrix: plan.matrix(width: width, height: height), background: options.background, part: options.part)
   default:
     return try FFmpegSink(plan: plan, width: width, height: height, rate: rate)
   }
@@ -363,7 +366,8 @@ final class ByteSink: @unchecked Sendable {
   }
 }
 
-/// YUV4MPEG2 written by LayerKit (`Y4MWriter`): BT.709, limited range, 4:2:0 (centre-sited,
+/// YUV4MPEG2 written by LayerKit (`Y4MWriter`): BT.709 (BT.601 up to 1024 × 576, the matrix a
+/// reader assumes there), limited range, 4:2:0 (centre-sited,
 /// `C420jpeg`) or 4:4:4, to a file (through a temporary file), a device or FIFO, or standard
 /// output. The header goes out when the sink is made, so an empty video is still a valid stream.
 final class Y4MSink: FrameSink, @unchecked Sendable {
@@ -375,10 +379,11 @@ final class Y4MSink: FrameSink, @unchecked Sendable {
 
   init(
     target: OutputTarget, width: Int, height: Int, rate: FrameRate, chroma: ChromaSubsampling,
-    background: BackgroundColor, part: PartRecord? = nil
+    matrix: YCbCrMatrix, background: BackgroundColor, part: PartRecord? = nil
   ) throws {
     partLine = part.map { ($0.frames.lowerBound, Array("FRAME X\(PartRecord.tag)=\($0)\n".utf8)) }
-    writer = try Y4MWriter(width: width, height: height, frameRate: rate, chroma: chroma, background: background.tuple)
+    writer = try Y4MWriter(
+      width: width, height: height, frameRate: rate, chroma: chroma, background: background.tuple, matrix: matrix)
     out = try ByteSink(target: target)
     do {
       try out.write([UInt8](writer.header))
@@ -391,7 +396,9 @@ final class Y4MSink: FrameSink, @unchecked Sendable {
   /// `FRAME` and the planes: converted or mixed straight into the one buffer that is written, or
   /// passed through behind the frame line.
   func prepare(_ frame: VideoFrame, index: Int) throws -> PreparedFrame {
-    if case .planes(let planes) = frame, planes.layout == writer.layout {
+    // Planes in BT.709 pass through as they are where the file is BT.709; at SD sizes they are
+    // re-expressed in BT.601, the matrix a reader assumes (Y4MWriter).
+    if case .planes(let planes) = frame, planes.layout == writer.layout, writer.rematrix == nil {
       return [.bytes(Y4MSink.frameLine), .planes(planes)]
     }
     var failure: Error?
@@ -402,7 +409,9 @@ final class Y4MSink: FrameSink, @unchecked Sendable {
         let body = UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[marker...]))
         if case .image(let image) = frame {
           try writer.encodeFrame(image, into: UnsafeMutableRawBufferPointer(buffer))
-        } else if try !frame.writePlanes(writer.layout, background: writer.background, into: body) {
+        } else if try frame.writePlanes(writer.layout, background: writer.background, into: body) {
+          writer.rematrix?.apply(body, layout: writer.layout)
+        } else {
           try writer.encodeFrame(try frame.image(), into: UnsafeMutableRawBufferPointer(buffer))
         }
       } catch {

@@ -43,6 +43,14 @@ public struct OutputPlan: Sendable {
     alignment = pixelFormat.map(OutputPlan.alignment(ofPixelFormat:)) ?? (1, 1)
   }
 
+  /// The Y'CbCr matrix of a `width × height` output's planes: BT.709 where the container is
+  /// tagged so (MP4, WebM, MOV); for Y4M, which no reader takes a tag from, the one its size
+  /// implies (`YCbCrMatrix.untagged`: BT.601 up to 1024 × 576), or `options.y4mMatrix`. LayerKit renders and mixes in
+  /// BT.709; the Y4M sink re-expresses SD frames in BT.601 as it writes them.
+  public func matrix(width: Int, height: Int) -> YCbCrMatrix {
+    target.format == .y4m ? options.y4mMatrix ?? YCbCrMatrix.untagged(width: width, height: height) : .bt709
+  }
+
   /// The frame size for a picture `width`×`height`: itself when the pixel format can store it;
   /// else, with `pad`, grown to the next size it can (the new rows and columns the background);
   /// else refused.

@@ -364,8 +364,7 @@ private final class Slot: @unchecked Sendable {
   private(set) var frame: VideoFrame?
   /// A frame whose bytes are those of an earlier slot.
   private let original: Slot?
-  private let condition = NSCondition()
-  private var result: Result<PreparedFrame, Error>?
+  private let result = Awaitable<Result<PreparedFrame, Error>?>(nil)
 
   init(index: Int, frame: VideoFrame) {
     self.index = index
@@ -381,24 +380,22 @@ private final class Slot: @unchecked Sendable {
   }
 
   func fulfil(_ r: Result<PreparedFrame, Error>) {
-    condition.lock()
-    result = r
-    frame = nil
-    condition.broadcast()
-    condition.unlock()
+    result.withLock {
+      $0 = r
+      frame = nil
+    }
   }
 
   /// The prepared frame, waiting for it; nil when `stopped` says the pipeline failed before the
   /// slot was fulfilled (its job may have been dropped with a cancelled queue).
   func wait(unless stopped: () -> Bool) -> Result<PreparedFrame, Error>? {
     if let original { return original.wait(unless: stopped) }
-    condition.lock()
-    defer { condition.unlock() }
-    while result == nil {
+    while true {
+      if let done = result.wait(until: { $0 != nil }, deadline: Date().addingTimeInterval(0.05), { $0 }) {
+        return done
+      }
       if stopped() { return nil }
-      _ = condition.wait(until: Date().addingTimeInterval(0.05))
     }
-    return result
   }
 }
 

@@ -259,7 +259,14 @@ public final class PartsSource: FrameSource {
         throw VideoError.incompatibleParts(
           "the Y4M parts are \(chroma); the pixel format \(options.pixelFormat ?? "") would need a conversion")
       }
-      write = { frame in try out.write([.bytes(frame)], index: 0) }
+      // SD parts hold BT.601 (the matrix their size implies); the encoder is given BT.709.
+      let back = YCbCrRematrix.toBT709(from: first.header.matrix)
+      let layout = first.header.layout
+      write = { frame in
+        var frame = frame
+        if let back { frame.withUnsafeMutableBytes { back.apply($0, layout: layout) } }
+        try out.write([.bytes(frame)], index: 0)
+      }
       (finish, abort) = (out.finish, out.abort)
     default:
       throw VideoError.incompatibleParts(
