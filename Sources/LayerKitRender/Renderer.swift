@@ -130,7 +130,7 @@ extension BackendError where Self: Equatable {
 }
 
 /// Why a RenderList could not be built or executed.
-public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum RenderError: AdvisedError, Equatable, Sendable {
   /// The target has a side that is not positive.
   case invalidTargetSize(width: Int, height: Int)
   /// The target exceeds `limit` pixels a side (or the pixel-count bound of `Image`).
@@ -173,7 +173,7 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A PlanarRenderer handed a buffer of `actual` bytes for planes of `expected` bytes.
   case planeBufferSize(expected: Int, actual: Int)
 
-  public var description: String {
+  public func message(_ words: (Setting) -> String) -> String {
     switch self {
     case .invalidTargetSize(let w, let h): "invalid target size \(w)×\(h): both sides must be positive"
     case .targetTooLarge(let w, let h, let l):
@@ -195,7 +195,8 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
       "transition effect \(name) is a GPU-only effect (a GLSL shader); render it with the GPU backend"
     case .malformedList(let i, let r): "render list op \(i): \(r)"
     case .transitionParameters(let error): error.description
-    case .backend(let error): "\(error.backendName) backend: \(error)"
+    case .backend(let error):
+      "\(error.backendName) backend: \((error as? any AdvisedError)?.message(words) ?? error.description)"
     case .framesOutOfOrder(let reason): "overlapped frames: \(reason)"
     case .oddSizeForPlanes(let w, let h):
       "Y'CbCr 4:2:0 planes need an even width and height, the frame is \(w)×\(h)"

@@ -46,11 +46,12 @@ public final class ScenePresentation {
   ///   - transition: the scene transition of the scene file pushed (by index; a pop uses the one
   ///     its scene was pushed with, backward). Called once per scene.
   ///   - hold: seconds before the first step, between steps and after the last one.
+  ///   - stepsName: what errors call the steps ("sequence"; the command line's "--sequence").
   /// - Throws: `SceneFileError.invalidValue` when the steps do not fit the scenes (a push with no
-  ///   scene left, a pop of the first scene).
+  ///   scene left, a pop of the first scene), naming the step as `stepsName[i]`.
   public init(
     scenes: [LoadedScene], initialDepth: Int = 1, steps: [Step], transition: (Int) -> SceneTransition,
-    hold: Double = 1
+    hold: Double = 1, stepsName: String = "sequence"
   ) throws(SceneFileError) {
     guard let first = scenes.first else {
       throw .invalidValue(path: "scenes", found: "no scene file", expected: "at least one scene file")
@@ -85,7 +86,7 @@ public final class ScenePresentation {
       case .push:
         guard pushes < scenes.count else {
           throw .invalidValue(
-            path: "sequence[\(i)]", found: "a push with no scene file left",
+            path: "\(stepsName)[\(i)]", found: "a push with no scene file left",
             expected: "at most \(scenes.count - initialDepth) pushes for \(scenes.count) scene files")
         }
         moving = pushes
@@ -94,7 +95,8 @@ public final class ScenePresentation {
       case .pop:
         guard stack.count > 1 else {
           throw .invalidValue(
-            path: "sequence[\(i)]", found: "a pop of the first scene", expected: "a pop only while a scene is over it")
+            path: "\(stepsName)[\(i)]", found: "a pop of the first scene",
+            expected: "a pop only while a scene is over it")
         }
         moving = stack.removeLast()
       }

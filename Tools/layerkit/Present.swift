@@ -96,9 +96,9 @@ struct Present: ParsableCommand {
       do {
         presentation = try ScenePresentation(
           scenes: loaded, initialDepth: direction == .forward ? 1 : loaded.count, steps: try steps(),
-          transition: { _ in make() }, hold: hold)
+          transition: { _ in make() }, hold: hold, stepsName: "--sequence")
       } catch let error as SceneFileError {
-        throw ValidationError(error.description.replacingOccurrences(of: "sequence", with: "--sequence"))
+        throw ValidationError(error.description)
       }
       let settings = presentation.settings
       let fps = settings.fps

@@ -89,10 +89,7 @@ final class EGLDisplayConnection {
         failures.append("\(kind.rawValue): \(error.reason)")
       }
     }
-    throw .noDisplay(
-      "no EGL display: " + failures.joined(separator: "; ")
-        + " — install Mesa's EGL and drivers (apt-get install libegl-mesa0 libgl1-mesa-dri) or use"
-        + " the CPU backend (ReferenceRenderer)")
+    throw .noDisplayTried(failures.joined(separator: "; "))
   }
 
   /// Why one platform failed, as a clause of the one-line message.

@@ -12,9 +12,12 @@ public enum ShaderStage: String, Sendable, Equatable {
 
 /// Why the GPU backend could not start or run. A render's failure reaches callers as
 /// `RenderError.backend(GLError)`.
-public enum GLError: BackendError, Equatable, Sendable, CustomStringConvertible {
+public enum GLError: BackendError, AdvisedError, Equatable, Sendable {
   /// No EGL display could be made on any platform; the text says what was tried and the fix.
   case noDisplay(String)
+  /// No EGL display could be made on any platform tried: the text says what was tried; the
+  /// message adds the fix (Mesa's packages, or the CPU backend).
+  case noDisplayTried(String)
   /// An EGL display exists but no OpenGL ES 3 config or context could be made on it.
   case contextCreation(String)
   /// A shader did not compile.
@@ -46,9 +49,12 @@ public enum GLError: BackendError, Equatable, Sendable, CustomStringConvertible 
   /// and the pixel would silently come out black.
   case nonFiniteCoordinate(file: String, progress: Float, x: Int, y: Int)
 
-  public var description: String {
+  public func message(_ words: (Setting) -> String) -> String {
     switch self {
     case .noDisplay(let why): why
+    case .noDisplayTried(let tried):
+      "no EGL display: \(tried) — install Mesa's EGL and drivers (apt-get install libegl-mesa0 libgl1-mesa-dri) or use "
+        + words(.cpuBackend)
     case .contextCreation(let why): "could not create an OpenGL ES 3 context: \(why)"
     case .shaderCompile(let file, let stage, let line, let message, let excerpt):
       "\(file):\(line.map(String.init) ?? "?"): \(stage.rawValue) shader: \(message)"

@@ -1,6 +1,9 @@
+import Foundation
+import LayerKit
+
 /// Why a video could not be read, rendered or written. Each case is one line for a person; tests
 /// match on the case.
-public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum VideoError: AdvisedError, Equatable, Sendable {
   /// A program LayerKit runs (ffmpeg, ffprobe) is not installed or not on PATH.
   case programNotFound(program: String)
   /// A program exited with a failure; `detail` holds the last lines of its error output.
@@ -26,6 +29,12 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidEdit(at: String, reason: String)
   /// Parts that do not join: different sizes, rates or formats, or not parts at all.
   case incompatibleParts(String)
+  /// A file given to join that records no place in a render of a frame range.
+  case notAPart(path: String, what: String)
+  /// Y4M parts of one chroma sampling asked to join into a pixel format of another.
+  case partsNeedConversion(chroma: String, pixelFormat: String)
+  /// A pixel format LayerKit does not convert to itself for this container.
+  case pixelFormatUnavailable(pixelFormat: String, format: String)
   /// The render was stopped by a signal (SIGINT, SIGTERM); nothing was left at the output path,
   /// or — for a stream (`stream`: standard output, a FIFO, a device) — the first `framesSent`
   /// frames had gone out and the stream ends after them.
@@ -38,7 +47,7 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
   /// the input.
   case outputIsInput(output: String, input: String)
 
-  public var description: String {
+  public func message(_ words: (Setting) -> String) -> String {
     switch self {
     case .programNotFound(let program):
       let package = program == "ffprobe" ? "ffmpeg" : program
@@ -54,18 +63,26 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unknownFormat(let path):
       return
         "\(path): cannot tell the output format from the name; use .mp4, .webm, .gif, .webp, .apng, .mov, .mkv, .y4m, "
-        + "a folder (ending in /) for PNG frames, or name the format"
+        + "a folder (ending in /) for PNG frames, or \(words(.outputFormat))"
     case .folderNotEmpty(let path, let frames):
-      return "\(path) already holds \(frames) frame files; allow replacing them, or choose another folder"
+      return "\(path) already holds \(frames) frame files; \(words(.replaceFrames)), or choose another folder"
     case .oddSize(let w, let h, let sw, let sh, let format):
       return "\(w)×\(h) cannot be stored as \(format) (its chroma planes need whole blocks of pixels); "
-        + "the nearest size it stores is \(sw)×\(sh): render at that size, or pad the frame to it with the background"
+        + "the nearest size it stores is \(sw)×\(sh): \(words(.sizeOrPad))"
     case .itemTooShort(let item, let duration, let needed):
       return "\(item) lasts \(fmt(duration)) s, shorter than the \(fmt(needed)) s its transitions need; "
-        + "shorten its transitions or lengthen the item"
+        + words(.transitionFit)
     case .invalidTimeline(let reason): return reason
     case .invalidEdit(let at, let reason): return "the edit's \(at): \(reason)"
     case .incompatibleParts(let reason): return "the parts do not join: \(reason)"
+    case .notAPart(let path, let what):
+      return "the parts do not join: \(path) \(what): it is not a part of \(words(.partialRender)) "
+        + "(\(words(.uncheckedJoin)))"
+    case .partsNeedConversion(let chroma, let pixelFormat):
+      return
+        "the parts do not join: the Y4M parts are \(chroma); \(words(.pixelFormat)) \(pixelFormat) would need a conversion"
+    case .pixelFormatUnavailable(let pixelFormat, let format):
+      return "\(words(.pixelFormat)) \(pixelFormat) is not available for \(format); use yuv420p or yuv444p"
     case .outputIsInput(let output, let input):
       return output == input
         ? "the output \(output) is also an input; choose another output"
@@ -77,10 +94,10 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
         + "there, cut short, and what reads it holds a partial video"
     case .frameTimeLimit(let frame, let seconds, let stream):
       return
-        "frame \(frame) took over \(String(format: "%g", seconds)) s (the frame time limit): a shader that does not end, "
+        "frame \(frame) took over \(String(format: "%g", seconds)) s (\(words(.frameTimeLimit))): a shader that does not end, "
         + "or work beyond any budget; "
         + (stream.map { "\($0) got the frames before it and ends there, cut short" } ?? "no output was left")
-        + " (raise the limit, or set none, if the frame is only slow)"
+        + " (\(words(.raiseFrameTimeLimit)) if the frame is only slow)"
     }
   }
 }

@@ -208,8 +208,7 @@ extension ChromaSubsampling {
     case "yuv420p": self = .yuv420
     case "yuv444p": self = .yuv444
     default:
-      throw .invalidTimeline(
-        "the pixel format \(pixelFormat) is not available for \(format.rawValue); use yuv420p or yuv444p")
+      throw .pixelFormatUnavailable(pixelFormat: pixelFormat, format: format.rawValue)
     }
   }
 

@@ -176,9 +176,7 @@ public final class PartsSource: FrameSource {
   }
 
   private static func unrecorded(_ path: String, _ what: String) -> VideoError {
-    .incompatibleParts(
-      "\(path) \(what): it is not a part of a LayerKit render of a frame range (a shard) "
-        + "(parts made elsewhere join unchecked, in the order given)")
+    .notAPart(path: path, what: what)
   }
 
   /// The exact number of video frames in a file (ffprobe counts them by decoding packets).
@@ -256,8 +254,7 @@ public final class PartsSource: FrameSource {
         rate: first.header.frameRate)
       guard case .yuv(let wanted) = out.input, wanted == chroma else {
         out.abort()
-        throw VideoError.incompatibleParts(
-          "the Y4M parts are \(chroma); the pixel format \(options.pixelFormat ?? "") would need a conversion")
+        throw VideoError.partsNeedConversion(chroma: "\(chroma)", pixelFormat: options.pixelFormat ?? "")
       }
       // SD parts hold BT.601 (the matrix their size implies); the encoder is given BT.709.
       let back = YCbCrRematrix.toBT709(from: first.header.matrix)
