@@ -1,4 +1,3 @@
-import Foundation
 import LayerKit
 import XCTest
 
@@ -6,6 +5,14 @@ import XCTest
 /// drawing with Core Graphics, a subclass animating its own property implicitly — each as such
 /// code writes it, with the `CA` prefix dropped.
 final class RealCodeFormsTests: RealCodeTestCase {
+  /// Code in a file that imports LayerKit alone, as `import UIKit` became `import LayerKit`.
+  func testAFileThatImportsLayerKitAlone() throws {
+    let image = try rendered(cardBuiltWithImportLayerKitAlone(), at: 0.5, name: "import-layerkit-alone")
+    XCTAssertEqual(rgba(image, 50, 5), [51, 102, 255, 255], "the card")
+    XCTAssertEqual(rgba(image, 80, 20), [255, 59, 48, 255], "the badge, placed by an NSValue's point")
+    XCTAssertEqual(rgba(image, 50, 50), [51, 102, 255, 255], "inside the ring")
+  }
+
   /// A replicator spinner as tutorials write it: `repeatCount = HUGE`, `M_PI`, `instanceColor`
   /// from a UIColor, `instanceDelay` from the animation's duration.
   func testReplicatorSpinner() throws {
