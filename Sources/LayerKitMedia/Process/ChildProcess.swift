@@ -39,7 +39,7 @@ package final class ChildProcess: @unchecked Sendable {
   }
 
   /// Held while a child's pipes are made and it is spawned.
-  private static let spawning = NSLock()
+  private static let spawning = Locked(())
 
   /// Starts `executable` (looked up in PATH when it has no slash). Any thread may start one.
   /// - Throws: `VideoError.programNotFound` when it cannot be started.
@@ -49,8 +49,40 @@ package final class ChildProcess: @unchecked Sendable {
     // From the first pipe to the spawn, no other thread spawns: a child started between pipe()
     // and fcntl(FD_CLOEXEC) would inherit these ends and hold them open (a reader then never
     // sees end-of-file).
-    ChildProcess.spawning.lock()
-    defer { ChildProcess.spawning.unlock() }
+    let spawned = ChildProcess.spawning.withLock { _ in
+      Result { () throws(VideoError) in
+        try ChildProcess.spawnLocked(executable, arguments, wantInput: wantInput, stdout: stdout)
+      }
+    }
+    let child = try spawned.get()
+    pid = child.pid
+    input = child.input
+    output = child.output
+    let errFD = child.errors
+    let tail = stderrTail
+    let thread = Thread {
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let n = buffer.withUnsafeMutableBytes { read(errFD, $0.baseAddress, $0.count) }
+        if n > 0 {
+          tail.append(buffer[0..<n])
+        } else if n < 0 && errno == EINTR {
+          continue
+        } else {
+          break
+        }
+      }
+      close(errFD)
+      tail.finish()
+    }
+    thread.name = "stderr of \(executable)"
+    thread.start()
+  }
+
+  /// Makes the pipes and spawns the child; called under `spawning` only.
+  private static func spawnLocked(
+    _ executable: String, _ arguments: [String], wantInput: Bool, stdout: Output
+  ) throws(VideoError) -> (pid: pid_t, input: Int32, output: Int32, errors: Int32) {
     var inPipe: [Int32] = [-1, -1]
     var outPipe: [Int32] = [-1, -1]
     var errPipe: [Int32] = [-1, -1]
@@ -136,29 +168,8 @@ package final class ChildProcess: @unchecked Sendable {
           program: executable, status: -1, detail: "it could not be started: \(String(cString: strerror(rc)))")
       }
     }
-    pid = child
     EmergencyStop.add(child: child)
-    input = inPipe[1]
-    output = outPipe[0]
-    let errFD = errPipe[0]
-    let tail = stderrTail
-    let thread = Thread {
-      var buffer = [UInt8](repeating: 0, count: 4096)
-      while true {
-        let n = buffer.withUnsafeMutableBytes { read(errFD, $0.baseAddress, $0.count) }
-        if n > 0 {
-          tail.append(buffer[0..<n])
-        } else if n < 0 && errno == EINTR {
-          continue
-        } else {
-          break
-        }
-      }
-      close(errFD)
-      tail.finish()
-    }
-    thread.name = "stderr of \(executable)"
-    thread.start()
+    return (child, inPipe[1], outPipe[0], errPipe[0])
   }
 
   deinit {
