@@ -5,6 +5,9 @@ struct AnimationEntry {
   let key: String
   let animation: Animation
   let node: TrackNode
+  /// Whether it animates a key for which the layer's class's `needsDisplay(forKey:)` is true, so
+  /// each presented frame draws the layer anew (found once, when it is added).
+  let redraws: Bool
 }
 
 /// The compiled form of an animation: a property track, or a group of nodes in the group's time.
@@ -90,7 +93,7 @@ extension Layer {
     let k = key ?? "animation-\(animationEntries.count)-\(ObjectIdentifier(copy).hashValue)"
     // An animation replaced under its key stops unfinished, as in Core Animation.
     removeAnimation(forKey: k)
-    animationEntries.append(AnimationEntry(key: k, animation: copy, node: node))
+    animationEntries.append(AnimationEntry(key: k, animation: copy, node: node, redraws: animatesDisplayedKey(copy)))
   }
 
   /// Checks an animation (and a group's children, at any depth) and compiles its tracks.
@@ -250,7 +253,7 @@ extension Layer {
     // drawn anew for this frame while a key that needs display animates.
     if needsDisplay { display() }
     var drawn = self.drawn
-    if animatesDisplayedKey {
+    if animationEntries.contains(where: \.redraws) {
       let ctx = DrawingContext(bounds: copy.bounds)
       PresentedDrawing.drawing(self, as: copy) { draw(in: ctx) }
       drawn = ctx.drawing.sublayerList.isEmpty ? nil : ctx.drawing

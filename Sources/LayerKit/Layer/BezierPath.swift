@@ -38,29 +38,14 @@ open class BezierPath: @unchecked Sendable {
   /// UIBezierPath(roundedRect:byRoundingCorners:cornerRadii:): only the given corners rounded,
   /// each by the radii (clamped to half the rect's sides).
   public init(roundedRect rect: CGRect, byRoundingCorners corners: UIRectCorner, cornerRadii: CGSize) {
-    let rx = min(max(cornerRadii.width, 0), rect.width / 2)
-    let ry = min(max(cornerRadii.height, 0), rect.height / 2)
-    // Each corner: its point, and the arc's centre when rounded (clockwise on screen from top left).
-    let k = 0.5522847498
-    var p = Path()
-    func corner(_ rounded: Bool, _ cx: CGFloat, _ cy: CGFloat, from a: CGPoint, to b: CGPoint) {
-      if rounded {
-        p.addLine(to: a)
-        p.addCurve(
-          to: b, control1: CGPoint(x: a.x + (cx - a.x) * k, y: a.y + (cy - a.y) * k),
-          control2: CGPoint(x: b.x + (cx - b.x) * k, y: b.y + (cy - b.y) * k))
-      } else {
-        p.addLine(to: CGPoint(x: cx, y: cy))
-      }
+    var rounding: Path.RoundedCorners = []
+    for (ui, path) in [
+      (UIRectCorner.topLeft, Path.RoundedCorners.topLeft), (.topRight, .topRight), (.bottomRight, .bottomRight),
+      (.bottomLeft, .bottomLeft),
+    ] where corners.contains(ui) {
+      rounding.insert(path)
     }
-    let (x0, y0, x1, y1) = (rect.minX, rect.minY, rect.maxX, rect.maxY)
-    p.move(to: CGPoint(x: x0 + (corners.contains(.topLeft) ? rx : 0), y: y0))
-    corner(corners.contains(.topRight), x1, y0, from: CGPoint(x: x1 - rx, y: y0), to: CGPoint(x: x1, y: y0 + ry))
-    corner(corners.contains(.bottomRight), x1, y1, from: CGPoint(x: x1, y: y1 - ry), to: CGPoint(x: x1 - rx, y: y1))
-    corner(corners.contains(.bottomLeft), x0, y1, from: CGPoint(x: x0 + rx, y: y1), to: CGPoint(x: x0, y: y1 - ry))
-    corner(corners.contains(.topLeft), x0, y0, from: CGPoint(x: x0, y: y0 + ry), to: CGPoint(x: x0 + rx, y: y0))
-    p.closeSubpath()
-    value = p
+    value.addRoundedRect(in: rect, cornerWidth: cornerRadii.width, cornerHeight: cornerRadii.height, rounding: rounding)
   }
 
   /// NSBezierPath(roundedRect:xRadius:yRadius:).

@@ -95,18 +95,15 @@ enum ManagedID {
 /// The model layer being drawn for a presented frame, and the presentation copy whose values its
 /// managed properties read meanwhile (per thread).
 enum PresentedDrawing {
-  private static let key = "LayerKit.PresentedDrawing"
+  private static let slot = ThreadLocal<(model: ObjectIdentifier, copy: Layer)>(key: "LayerKit.PresentedDrawing")
 
   static func current(for layer: Layer) -> Layer? {
-    guard let (model, copy) = Thread.current.threadDictionary[key] as? (ObjectIdentifier, Layer) else { return nil }
-    return model == ObjectIdentifier(layer) ? copy : nil
+    guard let drawing = slot.value, drawing.model == ObjectIdentifier(layer) else { return nil }
+    return drawing.copy
   }
 
   static func drawing<R>(_ model: Layer, as copy: Layer, _ body: () -> R) -> R {
-    let saved = Thread.current.threadDictionary[key]
-    Thread.current.threadDictionary[key] = (ObjectIdentifier(model), copy)
-    defer { Thread.current.threadDictionary[key] = saved }
-    return body()
+    slot.with((ObjectIdentifier(model), copy), body)
   }
 }
 
@@ -167,17 +164,13 @@ extension Layer {
     didChange(key, from: old, to: new, action: action)
   }
 
-  /// Whether an animation on the layer animates a key for which its class's
-  /// `needsDisplay(forKey:)` is true (so each presented frame draws it anew).
-  var animatesDisplayedKey: Bool {
-    func keys(_ a: Animation) -> [String] {
-      switch a {
-      case let g as AnimationGroup: g.animations.flatMap(keys)
-      case let p as PropertyAnimation: [p.keyPath]
-      default: []
-      }
+  /// Whether `animation` (or a child of a group, at any depth) animates a key for which the
+  /// layer's class's `needsDisplay(forKey:)` is true: asked once, when it is added.
+  func animatesDisplayedKey(_ animation: Animation) -> Bool {
+    switch animation {
+    case let g as AnimationGroup: g.animations.contains(where: animatesDisplayedKey)
+    case let p as PropertyAnimation: Swift.type(of: self).needsDisplay(forKey: p.keyPath)
+    default: false
     }
-    let type = Swift.type(of: self)
-    return animationEntries.contains { keys($0.animation).contains(where: type.needsDisplay(forKey:)) }
   }
 }

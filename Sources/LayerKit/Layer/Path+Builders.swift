@@ -99,31 +99,56 @@ extension Path {
   /// Appends a closed rectangle with elliptical corners of `cornerWidth` × `cornerHeight`
   /// (CGPath.addRoundedRect(in:cornerWidth:cornerHeight:)), each clamped to half the side.
   public mutating func addRoundedRect(in rect: Rect, cornerWidth: Double, cornerHeight: Double) {
+    addRoundedRect(in: rect, cornerWidth: cornerWidth, cornerHeight: cornerHeight, rounding: .all)
+  }
+
+  /// The corners a rounded rectangle rounds, in the y-down bounds (UIBezierPath's
+  /// `byRoundingCorners`); the others are square.
+  struct RoundedCorners: OptionSet {
+    let rawValue: Int
+    static let topLeft = RoundedCorners(rawValue: 1)
+    static let topRight = RoundedCorners(rawValue: 2)
+    static let bottomRight = RoundedCorners(rawValue: 4)
+    static let bottomLeft = RoundedCorners(rawValue: 8)
+    static let all: RoundedCorners = [.topLeft, .topRight, .bottomRight, .bottomLeft]
+  }
+
+  /// As `addRoundedRect(in:cornerWidth:cornerHeight:)`, rounding only the corners in `rounding`:
+  /// clockwise on screen from the top edge, each rounded corner a line to where its quarter
+  /// ellipse starts and the quarter (four-point Béziers), each square one a line to the corner.
+  mutating func addRoundedRect(in rect: Rect, cornerWidth: Double, cornerHeight: Double, rounding: RoundedCorners) {
     let rx = max(0, min(cornerWidth, rect.width / 2))
     let ry = max(0, min(cornerHeight, rect.height / 2))
-    guard rx > 0, ry > 0 else {
+    guard rx > 0, ry > 0, !rounding.isEmpty else {
       addRect(rect)
       return
     }
     let k = 0.552_284_749_831
     let (x0, y0, x1, y1) = (rect.minX, rect.minY, rect.maxX, rect.maxY)
-    move(to: Point(x: x0 + rx, y: y0))
-    addLine(to: Point(x: x1 - rx, y: y0))
-    addCurve(
-      to: Point(x: x1, y: y0 + ry), control1: Point(x: x1 - rx + k * rx, y: y0),
-      control2: Point(x: x1, y: y0 + ry - k * ry))
-    addLine(to: Point(x: x1, y: y1 - ry))
-    addCurve(
-      to: Point(x: x1 - rx, y: y1), control1: Point(x: x1, y: y1 - ry + k * ry),
-      control2: Point(x: x1 - rx + k * rx, y: y1))
-    addLine(to: Point(x: x0 + rx, y: y1))
-    addCurve(
-      to: Point(x: x0, y: y1 - ry), control1: Point(x: x0 + rx - k * rx, y: y1),
-      control2: Point(x: x0, y: y1 - ry + k * ry))
-    addLine(to: Point(x: x0, y: y0 + ry))
-    addCurve(
-      to: Point(x: x0 + rx, y: y0), control1: Point(x: x0, y: y0 + ry - k * ry),
-      control2: Point(x: x0 + rx - k * rx, y: y0))
+    // Each corner: the point its quarter starts at, where it ends, the two control points, and
+    // the corner itself.
+    func corner(_ which: RoundedCorners, from a: Point, to b: Point, _ c1: Point, _ c2: Point, square: Point) {
+      if rounding.contains(which) {
+        addLine(to: a)
+        addCurve(to: b, control1: c1, control2: c2)
+      } else if which != .topLeft {
+        addLine(to: square)
+      }
+    }
+    move(to: rounding.contains(.topLeft) ? Point(x: x0 + rx, y: y0) : Point(x: x0, y: y0))
+    corner(
+      .topRight, from: Point(x: x1 - rx, y: y0), to: Point(x: x1, y: y0 + ry), Point(x: x1 - rx + k * rx, y: y0),
+      Point(x: x1, y: y0 + ry - k * ry), square: Point(x: x1, y: y0))
+    corner(
+      .bottomRight, from: Point(x: x1, y: y1 - ry), to: Point(x: x1 - rx, y: y1), Point(x: x1, y: y1 - ry + k * ry),
+      Point(x: x1 - rx + k * rx, y: y1), square: Point(x: x1, y: y1))
+    corner(
+      .bottomLeft, from: Point(x: x0 + rx, y: y1), to: Point(x: x0, y: y1 - ry), Point(x: x0 + rx - k * rx, y: y1),
+      Point(x: x0, y: y1 - ry + k * ry), square: Point(x: x0, y: y1))
+    // The top left square corner is where the path started: the close reaches it.
+    corner(
+      .topLeft, from: Point(x: x0, y: y0 + ry), to: Point(x: x0 + rx, y: y0), Point(x: x0, y: y0 + ry - k * ry),
+      Point(x: x0 + rx - k * rx, y: y0), square: Point(x: x0, y: y0))
     closeSubpath()
   }
 

@@ -21,11 +21,11 @@ public func CurrentMediaTime() -> Double { MediaClock.now }
 
 /// The thread's media time (CurrentMediaTime).
 enum MediaClock {
-  private static let key = "LayerKit.MediaClock.now"
+  private static let slot = ThreadLocal<Double>(key: "LayerKit.MediaClock.now")
 
   static var now: Double {
-    get { (Thread.current.threadDictionary[key] as? Double) ?? 0 }
-    set { Thread.current.threadDictionary[key] = newValue }
+    get { slot.value ?? 0 }
+    set { slot.value = newValue }
   }
 }
 

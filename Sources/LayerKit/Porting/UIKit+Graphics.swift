@@ -148,11 +148,11 @@ public final class UIScreen: @unchecked Sendable {
 
 /// The thread's stack of drawing contexts UIKit drawing goes to (UIGraphicsPushContext).
 enum UIGraphicsStack {
-  private static let key = "LayerKit.UIGraphicsStack"
+  private static let slot = ThreadLocal<[DrawingContext]>(key: "LayerKit.UIGraphicsStack")
 
   static var contexts: [DrawingContext] {
-    get { (Thread.current.threadDictionary[key] as? [DrawingContext]) ?? [] }
-    set { Thread.current.threadDictionary[key] = newValue }
+    get { slot.value ?? [] }
+    set { slot.value = newValue }
   }
 }
 
