@@ -71,6 +71,7 @@ final class RealCodeUIKitTests: RealCodeTestCase {
     let components: [CGFloat] = [1, 1, 0, 1]
     let yellow = CGColor(colorSpace: space, components: components)!
     XCTAssertEqual(yellow, .yellow)
+    XCTAssertNil(CGColor(colorSpace: space, components: [0.5, 1]), "a grey's two components in an RGB space")
 
     let gradient = GradientLayer()
     gradient.frame = CGRect(x: 0, y: 0, width: 100, height: 20)

@@ -57,13 +57,8 @@ public struct Managed<Value: Animatable>: ManagedStorage, Sendable {
   }
 
   func value(_ stored: Any?, name: String, layerType: Layer.Type) -> Value {
-    if let v = stored as? Value { return v }
-    if let v = (stored as? any AnimationValue).flatMap(Value.converted(from:)) { return v }
-    if let d = layerType.defaultValue(forKey: name) {
-      if let v = d as? Value { return v }
-      if let v = (d as? any AnimationValue).flatMap(Value.converted(from:)) { return v }
-    }
-    return initial ?? Value.zero
+    func typed(_ v: Any?) -> Value? { (v as? Value) ?? (v as? any AnimationValue).flatMap(Value.converted(from:)) }
+    return typed(stored) ?? typed(layerType.defaultValue(forKey: name)) ?? initial ?? Value.zero
   }
 
   // ManagedStorage

@@ -25,9 +25,10 @@ extension Color {
   public init(genericGrayGamma2_2Gray gray: Double, alpha: Double) { self.init(white: gray, alpha: alpha) }
 
   /// CGColor(colorSpace:components:): red, green, blue and alpha in an RGB space (every RGB space
-  /// is drawn as sRGB); nil when the space is missing.
-  public init?(colorSpace: ColorSpace?, components: UnsafePointer<CGFloat>) {
-    guard colorSpace != nil else { return nil }
+  /// is drawn as sRGB), as Core Graphics code passes them (an array); nil when the space is
+  /// missing or the components are not four (Core Graphics would read past a shorter buffer).
+  public init?(colorSpace: ColorSpace?, components: [CGFloat]) {
+    guard colorSpace != nil, components.count == 4 else { return nil }
     self.init(
       red: Double(components[0]), green: Double(components[1]), blue: Double(components[2]),
       alpha: Double(components[3]))
