@@ -207,7 +207,8 @@ public final class GLRenderer: PlanarRenderer {
     if let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int,
       size > GLRenderer.maxShaderSize
     {
-      throw .unsupported("\(file.path): \(size) bytes; a transition shader is at most \(GLRenderer.maxShaderSize) bytes")
+      throw .unsupported(
+        "\(file.path): \(size) bytes; a transition shader is at most \(GLRenderer.maxShaderSize) bytes")
     }
     guard let data = FileManager.default.contents(atPath: file.path) else { throw .resourceMissing(file.path) }
     guard let text = String(data: data, encoding: .utf8), !text.contains("\0") else {
@@ -275,4 +276,14 @@ public final class GLRenderer: PlanarRenderer {
   package static func builtInShaderURL(_ path: String) -> URL? {
     ShaderBundleLocator.url(path)
   }
+}
+
+extension GLRenderer: TransitionShaderHost {
+  public func loadTransition(name: String, text: String, file: String) throws -> [TransitionUniform] {
+    let source = try GLTransitionSource(text: text, file: file)
+    try registerTransition(name: name, source: source)
+    return source.uniforms
+  }
+
+  public var isSoftwareRasterizer: Bool { info.isSoftwareRasterizer }
 }

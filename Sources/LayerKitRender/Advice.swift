@@ -24,6 +24,18 @@ public enum Setting: String, Sendable, CaseIterable {
   case cpuBackend
   /// Rendering at the size the pixel format stores, or padding to it.
   case sizeOrPad
+  /// The folder of gl-transitions files that names not in the catalogue are looked up in.
+  case glTransitionsFolder
+  /// The sound tracks laid under the whole video.
+  case soundTracks
+  /// The frame range rendered.
+  case frameRange
+  /// The shard rendered (index of count).
+  case shard
+  /// Smart rendering, asked for as a must.
+  case smartRequired
+  /// A renderer that runs GLSL (the GPU) chosen, or none to be had.
+  case gpuBackend
 
   /// The library's words for the setting.
   public var libraryWords: String {
@@ -38,6 +50,12 @@ public enum Setting: String, Sendable, CaseIterable {
     case .uncheckedJoin: "parts made elsewhere join unchecked, in the order given"
     case .cpuBackend: "the CPU backend (ReferenceRenderer)"
     case .sizeOrPad: "render at that size, or pad the frame to it with the background"
+    case .glTransitionsFolder: "a gl-transitions folder"
+    case .soundTracks: "sound tracks"
+    case .frameRange: "frames"
+    case .shard: "shard"
+    case .smartRequired: "smart rendering (required)"
+    case .gpuBackend: "render on the GPU"
     }
   }
 }

@@ -146,7 +146,7 @@ final class VideoCommandTests: XCTestCase {
     let a = try h.write(try Image(width: 33, height: 21, color: .red), "odd.png")
     let r = try h.run(["transition", a, a, "--duration", "0.1", "--renderer", "cpu", "-o", h.path("o.mp4")])
     XCTAssertEqual(r.status, 1)
-    XCTAssertTrue(r.stderr.contains("--size 34x22"), r.stderr)
+    XCTAssertTrue(r.stderr.contains("34×22: give that --size"), r.stderr)
     XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("o.mp4")))
     let y4m = try h.run(["transition", a, a, "--duration", "0.1", "--renderer", "cpu", "-o", h.path("o.y4m")])
@@ -181,7 +181,7 @@ final class VideoCommandTests: XCTestCase {
     ])
     XCTAssertEqual(refused.status, 1)
     XCTAssertTrue(refused.stderr.contains("cannot be stored as yuv422p"), refused.stderr)
-    XCTAssertTrue(refused.stderr.contains("--size 34x21"), refused.stderr)
+    XCTAssertTrue(refused.stderr.contains("34×21: give that --size"), refused.stderr)
   }
 
   /// Animated WebP and APNG, and WebM with alpha (VP9 yuva420p): every frame written, alpha kept

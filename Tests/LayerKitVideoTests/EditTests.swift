@@ -17,7 +17,7 @@ final class EditTests: XCTestCase {
   /// Plays with every transition a plain fade of the asked duration (its SPEC as the label).
   func play(_ edit: Edit) throws -> PlayedEdit {
     try edit.play(sources: try sources()) { spec, duration, _ in
-      TimelineTransition(effect: "fade", duration: duration, label: spec)
+      TimelineTransition(effect: "fade", duration: duration, label: spec.label)
     }
   }
 
@@ -164,7 +164,7 @@ final class EditTests: XCTestCase {
     ])
     edit.defaults = Edit.Defaults(transition: Edit.Transition(name: "fade", duration: 2))
     let clamped = try edit.play(sources: try sources(), clampingTransitions: true) { spec, duration, _ in
-      TimelineTransition(effect: "fade", duration: duration, label: spec)
+      TimelineTransition(effect: "fade", duration: duration, label: spec.label)
     }
     XCTAssertEqual(clamped.transitions.map(\.duration), [0.5, 1.5], "half of the 1 s clip; half of the 3 s ones")
     XCTAssertEqual(try play(edit).transitions.map(\.duration), [2, 2])

@@ -18,8 +18,8 @@ final class EditlyRulesTests: XCTestCase {
   func play(_ edit: Edit, specs: inout [String]) throws -> PlayedEdit {
     var asked: [String] = []
     let played = try edit.play(sources: ["c.mp4": .clip(clipInfo)], editly: true) { spec, duration, _ in
-      asked.append(spec)
-      return TimelineTransition(effect: "fade", duration: duration, label: spec)
+      asked.append(spec.label)
+      return TimelineTransition(effect: "fade", duration: duration, label: spec.label)
     }
     specs = asked
     return played
@@ -52,7 +52,7 @@ final class EditlyRulesTests: XCTestCase {
       """)
     var specs: [String] = []
     let played = try play(edit, specs: &specs)
-    XCTAssertEqual(specs, ["fade:amount=0.5:direction=1.0,0.0"])
+    XCTAssertEqual(specs, ["fade:amount=0.5:direction=1,0"])
     XCTAssertEqual(played.transitions[0].audioOutCurve, "qsin")
     XCTAssertEqual(played.transitions[0].audioInCurve, "exp")
     let timeline = try Timeline(

@@ -25,5 +25,11 @@ func flagWords(_ setting: Setting) -> String {
   case .uncheckedJoin: "join parts made elsewhere, in the order given, with --unchecked"
   case .cpuBackend: "the CPU backend (--renderer cpu)"
   case .sizeOrPad: "give that --size, or --pad to add the background"
+  case .glTransitionsFolder: "--gl-transitions DIR (or $LAYERKIT_GL_TRANSITIONS)"
+  case .soundTracks: "--audio"
+  case .frameRange: "--frames"
+  case .shard: "--shard"
+  case .smartRequired: "--smart on"
+  case .gpuBackend: "give --renderer gpu or auto"
   }
 }

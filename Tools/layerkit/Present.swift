@@ -86,12 +86,10 @@ struct Present: ParsableCommand {
         }
       }
       defer { for scene in loaded { scene.stopClips() } }
-      var (renderer, gpu) = try VideoJob.makeRenderer(self.renderer, command: "present", quiet: video.quiet)
-      let (make, effect) = try sceneTransition(gpu: gpu)
+      let backends = try VideoJob.makeBackends(self.renderer, command: "present", quiet: video.quiet)
+      let (make, effect) = try sceneTransition(shaders: backends.shaders)
       let effects = loaded.reduce(into: Set(effect.map { [$0] } ?? [])) { $0.formUnion($1.transitionEffects) }
-      if self.renderer == .auto, let gpu, VideoJob.cpuIsFaster(than: gpu, effects: effects) {
-        renderer = ReferenceRenderer()
-      }
+      let renderer = VideoJob.sceneRenderer(backends, effects: effects)
       let presentation: ScenePresentation
       do {
         presentation = try ScenePresentation(
@@ -111,12 +109,13 @@ struct Present: ParsableCommand {
         width: settings.width, height: settings.height, rate: try FrameRate(fps), frameCount: count,
         renderer: renderer, time: { Double($0) / fps }, stop: { for scene in loaded { scene.stopClips() } }
       ) { t in try presentation.renderList(at: t) }
-      let range = try selectedFrames(video.frames, video.shard, count: count)
-      var plan = try OutputPlan(target: target, options: encoder.encoding)
-      _ = try VideoJob.frameSize(plan, width: settings.width, height: settings.height, pad: false)
-      plan.options.audio = try VideoJob.sceneAudio(
-        [], tracks: video.tracks, target: target, frames: range, of: count, fps: fps)
-      try VideoJob.renderScene(source, frames: range, plan: plan, video: video, output: output)
+      _ = try OutputPlan.frameSize(
+        target: target, options: encoder.encoding, width: settings.width, height: settings.height, pad: false)
+      let render = try VideoRender(
+        frames: source, width: settings.width, height: settings.height, fps: fps, frameCount: count,
+        renderer: renderer, output: target, encoding: encoder.encoding, settings: video.settings,
+        tracks: video.tracks)
+      try VideoJob.run(render, target: target, run: video, output: output)
       // A participant that never said it ended is named (the built-ins always end).
       let unfinished = presentation.unfinishedParticipants
       if !unfinished.isEmpty {
@@ -127,7 +126,7 @@ struct Present: ParsableCommand {
 
   /// A maker of the scene transition --transition names (one object per scene that is pushed), and
   /// the transition effect it runs, if any.
-  func sceneTransition(gpu: GLRenderer?) throws -> (() -> SceneTransition, String?) {
+  func sceneTransition(shaders: (any TransitionShaderHost)?) throws -> (() -> SceneTransition, String?) {
     let d = duration
     switch transition {
     case "sheet": return ({ SheetSceneTransition(duration: d ?? 0.45) }, nil)
@@ -135,9 +134,9 @@ struct Present: ParsableCommand {
     case "fade": return ({ FadeSceneTransition(duration: d ?? SceneTransitionContext.defaultDuration) }, nil)
     default:
       var random = SeededRandom(seed: 0)
-      let spec = try VideoJob.transition(
-        transition, duration: d ?? SceneTransitionContext.defaultDuration, timing: .easeInEaseOut, gpu: gpu,
-        random: &random)
+      let spec = try TransitionSpec(parsing: transition).resolve(
+        duration: d ?? SceneTransitionContext.defaultDuration, timing: MediaTimingFunction(name: .easeInEaseOut),
+        shaders: shaders, random: &random)
       let make = {
         EffectSceneTransition(
           filter: EffectTransitionFilter(spec.effect, parameters: spec.parameters), duration: spec.duration,

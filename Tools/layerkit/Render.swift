@@ -148,10 +148,8 @@ struct Render: ParsableCommand {
       inputs: loaded.media.map { $0.path.hasPrefix("/") ? $0.path : folder.appendingPathComponent($0.path).path })
     let settings = loaded.settings
     let scale = try self.scale(for: settings)
-    var (renderer, gpu) = try VideoJob.makeRenderer(self.renderer ?? .auto, command: "render", quiet: video.quiet)
-    if self.renderer ?? .auto == .auto, let gpu, VideoJob.cpuIsFaster(than: gpu, effects: loaded.transitionEffects) {
-      renderer = ReferenceRenderer()
-    }
+    let backends = try VideoJob.makeBackends(self.renderer ?? .auto, command: "render", quiet: video.quiet)
+    let renderer = VideoJob.sceneRenderer(backends, effects: loaded.transitionEffects)
     var width = size?.width ?? settings.width
     var height = size?.height ?? settings.height
 
@@ -170,8 +168,8 @@ struct Render: ParsableCommand {
       return
     }
     guard let target else { return }
-    var plan = try OutputPlan(target: target, options: encoder.encoding)
-    (width, height) = try VideoJob.frameSize(plan, width: width, height: height, pad: pad)
+    (width, height) = try OutputPlan.frameSize(
+      target: target, options: encoder.encoding, width: width, height: height, pad: pad)
     let fps = self.fps ?? settings.fps
     let count: Int
     switch Limits.frameCount(seconds: settings.duration, fps: fps, name: "the scene's duration") {
@@ -188,11 +186,11 @@ struct Render: ParsableCommand {
         layer: loaded.presentation(at: t), width: width, height: height, scale: scale,
         background: settings.background)
     }
-    let range = try selectedFrames(video.frames, video.shard, count: count, what: "the scene")
-    plan.options.audio = try VideoJob.sceneAudio(
-      noAudio ? [] : loaded.sounds, tracks: video.tracks, target: target, frames: range,
-      of: count, fps: fps)
-    try VideoJob.renderScene(source, frames: range, plan: plan, video: video, output: output)
+    let render = try VideoRender(
+      frames: source, width: width, height: height, fps: fps, frameCount: count, renderer: renderer,
+      output: target, encoding: encoder.encoding, settings: video.settings,
+      sounds: noAudio ? [] : loaded.sounds, tracks: video.tracks, what: "the scene")
+    try VideoJob.run(render, target: target, run: video, output: output)
   }
 
   /// Pixels per point: 1, or what --size asks for when it is the scene's size times one scale to

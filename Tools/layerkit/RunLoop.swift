@@ -107,6 +107,9 @@ func reportingErrors(_ command: String, _ body: () throws -> Void) throws {
     throw error
   } catch let error as ExitCode {
     throw error
+  } catch let error as RenderRequestError where error.isUsage {
+    // The request the flags made is at fault: a usage error, in the flags' words.
+    throw ValidationError(commandLineMessage(error))
   } catch let error as VideoError {
     printError("layerkit \(command): \(commandLineMessage(error))")
     guard case .interrupted(let signal, _, _) = error else { throw ExitCode(1) }

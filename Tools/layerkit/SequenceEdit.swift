@@ -65,7 +65,7 @@ extension VideoJob {
     slot: (_ index: Int, _ clip: ClipInput?) -> Slot
   ) throws {
     let (transitions, clips) = (options.transitions, options.clips)
-    let sources = try open(inputs)
+    let sources = try VideoRender.open(inputs)
     let cuts = try clips.cuts(for: sources)
     if !options.video.run.quiet {
       for note in clips.cutsPastTheEnd(for: sources) { printError("layerkit: \(note)") }
@@ -80,7 +80,9 @@ extension VideoJob {
       }
       return slot(i, clip)
     }
-    let specs = (0..<(inputs.count - 1)).map { transitions.count == 1 ? transitions[0] : transitions[$0] }
+    // Each SPEC read once, here; the edit carries the typed value.
+    let parsed = try transitions.map { try TransitionSpec(parsing: $0) }
+    let specs = (0..<(inputs.count - 1)).map { parsed.count == 1 ? parsed[0] : parsed[$0] }
     let edit = try sequenceEdit(
       sources: sources, slots: slots, specs: specs, transitionDuration: transitionDuration, seed: options.seed.value,
       text: options.text, overlays: options.overlays, mix: options.mix)
@@ -90,7 +92,7 @@ extension VideoJob {
   /// The edit of `sources` in `slots`, joined by `specs` (random ones chosen here), with the
   /// titles, Ken Burns, subtitles, overlays and sound the flags give.
   func sequenceEdit(
-    sources: [MediaSource], slots: [Slot], specs: [String], transitionDuration: Double, seed: UInt64,
+    sources: [MediaSource], slots: [Slot], specs: [TransitionSpec], transitionDuration: Double, seed: UInt64,
     text: TextOptions, overlays: OverlayOptions, mix: MixOptions
   ) throws -> Edit {
     var random = SeededRandom(seed: seed)
@@ -111,9 +113,12 @@ extension VideoJob {
       }
       var clip = Edit.Clip(duration: slot.duration, transition: .none, layers: [layer])
       if i < specs.count {
-        let spec = specs[i] == "random" ? Self.randomSpec(&random) : specs[i]
+        let spec = specs[i].effect == "random" ? TransitionSpec.random(&random) : specs[i]
         clip.transition = .given(
-          Edit.Transition(name: spec, duration: transitionDuration, easing: options.timing.rawValue))
+          Edit.Transition(
+            name: ([spec.effect] + (spec.subtype.map { [$0.rawValue] } ?? [])).joined(separator: ":"),
+            duration: transitionDuration, easing: options.timing.rawValue,
+            params: spec.parameters.isEmpty ? nil : spec.parameters))
       }
       clips.append(clip)
     }
@@ -130,49 +135,32 @@ extension VideoJob {
     return edit
   }
 
-  /// Plays `edit` (durations, transitions parsed once, overlays and subtitles read, tracks) and
-  /// renders it, or with `printEdit` prints it as JSON and renders nothing.
+  /// Renders `edit` through the library's entry, or with `printEdit` plays it (every field
+  /// checked, transitions resolved) and prints it as JSON instead.
   /// - Parameter editly: editly's rules where the video commands have their own (an edit file's
   ///   transitions clamped to half of either clip beside them).
-  func play(_ edit: Edit, sources: [MediaSource], printEdit: Bool, editly: Bool = false) throws {
+  /// - Parameter encoding: the encoding, where it is not the flags' alone (an edit file's say).
+  func play(
+    _ edit: Edit, sources: [MediaSource], printEdit: Bool, editly: Bool = false, encoding: EncodingOptions? = nil
+  ) throws {
     var byPath: [String: MediaSource] = [:]
     for source in sources { byPath[source.path] = source }
     // Overlays (pictures, or clips for picture-in-picture) opened as the inputs are.
-    let more = edit.mediaPaths.filter { byPath[$0] == nil }
-    for source in try open(more) { byPath[source.path] = source }
-    var random = SeededRandom(seed: edit.seed ?? 1)
-    let played: PlayedEdit
-    do {
-      played = try edit.play(sources: byPath, editly: editly) { spec, duration, easing in
-        var timing = MediaTimingFunction(name: options.timing)
-        if let easing {
-          // editly's curves, as the cubic Béziers CSS gives them.
-          let editly: [String: (Double, Double, Double, Double)] = [
-            "easeOutExpo": (0.16, 1, 0.3, 1), "easeInOutCubic": (0.65, 0, 0.35, 1),
-          ]
-          if let name = MediaTimingFunction.Name.allCases.first(where: { $0.rawValue == easing }) {
-            timing = MediaTimingFunction(name: name)
-          } else if let c = editly[easing] {
-            timing = try MediaTimingFunction(controlPoints: c.0, c.1, c.2, c.3)
-          } else {
-            throw ParameterError(
-              "easing \(easing): linear, easeIn, easeOut, easeInEaseOut, default, easeOutExpo or easeInOutCubic")
-          }
-        }
-        return try Self.transition(spec, duration: duration, timing: timing, gpu: gpu, random: &random)
-      }
-    } catch let error as SubtitleFile.Error {
-      // The file's content is at fault, not the command line: exit 1, without the usage text.
-      throw ParameterError(error.description)
-    }
+    for source in try VideoRender.open(edit.mediaPaths.filter { byPath[$0] == nil }) { byPath[source.path] = source }
     // A cut past its clip's end ends there: said once, not refused (editly's rule, and --cut's).
     if !options.run.quiet {
       for note in edit.cutsPastTheEnd(sources: byPath) { printError("layerkit: \(note)") }
     }
-    if printEdit {
-      try writeStandardOutput(try edit.json(outPath: options.output) + "\n")
-      return
+    do {
+      if printEdit {
+        _ = try VideoRender.play(edit, sources: byPath, settings: settings(editly: editly), backends: backends)
+        try writeStandardOutput(try edit.json(outPath: options.output) + "\n")
+        return
+      }
+      try render(edit, sources: byPath, editly: editly, encoding: encoding)
+    } catch let error as SubtitleFile.Error {
+      // The file's content is at fault, not the command line: exit 1, without the usage text.
+      throw ParameterError(error.description)
     }
-    try render(played, sources: sources, includesEnd: false)
   }
 }

@@ -57,11 +57,16 @@ struct TransitionCommand: ParsableCommand {
   func run() throws {
     try reportingErrors("transition") {
       let job = try VideoJob(options: video, command: "transition")
-      let sources = try job.open([from, to])
-      // The effect as a SPEC, so every command reads effects and parameters the same way.
-      var spec = shader ?? filter ?? type.rawValue
-      if shader == nil && filter == nil && type != .fade { spec += ":" + subtype.rawValue }
-      for p in params { spec += ":" + p }
+      let sources = try VideoRender.open([from, to])
+      // The effect as a typed spec, read as every command reads effects and parameters.
+      var spec = TransitionSpec(
+        effect: shader ?? filter ?? type.rawValue,
+        subtype: shader == nil && filter == nil && type != .fade ? subtype : nil)
+      for p in params {
+        let (name, value) = (String(p.prefix { $0 != "=" }), String(p.drop { $0 != "=" }.dropFirst()))
+        guard !name.isEmpty else { throw TransitionError.unnamedParameter(effect: spec.effect, text: value) }
+        spec.parameters[name] = Edit.Transition.Param(text: value)
+      }
       var random = SeededRandom(seed: 1)
       var transition = try job.transition(spec, duration: duration, random: &random)
       transition.startProgress = startProgress
@@ -112,7 +117,7 @@ struct List: ParsableCommand {
   func run() throws {
     if let shader {
       do {
-        let text = try VideoJob.shaderText(shader, what: "--shader")
+        let text = try TransitionSpec.shaderText(shader, what: "--shader")
         let source = try GLTransitionSource(text: text, file: shader)
         let params = source.uniforms.map { u in "\(u.name) = \(u.default.map(describe) ?? "(no default)")" }
         print(params.isEmpty ? shader : "\(shader): \(params.joined(separator: ", "))")

@@ -13,194 +13,87 @@ import LayerKitVideo
   import Glibc
 #endif
 
-/// What the video commands (transition, slideshow, concat) share: choosing the backend, reading
-/// transition specs, the frame size and rate, the output, shards, audio, signals and progress.
+/// What the video commands (transition, slideshow, concat, edit) share around the library's
+/// render entry (`VideoRender`): the backends `--renderer` names, the settings the flags make,
+/// and running the render with signals, progress, a summary and the secondary outputs.
 struct VideoJob {
   let options: VideoOptions
   let command: String
-  /// The renderer `--renderer` names (for auto: the GPU when an EGL display can be made).
-  let renderer: Renderer
-  let gpu: GLRenderer?
-  /// ffmpeg output options after LayerKit's own (editly's `customOutputArgs`).
-  var customOutputArguments: [String] = []
+  /// The backends `--renderer` names (for auto: the GPU when an EGL display can be made).
+  let backends: RenderBackends
 
   init(options: VideoOptions, command: String) throws {
     reserveLargeBuffersWithMmap()
     self.options = options
     self.command = command
-    (renderer, gpu) = try VideoJob.makeRenderer(options.renderer, command: command, quiet: options.run.quiet)
+    backends = try VideoJob.makeBackends(options.renderer, command: command, quiet: options.run.quiet)
   }
 
-  /// The sound the encoder lays under `frames` of a video of `total` frames: `mix(seconds)` of
-  /// the stretch rendered (nil: the whole video). GIF, Y4M and PNG frames carry none; of a sharded
-  /// MKV or MP4 render (smart or not) the first part carries the whole video's, encoded once,
-  /// which `layerkit join` lays under the joined video.
-  static func audio(
-    for target: OutputTarget, frames: Range<Int>, of total: Int, time: (Int) -> Double,
-    _ mix: (ClosedRange<Double>?) throws -> AudioMix?
-  ) rethrows -> AudioMix? {
-    guard target.format.carriesSound else { return nil }
-    let partial = frames != 0..<total
-    if (target.format == .mkv || target.format == .mp4) && partial {
-      return frames.lowerBound == 0 ? try mix(nil) : nil
-    }
-    return try mix(partial ? time(frames.lowerBound)...time(frames.upperBound) : nil)
+  /// The GPU, when there is one: the backend that loads `.glsl` files.
+  var gpu: GLRenderer? { backends.shaders as? GLRenderer }
+
+  /// The render settings the flags make (`--size`, `--fps`, `--fit`, `--pad`, `--timing`,
+  /// `--frames`/`--shard`, `--smart`, `--contact-sheet`, `--background`).
+  func settings(editly: Bool = false, includesEnd: Bool = false) -> RenderSettings {
+    var settings = options.run.settings
+    settings.width = options.size?.width
+    settings.height = options.size?.height
+    settings.fps = options.fps
+    settings.fit = options.fit
+    settings.pad = options.pad
+    settings.timing = options.timing
+    settings.smart = options.smart
+    settings.background = options.encoder.background?.color ?? .clear
+    settings.editly = editly
+    settings.includesEnd = includesEnd
+    return settings
   }
 
-  /// The sound of a scene video of `count` frames at `fps` (render, present): clips' sounds where
-  /// the scene plays them and the tracks under everything (checked before anything is
-  /// rendered), where the output carries sound.
-  static func sceneAudio(
-    _ sounds: [AudioMix.PlacedSound], tracks: [AudioMix.Track], target: OutputTarget, frames: Range<Int>,
-    of count: Int, fps: Double
-  ) throws -> AudioMix? {
-    try checkCarriesSound(tracks.map(\.path), target)
-    guard target.format.carriesSound else { return nil }
-    let tracks = try AudioMix.checked(tracks)
-    return audio(for: target, frames: frames, of: count, time: { Double($0) / fps }) {
-      AudioMix.placed(sounds, tracks: tracks, duration: Double(count) / fps, range: $0)
-    }
-  }
-
-  /// Refuses sound tracks for an output that carries no sound (Y4M, PNG frames, GIF): they
-  /// would be dropped without a word.
-  static func checkCarriesSound(_ tracks: [String], _ target: OutputTarget) throws {
-    guard !tracks.isEmpty, !target.format.carriesSound else { return }
-    let what = target.format == .png ? "PNG frames carry" : "a .\(target.format.rawValue) carries"
-    throw ValidationError("--audio: \(what) no sound; use .mp4, .webm, .mov or .mkv")
-  }
-
-  /// Renders `frames` of a scene video (render SCENE, present) through the pipeline with the
-  /// video commands' progress, signals and summary, then the contact sheet `video` asks for.
-  static func renderScene(
-    _ source: SceneFrameSource, frames range: Range<Int>, plan: OutputPlan, video: VideoRunOptions, output: String
-  ) throws {
-    try video.checkOutputsDistinct(output: output, target: plan.target)
-    for secondary in [video.contactSheet, video.stats].compactMap({ $0 }) {
-      try OutputIdentity.checkWritable(secondary)
-    }
-    var plan = plan
-    plan.options.part = video.partRecord(frames: range, of: source.frameCount)
-    let sheetFrames = video.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
-    let pipeline = try VideoPipeline(
-      source: source, width: source.width, height: source.height, rate: source.rate, frameCount: source.frameCount,
-      plan: plan, frames: range, keepFrames: Set(sheetFrames))
-    try run(
-      pipeline, frames: range.count,
-      describe: "\(source.width)×\(source.height), \(source.rate) fps, \(source.renderer.name)", output: output,
-      run: video)
-    if let sheet = video.contactSheet {
-      let images = sheetFrames.compactMap { k in pipeline.keptFrames[k].map { (source.time(ofFrame: k), $0) } }
-      try ContactSheet.write(images, renderer: source.renderer, to: sheet)
-      if !video.quiet { printError("contact sheet: \(sheet)") }
-    }
-  }
-
-  /// The frame size `plan` stores for a picture `width`×`height`, padded with `--pad`; a size
-  /// its pixel format cannot store is refused in the command line's words.
-  static func frameSize(_ plan: OutputPlan, width: Int, height: Int, pad: Bool) throws -> (width: Int, height: Int) {
-    do {
-      return try plan.frameSize(width: width, height: height, pad: pad)
-    } catch .oddSize(let w, let h, let sw, let sh, let format) {
-      throw ParameterError(
-        "\(w)×\(h) cannot be stored as \(format) (its chroma planes need whole blocks of pixels); use --size \(sw)x\(sh), "
-          + "or --pad to add rows or columns of background")
-    } catch {
-      throw error
-    }
-  }
-
-  /// Reads every input, several at once (stills decoded, clips probed); the first failure in
-  /// the inputs' order is the one reported.
-  func open(_ paths: [String]) throws -> [MediaSource] {
-    // Opened outside the lock, each result stored under it (Locked: a lock ThreadSanitizer sees).
-    let results = Locked([Result<MediaSource, Error>?](repeating: nil, count: paths.count))
-    DispatchQueue.concurrentPerform(iterations: paths.count) { i in
-      let opened = Result { try MediaSource.open(paths[i]) }
-      results.withLock { $0[i] = opened }
-    }
-    return try results.current.map { try $0!.get() }
-  }
-
-  /// The frame rate: --fps, else the edit's, else the first clip's, else 30.
-  func rate(for sources: [MediaSource], edit: Double? = nil) throws -> FrameRate {
-    if let fps = options.fps ?? edit { return try FrameRate(fps) }
-    for s in sources { if case .clip(let info) = s { return try FrameRate(info.frameRate) } }
-    return try FrameRate(30)
-  }
-
-  /// Builds the timeline, the output and the pipeline from a played edit, then renders, with
-  /// progress, signals and a summary line.
-  /// - Parameter sources: the media the edit shows, in order (the first gives the default size).
-  func render(_ played: PlayedEdit, sources: [MediaSource], includesEnd: Bool) throws {
-    // With no media (colour layers only), the edit's size, else 640×360.
-    let first = sources.first?.size ?? (width: 640, height: 360)
-    var width = options.size?.width ?? played.width ?? first.width
-    var height = options.size?.height ?? played.height ?? first.height
-    try OutputIdentity.refuse(
-      output: options.output,
-      inputs: sources.map(\.path) + played.tracks.map(\.path) + played.overlayPaths)
+  /// The output the flags name, and how it is encoded.
+  func output() throws -> (OutputTarget, EncodingOptions) {
     let target = try OutputTarget(path: options.output, format: options.encoder.format)
     try options.encoder.check(for: target.format)
-    try Self.checkCarriesSound(played.tracks.map(\.path), target)
-    var plan = try OutputPlan(target: target, options: options.encoder.encoding)
-    if !customOutputArguments.isEmpty {
-      guard target.format.needsFFmpeg else {
-        throw ValidationError("customOutputArgs: \(options.output) is not written by ffmpeg")
-      }
-      plan.options.customArguments = customOutputArguments
-    }
-    let (pictureWidth, pictureHeight) = (width, height)
-    (width, height) = try Self.frameSize(plan, width: width, height: height, pad: options.pad)
-    let background = options.encoder.background?.color ?? .clear
-    var timeline = try Timeline(
-      items: played.items, transitions: played.transitions, width: width, height: height,
-      rate: try rate(for: sources, edit: played.fps), fit: played.fit ?? options.fit, background: background,
-      includesEnd: includesEnd,
-      pictureWidth: pictureWidth, pictureHeight: pictureHeight)
-    timeline.subtitles = played.subtitles
-    timeline.overlays = played.overlays
-    let total = timeline.frameCount
-    let range = try selectedFrames(options.run.frames, options.run.shard, count: total)
-    plan.options.part = options.run.partRecord(frames: range, of: total)
-    let tracks = target.format.needsFFmpeg ? try AudioMix.checked(played.tracks) : played.tracks
+    return (target, options.encoder.encoding)
+  }
+
+  /// Renders `edit` through the library's entry, with progress, signals and a summary line.
+  /// - Parameter encoding: the encoding, where it is not the flags' alone (an edit file's say).
+  func render(_ edit: Edit, sources: [String: MediaSource], editly: Bool = false, encoding: EncodingOptions? = nil)
+    throws
+  {
+    // An output naming an input is refused before its name is read as a format.
+    try OutputIdentity.refuse(output: options.output, inputs: Array(sources.keys))
+    let (target, given) = try output()
+    let render = try VideoRender(
+      edit: edit, output: target, encoding: encoding ?? given, settings: settings(editly: editly), backends: backends,
+      sources: sources)
+    try Self.run(render, target: target, run: options.run, output: options.output)
+  }
+
+  /// Renders an edit already played (the `transition` command's two items).
+  func render(_ played: PlayedEdit, sources: [MediaSource], includesEnd: Bool) throws {
+    try OutputIdentity.refuse(output: options.output, inputs: sources.map(\.path))
+    let (target, encoding) = try output()
+    let render = try VideoRender(
+      played: played, sources: sources, output: target, encoding: encoding,
+      settings: settings(includesEnd: includesEnd), backends: backends)
+    try Self.run(render, target: target, run: options.run, output: options.output)
+  }
+
+  /// Runs a planned render: its secondary outputs checked first, then the frames with the
+  /// video commands' progress, signals and summary, then the contact sheet `run` asks for.
+  static func run(_ render: VideoRender, target: OutputTarget, run: VideoRunOptions, output: String) throws {
     // Secondary outputs are checked before anything is rendered, not found unwritable after.
-    try options.run.checkOutputsDistinct(output: options.output, target: target)
-    for secondary in [options.run.contactSheet, options.run.stats].compactMap({ $0 }) {
+    try run.checkOutputsDistinct(output: output, target: target)
+    for secondary in [run.contactSheet, run.stats].compactMap({ $0 }) {
       try OutputIdentity.checkWritable(secondary)
     }
-    let sheetFrames = options.run.contactSheet.map { _ in ContactSheet.frames(in: range, count: 12) } ?? []
-    let renderer = try self.renderer(for: played.transitions, paintsShaders: timeline.paintsShaders)
-    let describe = "\(width)×\(height), \(timeline.rate) fps, \(renderer.name)"
-    let smart = try smartRender(timeline, renderer: renderer, plan: plan, range: range)
-    if target.format.carriesSound {
-      plan.options.audio = try Self.audio(
-        for: target, frames: range, of: total, time: timeline.time(ofFrame:)
-      ) { range in
-        if let sound = played.editlySound {
-          return try AudioMix.editly(
-            try sound.checked(), timeline: timeline, tracks: tracks, levels: played.levels, range: range)
-        }
-        return try AudioMix.make(
-          for: timeline, tracks: tracks, clipAudio: played.clipAudio, levels: played.levels, range: range)
-      }
-    }
-    var note: String?
-    switch smart {
-    case .render(let smart):
-      smart.plan.options.audio = plan.options.audio
-      try run(smart, frames: range.count, describe: describe, note: smart.smart.summary(rate: timeline.rate))
-      return
-    case .declined(let reason?): note = "every frame encoded, none copied: \(reason)"
-    case .declined(nil): break
-    }
-    let pipeline = try VideoPipeline(
-      timeline: timeline, renderer: renderer, plan: plan, frames: range, keepFrames: Set(sheetFrames))
-    try run(pipeline, frames: range.count, describe: describe, note: note)
-    if let sheet = options.run.contactSheet {
-      let images = sheetFrames.compactMap { k in pipeline.keptFrames[k].map { (timeline.time(ofFrame: k), $0) } }
-      try ContactSheet.write(images, renderer: renderer, to: sheet)
-      if !options.run.quiet { printError("contact sheet: \(sheet)") }
+    try Self.run(
+      render, frames: render.frames.count, describe: render.description, output: output, run: run,
+      note: render.note)
+    if let sheet = run.contactSheet {
+      try ContactSheet.write(render.keptFrames, renderer: render.renderer, to: sheet)
+      if !run.quiet { printError("contact sheet: \(sheet)") }
     }
   }
 }
@@ -213,6 +106,23 @@ extension VideoRunOptions {
       track.fadeOut = audioFade
       return track
     }
+  }
+
+  /// `--frames` or `--shard`, else every frame.
+  var selection: FrameSelection {
+    if let f = frames { return .range(f.lower, f.upper) }
+    if let s = shard { return .shard(s.index, of: s.count) }
+    return .all
+  }
+
+  /// What these options set of a render: the frames, the contact sheet's, and the words that
+  /// identify a partial render's plan.
+  var settings: RenderSettings {
+    var settings = RenderSettings()
+    settings.frames = selection
+    settings.contactSheetFrames = contactSheet == nil ? 0 : 12
+    settings.planWords = selection.isPartial ? planArguments(Array(CommandLine.arguments.dropFirst())) : []
+    return settings
   }
 }
 

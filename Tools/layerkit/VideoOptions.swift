@@ -125,31 +125,7 @@ enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// `--smart`: whether an MP4's unchanged stretches are copied from the clips.
-enum SmartChoice: String, ExpressibleByArgument, CaseIterable {
-  case auto, on, off
-}
-
-/// The frames `--frames` or `--shard` select of a video of `count` frames (all without either).
-/// - Parameter what: how messages name the video ("the video", "the scene").
-func selectedFrames(_ frames: FrameRange?, _ shard: Shard?, count: Int, what: String = "the video") throws
-  -> Range<Int>
-{
-  if let f = frames {
-    let upper = f.upper ?? count
-    guard f.lower < count, upper <= count else {
-      throw ValidationError("--frames \(f.lower)..\(f.upper.map(String.init) ?? ""): \(what) has frames 0..\(count)")
-    }
-    return f.lower..<upper
-  }
-  if let s = shard {
-    let range = s.range(of: count)
-    guard !range.isEmpty else {
-      throw ValidationError("--shard \(s.index)/\(s.count): \(what) has only \(count) frames")
-    }
-    return range
-  }
-  return 0..<count
-}
+extension SmartChoice: ExpressibleByArgument {}
 
 /// `A..B`, `A..` : frames A (included) to B (excluded).
 /// Any whole numbers parse; their range is checked by `VideoRunOptions.validate`, which names it.
@@ -295,21 +271,6 @@ extension VideoRunOptions {
     }
   }
 
-  /// The record a `--shard` or `--frames` render of `range` out of `total` frames writes into its
-  /// output for `layerkit join` to check (nil without either). Its plan id comes from this run's
-  /// arguments, less those that only say where the output goes and how the run reports, with
-  /// every argument naming a file (an input, `--audio`, `--subtitles`, a shader, `@IMAGE`)
-  /// replaced by its content's identity: parts of one plan are parts of one video.
-  func partRecord(
-    frames range: Range<Int>, of total: Int, arguments: [String] = Array(CommandLine.arguments.dropFirst())
-  )
-    -> PartRecord?
-  {
-    guard frames != nil || shard != nil else { return nil }
-    return PartRecord(
-      plan: PartRecord.planID(canonical: planArguments(arguments), frameCount: total), frames: range, total: total)
-  }
-
   /// Options that take a value and shape nothing in the frames or the sound.
   static let placeOptions: Set<String> = [
     "-o", "--output", "--shard", "--frames", "--stats", "--contact-sheet", "--renderer", "--frame-time-limit",
@@ -317,7 +278,10 @@ extension VideoRunOptions {
   /// Flags that shape nothing in the frames or the sound.
   static let placeFlags: Set<String> = ["--quiet", "--overwrite"]
 
-  /// `arguments` as the plan id sees them (see `partRecord`).
+  /// `arguments` as the plan id sees them: less those that only say where the output goes and
+  /// how the run reports, with every argument naming a file (an input, `--audio`, `--subtitles`,
+  /// a shader, `@IMAGE`) replaced by its content's identity: parts of one plan are parts of one
+  /// video.
   func planArguments(_ arguments: [String]) -> [String] {
     var kept: [String] = []
     var i = 0

@@ -79,7 +79,7 @@ extension Edit {
   ///   `clipsAudioVolume` as weights shared out of one (amix's normalization), not gains.
   public func play(
     sources: [String: MediaSource], clampingTransitions: Bool = false, editly: Bool = false,
-    transition: (_ spec: String, _ duration: Double, _ easing: String?) throws
+    transition: (_ spec: TransitionSpec, _ duration: Double, _ easing: String?) throws
       -> TimelineTransition
   ) throws -> PlayedEdit {
     guard !clips.isEmpty else { throw VideoError.invalidEdit(at: "clips", reason: "no clips: give at least one") }
@@ -111,10 +111,13 @@ extension Edit {
       if name == "none" || duration == 0 {
         transitions.append(TimelineTransition(effect: "fade", duration: 0, label: "none"))
       } else {
-        // editly's params as the SPEC's `:NAME=VALUE`.
-        let params = (given?.params ?? (given?.name == nil ? defaults?.transition?.params : nil) ?? [:])
-          .sorted { $0.key < $1.key }.map { ":\($0.key)=\($0.value.text)" }.joined()
-        var made = try transition(name + params, duration, given?.easing ?? defaults?.transition?.easing)
+        // The name may hold a subtype (`push:fromRight`); editly's params are values by name.
+        let named = try TransitionSpec(parsing: name)
+        let params = given?.params ?? (given?.name == nil ? defaults?.transition?.params : nil) ?? [:]
+        let spec = TransitionSpec(
+          effect: named.effect, subtype: named.subtype,
+          parameters: named.parameters.merging(params) { _, given in given })
+        var made = try transition(spec, duration, given?.easing ?? defaults?.transition?.easing)
         for (curve, key) in [(\Transition.audioOutCurve, "audioOutCurve"), (\Transition.audioInCurve, "audioInCurve")] {
           guard let value = given?[keyPath: curve] ?? defaults?.transition?[keyPath: curve] else { continue }
           guard TimelineTransition.audioCurves.contains(value) else {

@@ -78,65 +78,6 @@ public struct Edit: Codable, Sendable, Equatable {
     }
   }
 
-  /// The transition at the end of a clip, into the next (the last clip's is not used).
-  public struct Transition: Codable, Sendable, Equatable {
-    /// A transition SPEC: `fade`, `push:fromRight`, a built-in effect with `:NAME=VALUE`
-    /// parameters, a `.glsl` file in the gl-transitions form, or `none` (a cut).
-    public var name: String?
-    public var duration: Double?
-    /// linear, easeIn, easeOut, easeInEaseOut or default (editly's names too).
-    public var easing: String?
-    /// editly's: the shapes of the clips' sound fading out of and into it (ffmpeg's `afade`
-    /// curves; tri by default).
-    public var audioOutCurve: String?
-    public var audioInCurve: String?
-    /// editly's: the effect's parameters by name (numbers, arrays of them, true or false), as
-    /// `:NAME=VALUE` after a SPEC gives them.
-    public var params: [String: Param]?
-
-    /// A parameter's value as JSON writes it.
-    public enum Param: Codable, Sendable, Equatable {
-      case number(Double)
-      case numbers([Double])
-      case bool(Bool)
-
-      public init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if let b = try? c.decode(Bool.self) {
-          self = .bool(b)
-        } else if let n = try? c.decode(Double.self) {
-          self = .number(n)
-        } else {
-          self = .numbers(try c.decode([Double].self))
-        }
-      }
-
-      public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        switch self {
-        case .number(let n): try c.encode(n)
-        case .numbers(let a): try c.encode(a)
-        case .bool(let b): try c.encode(b)
-        }
-      }
-
-      /// As `:NAME=VALUE` writes it: `0.5`, `1,0`, `true`.
-      public var text: String {
-        switch self {
-        case .number(let n): "\(n)"
-        case .numbers(let a): a.map { "\($0)" }.joined(separator: ",")
-        case .bool(let b): "\(b)"
-        }
-      }
-    }
-
-    public init(name: String? = nil, duration: Double? = nil, easing: String? = nil) {
-      self.name = name
-      self.duration = duration
-      self.easing = easing
-    }
-  }
-
   /// One clip of the sequence: its layers, its length, and the transition at its end.
   public struct Clip: Codable, Sendable, Equatable {
     /// Seconds; nil: the cut's length (at its speed), else `defaults.duration`. A clip whose

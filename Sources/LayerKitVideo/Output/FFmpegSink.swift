@@ -12,22 +12,9 @@ import LayerKitMedia
 /// colour matrix, range, primaries and transfer are tagged on the stream, so players show the
 /// colours of the PNG frames.
 final class FFmpegSink: FrameSink, @unchecked Sendable {
-  /// What LayerKit feeds ffmpeg.
-  enum Input {
-    case yuv(ChromaSubsampling)
-    /// RGBA composited over the background (opaque).
-    case rgbaOpaque
-    /// RGBA with straight alpha (ffmpeg's rgba).
-    case rgbaStraight
-    /// RGBA premultiplied, as rendered: lossless parts that LayerKit reads back itself.
-    case rgbaPremultiplied
-  }
-
+  typealias Input = EncoderSettings.Input
+  /// What LayerKit feeds ffmpeg, as the plan decided.
   let input: Input
-  /// RGB → BT.709 limited range in ffmpeg (for pixel formats LayerKit does not convert itself),
-  /// with the frames' colour properties set so the encoder tags them.
-  static let toBT709 =
-    "scale=out_color_matrix=bt709:out_range=tv,setparams=range=tv:colorspace=bt709:color_primaries=bt709:color_trc=bt709"
   private let process: ChildProcess
   private let temporary: TemporaryFile?
   private let background: BackgroundColor
@@ -53,9 +40,6 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
     self.height = height
     self.format = target.format
     let format = target.format
-    var output: [String] = []
-    var filters: [String] = []
-    let tags = ["-color_range", "tv", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"]
     // Animated GIF and WebP encoders hold several whole canvases (palettegen's statistics,
     // libwebp's frames to merge): at 16384×4096 they passed 2 GB. Refused before any frame.
     if format == .gif || format == .webp, width * height > FFmpegSink.maxAnimatedPixels {
@@ -64,45 +48,7 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
         reason: "a .\(format.rawValue) of \(width)×\(height) would take gigabytes to encode; it holds at most "
           + "\(FFmpegSink.maxAnimatedPixels) pixels a frame (3840×2160): write .mp4, .webm or .apng")
     }
-    switch format {
-    case .mp4, .webm:
-      // The size was checked against the plan's alignment when the sink was made.
-      let pix = plan.pixelFormat ?? "yuv420p"
-      if let chroma = plan.planes {
-        input = .yuv(chroma)
-      } else {
-        // A pixel format with alpha (WebM's yuva420p) gets straight RGBA; the others, RGBA over
-        // the background.
-        input = plan.keepsAlpha ? .rgbaStraight : .rgbaOpaque
-        filters.append(FFmpegSink.toBT709)
-      }
-      let custom = !options.customArguments.isEmpty
-      if let stretch = options.stretch {
-        output += stretch
-      } else if custom {
-        // editly's customOutputArgs replace its output arguments, codecs and their settings
-        // included: LayerKit keeps only the pixel format its frames are tagged for and, for an
-        // MP4, the index at the front.
-        output += ["-pix_fmt", pix] + (format == .mp4 ? ["-movflags", "+faststart"] : [])
-      } else if format == .mp4 {
-        output += ["-c:v", options.codec ?? "libx264", "-pix_fmt", pix]
-        output += ["-crf", String(options.crf ?? 23), "-preset", options.preset ?? "medium"]
-        // A part of a sharded render records where it belongs, as MKV parts do (an MP4 keeps a
-        // custom tag only with use_metadata_tags; one -movflags, the last given wins).
-        if let part = options.part {
-          output += ["-metadata", "\(PartRecord.tag)=\(part)", "-movflags", "+faststart+use_metadata_tags"]
-        } else {
-          output += ["-movflags", "+faststart"]
-        }
-      } else {
-        output += ["-c:v", options.codec ?? "libvpx-vp9", "-pix_fmt", pix]
-        output += ["-crf", String(options.crf ?? 32), "-b:v", "0", "-row-mt", "1"]
-        // libvpx keeps alpha only without alternate reference frames.
-        if plan.keepsAlpha { output += ["-auto-alt-ref", "0"] }
-        if let preset = options.preset { output += ["-deadline", preset] }
-      }
-      if options.stretch == nil { output += tags }
-    case .gif:
+    if format == .gif {
       // A GIF's frame delays are whole hundredths of a second (at most 655.35 s), and players
       // stretch a delay under 0.02 s to 0.1 s: a rate outside that would play for another length.
       guard rate.framesPerSecond <= FFmpegSink.gifRates.upperBound,
@@ -116,33 +62,9 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
             + "frames a second (its frame delays are hundredths of a second, at least 0.02 s where players keep "
             + "them), not \(Limits.format(rate.framesPerSecond)); give --fps in that range, or write .webp or .apng")
       }
-      input = .rgbaOpaque
-      filters.append("split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=sierra2_4a")
-      if let codec = options.codec { output += ["-c:v", codec] }
-    case .mov:
-      input = .rgbaStraight
-      output += [
-        "-c:v", options.codec ?? "prores_ks", "-profile:v", "4444", "-pix_fmt", plan.pixelFormat ?? "yuva444p10le",
-      ]
-      output += ["-alpha_bits", "16", "-vendor", "apl0"]
-      filters.append(FFmpegSink.toBT709)
-      output += tags
-    case .webp:
-      // libwebp converts the straight RGBA itself (any size, alpha kept); 0 loops forever.
-      input = .rgbaStraight
-      output += ["-c:v", options.codec ?? "libwebp_anim", "-pix_fmt", "bgra", "-quality", "80", "-loop", "0"]
-    case .apng:
-      input = .rgbaStraight
-      output += ["-c:v", options.codec ?? "apng", "-pix_fmt", "rgba", "-plays", "0"]
-    case .mkv:
-      input = .rgbaPremultiplied
-      output += ["-c:v", options.codec ?? "ffv1", "-level", "3", "-pix_fmt", "bgra"]
-      output += ["-metadata:s:v:0", "LAYERKIT_ALPHA=premultiplied"]
-      if let part = options.part { output += ["-metadata", "\(PartRecord.tag)=\(part)"] }
-    case .png, .y4m:
-      throw VideoError.unknownFormat(path: target.displayPath)
     }
-
+    guard let encoder = plan.encoder else { throw VideoError.unknownFormat(path: target.displayPath) }
+    input = encoder.input
     var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
     switch input {
     case .yuv(let chroma):
@@ -151,32 +73,17 @@ final class FFmpegSink: FrameSink, @unchecked Sendable {
       args += ["-f", "rawvideo", "-pix_fmt", "rgba"]
     }
     args += ["-s", "\(width)x\(height)", "-framerate", rate.description, "-i", "pipe:0"]
-    var audioLabel: String?
-    if let audio = options.audio, format.carriesSound, options.stretch == nil {
-      for extra in audio.inputs { args += extra }
-      audioLabel = audio.outputLabel
-    }
+    // The sound, where the plan muxes it: the mix's inputs and filter graph.
+    let sound = encoder.audio.flatMap { codec in options.audio.map { (mix: $0, codec: codec) } }
+    for extra in sound?.mix.inputs ?? [] { args += extra }
     var graph: [String] = []
-    if !filters.isEmpty { graph.append("[0:v]" + filters.joined(separator: ",") + "[v]") }
-    if let audio = options.audio, audioLabel != nil { graph.append(audio.filterGraph) }
+    if !encoder.filters.isEmpty { graph.append("[0:v]" + encoder.filters.joined(separator: ",") + "[v]") }
+    if let sound { graph.append(sound.mix.filterGraph) }
     if !graph.isEmpty { args += ["-filter_complex", graph.joined(separator: ";")] }
-    args += ["-map", filters.isEmpty ? "0:v" : "[v]"]
-    if let audioLabel {
-      args += ["-map", "[\(audioLabel)]"]
-      // Custom arguments choose the sound's codec too (ffmpeg's default for the container unsaid).
-      switch format {
-      case _ where !options.customArguments.isEmpty: break
-      case .mp4, .mov: args += ["-c:a", "aac", "-b:a", "192k"]
-      case .webm: args += ["-c:a", "libopus", "-b:a", "160k"]
-      // The mix as computed (32-bit float, lossless): a joined video then encodes the very
-      // samples a whole render would.
-      case .mkv: args += ["-c:a", "pcm_f32le"]
-      default: break
-      }
-    }
-    args += output
-    if options.stretch == nil { args += options.customArguments }
-    args += ["-f", format.muxer]
+    args += ["-map", encoder.filters.isEmpty ? "0:v" : "[v]"]
+    if let sound { args += ["-map", "[\(sound.mix.outputLabel)]"] + sound.codec }
+    args += encoder.video
+    args += ["-f", encoder.muxer]
 
     let stdout: ChildProcess.Output
     switch target.kind {

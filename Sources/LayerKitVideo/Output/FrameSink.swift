@@ -44,6 +44,10 @@ public struct EncodingOptions: Sendable {
   /// level, pixel format, quality, colour tags, IDR pictures forced) in place of the format's,
   /// the frames written alone, without sound, to be cut and spliced between the copied ones.
   var stretch: [String]?
+  /// A smart render's: how the stretches between the copied ones are encoded, decided with the
+  /// plan from the clips' streams (their codec, and the arguments that match them:
+  /// `SmartPlan.stretchArguments`); nil where nothing is copied.
+  public internal(set) var smartStretches: SmartStretchEncoding?
   /// ffmpeg output options after the format's own (editly's `customOutputArgs`): a later value
   /// of an option wins, so `-crf`, `-preset` or `-c:v` given here replace LayerKit's.
   public var customArguments: [String] = []
@@ -57,6 +61,15 @@ public struct EncodingOptions: Sendable {
   ]
 
   public init() {}
+}
+
+/// How a smart render encodes the stretches it does not copy: in the clips' codec, with
+/// arguments that match their streams (profile, level, pixel format, colour tags).
+public struct SmartStretchEncoding: Sendable, Equatable {
+  /// The clips' codec (`h264`, `hevc`): the copied packets' and the encoded stretches'.
+  public let codec: String
+  /// The encoder's arguments for the stretches.
+  public let arguments: [String]
 }
 
 /// A stage's output for one frame: what the sink writes, in order (chunks, so that planes passed

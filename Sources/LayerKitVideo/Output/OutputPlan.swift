@@ -9,9 +9,9 @@ import LayerKitMedia
 /// downstream re-derives them from strings.
 public struct OutputPlan: Sendable {
   public let target: OutputTarget
-  /// The encoding options; their sound and part record may be filled in after the plan is made
-  /// (they decide nothing about the frames).
-  public var options: EncodingOptions
+  /// The encoding options, the sound and the part record included: all of it decided before
+  /// the plan is made, and read, never changed, downstream.
+  public let options: EncodingOptions
   /// The pixel format the frames are stored in (ffmpeg's name): `--pix-fmt`, else the
   /// container's default (yuv420p for Y4M, MP4 and WebM; yuva444p10le for MOV; none otherwise).
   public let pixelFormat: String?
@@ -21,6 +21,9 @@ public struct OutputPlan: Sendable {
   /// What the width and the height must be multiples of for the pixel format's chroma planes:
   /// (2, 2) for 4:2:0, (2, 1) for 4:2:2, (4, 1) for 4:1:1, (1, 1) for 4:4:4 and RGB.
   public let alignment: (width: Int, height: Int)
+  /// How ffmpeg encodes the output (codec and its arguments, filters, the sound's codec, the
+  /// muxer); nil for the outputs LayerKit writes itself (Y4M, PNG frames).
+  public let encoder: EncoderSettings?
 
   /// - Throws: `VideoError.invalidTimeline` for a pixel format the container cannot take (Y4M
   ///   takes yuv420p and yuv444p).
@@ -28,11 +31,7 @@ public struct OutputPlan: Sendable {
     self.target = target
     self.options = options
     let format = target.format
-    switch format {
-    case .y4m, .mp4, .webm: pixelFormat = options.pixelFormat ?? "yuv420p"
-    case .mov: pixelFormat = options.pixelFormat ?? "yuva444p10le"
-    case .gif, .png, .mkv, .webp, .apng: pixelFormat = nil
-    }
+    pixelFormat = Self.pixelFormat(target: target, options: options)
     if format == .y4m {
       planes = try ChromaSubsampling(pixelFormat: pixelFormat!, for: .y4m)
     } else if format == .mp4 || format == .webm {
@@ -41,6 +40,34 @@ public struct OutputPlan: Sendable {
       planes = nil
     }
     alignment = pixelFormat.map(OutputPlan.alignment(ofPixelFormat:)) ?? (1, 1)
+    encoder = EncoderSettings(
+      target: target, options: options, pixelFormat: pixelFormat, planes: planes,
+      keepsAlpha: Self.keepsAlpha(format, pixelFormat: pixelFormat))
+  }
+
+  /// The pixel format frames are stored in: `options.pixelFormat`, else the container's default
+  /// (yuv420p for Y4M, MP4 and WebM; yuva444p10le for MOV; none otherwise).
+  static func pixelFormat(target: OutputTarget, options: EncodingOptions) -> String? {
+    switch target.format {
+    case .y4m, .mp4, .webm: options.pixelFormat ?? "yuv420p"
+    case .mov: options.pixelFormat ?? "yuva444p10le"
+    case .gif, .png, .mkv, .webp, .apng: nil
+    }
+  }
+
+  /// The frame size `target` written with `options` stores for a picture `width`×`height`, known
+  /// before the plan (which holds the sound made for frames of that size) is made; as
+  /// `frameSize(width:height:pad:)`.
+  public static func frameSize(
+    target: OutputTarget, options: EncodingOptions, width: Int, height: Int, pad: Bool
+  ) throws(VideoError) -> (width: Int, height: Int) {
+    let format = pixelFormat(target: target, options: options)
+    let alignment: (width: Int, height: Int) = format.map(alignment(ofPixelFormat:)) ?? (1, 1)
+    let fitted = (width: roundUp(width, alignment.width), height: roundUp(height, alignment.height))
+    if fitted == (width, height) || pad { return fitted }
+    throw .oddSize(
+      width: width, height: height, suggestedWidth: fitted.width, suggestedHeight: fitted.height,
+      pixelFormat: format ?? "")
   }
 
   /// The Y'CbCr matrix of a `width × height` output's planes: BT.709 where the container is
@@ -56,11 +83,7 @@ public struct OutputPlan: Sendable {
   /// else refused.
   /// - Throws: `VideoError.oddSize` naming the pixel format and the nearest size it stores.
   public func frameSize(width: Int, height: Int, pad: Bool) throws(VideoError) -> (width: Int, height: Int) {
-    let fitted = (width: Self.roundUp(width, alignment.width), height: Self.roundUp(height, alignment.height))
-    if fitted == (width, height) || pad { return fitted }
-    throw .oddSize(
-      width: width, height: height, suggestedWidth: fitted.width, suggestedHeight: fitted.height,
-      pixelFormat: pixelFormat ?? "")
+    try Self.frameSize(target: target, options: options, width: width, height: height, pad: pad)
   }
 
   /// The Y'CbCr layout of frames `width`×`height` when LayerKit writes the planes itself: frames
@@ -77,8 +100,21 @@ public struct OutputPlan: Sendable {
 
   /// Whether the frames' alpha is kept: the formats that store it, and WebM in a pixel format
   /// with alpha (`yuva420p`: VP9's alpha channel).
-  public var keepsAlpha: Bool {
-    target.format.hasAlpha || (target.format == .webm && (pixelFormat ?? "").hasPrefix("yuva"))
+  public var keepsAlpha: Bool { Self.keepsAlpha(target.format, pixelFormat: pixelFormat) }
+
+  static func keepsAlpha(_ format: VideoFormat, pixelFormat: String?) -> Bool {
+    format.hasAlpha || (format == .webm && (pixelFormat ?? "").hasPrefix("yuva"))
+  }
+
+  /// The plan of a smart render's encoded stretches, written to `path` to be cut and spliced
+  /// between the copied ones: this plan's encoding in the clips' form (`smartStretches`), without
+  /// sound or a part record, an IDR picture forced at each frame of `keyframes`.
+  func stretchPlan(path: String, keyframes: [Int]) throws(VideoError) -> OutputPlan {
+    var options = options
+    let idr = keyframes.map { "eq(n,\($0))" }
+    let force = idr.isEmpty ? [] : ["-force_key_frames", "expr:" + idr.joined(separator: "+"), "-forced-idr", "1"]
+    (options.audio, options.part, options.stretch) = (nil, nil, (options.smartStretches?.arguments ?? []) + force)
+    return try OutputPlan(target: OutputTarget(path: path, format: .mp4), options: options)
   }
 
   /// The alignment a pixel format's chroma planes need, from its ffmpeg name: 4:2:0 formats

@@ -35,13 +35,13 @@ extension VideoPipeline: RenderJob {}
 ///    temporary name until its frames are counted.
 public final class SmartRender: RenderJob, @unchecked Sendable {
   public let timeline: Timeline
-  /// The output; its sound may be set until `run`.
-  public var plan: OutputPlan
+  /// The output, decided before the render was made.
+  public let plan: OutputPlan
   public let smart: SmartPlan
   private let renderer: Renderer
   private let packets: [Int: SourcePackets]
+  /// The clips' codec, which the encoded stretches take too.
   private let codec: String
-  private let arguments: [String]
 
   /// What `cancel` reaches: the first failure, the pipeline encoding now, the ffmpeg children.
   private struct Running {
@@ -52,12 +52,11 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
   private let running = Locked(Running())
 
   /// - Parameters:
-  ///   - plan: the output: an MP4 file (`SmartPlan.declines` said yes).
+  ///   - plan: the output: an MP4 file (`SmartPlan.declines` said yes), its stretches' encoding
+  ///     decided (`EncodingOptions.smartStretches`).
   ///   - smart: which frames are copied, from `packets[item]`'s clip.
-  ///   - streams: the clips' streams, the first giving the encoded stretches' form.
   public init(
-    timeline: Timeline, renderer: Renderer, plan: OutputPlan, smart: SmartPlan, packets: [Int: SourcePackets],
-    streams: [SourceStream]
+    timeline: Timeline, renderer: Renderer, plan: OutputPlan, smart: SmartPlan, packets: [Int: SourcePackets]
   ) {
     // Decoders start the encoded stretches at clean keyframes without decoding the GOP before.
     var timeline = timeline
@@ -72,8 +71,7 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     self.plan = plan
     self.smart = smart
     self.packets = packets
-    codec = streams.first?.codec ?? "h264"
-    arguments = SmartPlan.stretchArguments(streams, crf: plan.options.crf, preset: plan.options.preset)
+    codec = plan.options.smartStretches?.codec ?? "h264"
   }
 
   public func cancel(signal: Int32) { cancel(VideoError.interrupted(signal: signal)) }
@@ -197,13 +195,9 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     EmergencyStop.add(temporary: path)
     let source = StretchSource(timeline: timeline, renderer: renderer, stretches: stretches.map(\.1))
     let (starts, count) = (source.starts, source.frameCount)
-    var options = plan.options
-    let idr = starts.dropFirst().map { "eq(n,\($0))" }
-    let force = idr.isEmpty ? [] : ["-force_key_frames", "expr:" + idr.joined(separator: "+"), "-forced-idr", "1"]
-    (options.audio, options.part, options.stretch) = (nil, nil, arguments + force)
     let pipeline = try VideoPipeline(
       source: source, width: timeline.width, height: timeline.height, rate: timeline.rate, frameCount: count,
-      plan: OutputPlan(target: OutputTarget(path: path, format: .mp4), options: options))
+      plan: plan.stretchPlan(path: path, keyframes: Array(starts.dropFirst())))
     running.withLock { $0.pipeline = pipeline }
     try checkCancelled()
     let summary = try pipeline.run { [copiedDone] sent, _ in
