@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "LayerKitReference", targets: ["LayerKitReference"]),
     .library(name: "LayerKitMedia", targets: ["LayerKitMedia"]),
     .library(name: "LayerKitVideo", targets: ["LayerKitVideo"]),
+    .library(name: "LayerKitEdit", targets: ["LayerKitEdit"]),
     .library(name: "LayerKitTesting", targets: ["LayerKitTesting"]),
     .library(name: "LayerKitScene", targets: ["LayerKitScene"]),
     .library(name: "LayerKitText", targets: ["LayerKitText"]),
@@ -66,9 +67,21 @@ let package = Package(
     .target(name: "LayerKitMedia", dependencies: ["LayerKit", "CPNG", "CJPEG", "LayerKitMediaRegistration"]),
     .target(name: "LayerKitMediaRegistration"),
 
-    // The video wing: the timeline, the output plan, the frame pipeline and its sinks, the audio
-    // graph, titles, subtitles and Ken Burns over the pictures, the parts of sharded renders.
-    .target(name: "LayerKitVideo", dependencies: ["LayerKit", "LayerKitMedia", "LayerKitText"]),
+    // The video wing, by role (docs/ARCHITECTURE.md draws it). The edit: a whole video as data
+    // and its readers — editly's edit files, the typed transition specs; no processes, no
+    // encoders.
+    .target(name: "LayerKitEdit", dependencies: ["LayerKit"]),
+    // The output: the plan decided once (pixel format, planes, encoder, sound, part), the sinks
+    // and targets, the frame pipeline, the sound mix's graph.
+    .target(name: "LayerKitOutput", dependencies: ["LayerKit", "LayerKitMedia"]),
+    // The timeline: pictures and clips in sequence with their transitions, rendered frame by
+    // frame; titles, subtitles, overlays and Ken Burns over them; the timeline's sound.
+    .target(name: "LayerKitTimeline", dependencies: ["LayerKit", "LayerKitMedia", "LayerKitText", "LayerKitOutput"]),
+    // Playing an edit into a timeline, the render entry (VideoRender), smart rendering, the parts
+    // of sharded renders and their joining. Re-exports the three above.
+    .target(
+      name: "LayerKitVideo",
+      dependencies: ["LayerKit", "LayerKitMedia", "LayerKitText", "LayerKitEdit", "LayerKitOutput", "LayerKitTimeline"]),
 
     // Render on both backends and compare; for users' tests and ours.
     .target(
@@ -119,7 +132,11 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LayerKitVideoTests",
-      dependencies: ["LayerKit", "LayerKitMedia", "LayerKitVideo", "LayerKitReference", "LayerKitTesting"]),
+      dependencies: [
+        "LayerKit", "LayerKitMedia", "LayerKitVideo", "LayerKitEdit", "LayerKitOutput", "LayerKitTimeline",
+        "LayerKitReference",
+        "LayerKitTesting",
+      ]),
     .testTarget(
       name: "LayerKitGLTests",
       dependencies: [

@@ -2,6 +2,9 @@ import Foundation
 import LayerKitScene
 import XCTest
 
+@testable import LayerKitEdit
+@testable import LayerKitOutput
+@testable import LayerKitTimeline
 @testable import LayerKitVideo
 
 /// Schemas/edit.schema.json: every example edit file validates, a typo does not, and the schema

@@ -4,6 +4,9 @@ import LayerKitMedia
 import LayerKitSamples
 import XCTest
 
+@testable import LayerKitEdit
+@testable import LayerKitOutput
+@testable import LayerKitTimeline
 @testable import LayerKitVideo
 @testable import layerkit
 

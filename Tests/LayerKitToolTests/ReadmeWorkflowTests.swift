@@ -3,6 +3,9 @@ import LayerKit
 import LayerKitSamples
 import XCTest
 
+@testable import LayerKitEdit
+@testable import LayerKitOutput
+@testable import LayerKitTimeline
 @testable import LayerKitVideo
 
 #if canImport(Glibc)

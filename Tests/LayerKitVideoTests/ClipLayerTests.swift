@@ -4,6 +4,9 @@ import LayerKitMedia
 import LayerKitReference
 import XCTest
 
+@testable import LayerKitEdit
+@testable import LayerKitOutput
+@testable import LayerKitTimeline
 @testable import LayerKitVideo
 
 /// editly's layers after a clip's picture, drawn inside the clip: placed by their box and

@@ -3,6 +3,9 @@ import LayerKit
 import LayerKitReference
 import XCTest
 
+@testable import LayerKitEdit
+@testable import LayerKitOutput
+@testable import LayerKitTimeline
 @testable import LayerKitVideo
 
 /// Edit files: editly's JSON5 edit spec read into an `Edit`, every key checked.

@@ -3,6 +3,9 @@ import LayerKit
 import LayerKitMedia
 import XCTest
 
+@testable import LayerKitEdit
+@testable import LayerKitOutput
+@testable import LayerKitTimeline
 @testable import LayerKitVideo
 
 /// The edit as data: its JSON in editly's shape, editly's rules for durations, speeds and

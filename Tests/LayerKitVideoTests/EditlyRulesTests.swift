@@ -3,6 +3,9 @@ import LayerKit
 import LayerKitMedia
 import XCTest
 
+@testable import LayerKitEdit
+@testable import LayerKitOutput
+@testable import LayerKitTimeline
 @testable import LayerKitVideo
 
 /// editly's rules that an edit file is read and played by: its global default transition,

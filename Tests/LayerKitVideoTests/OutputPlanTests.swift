@@ -2,6 +2,9 @@ import LayerKit
 import LayerKitMedia
 import XCTest
 
+@testable import LayerKitEdit
+@testable import LayerKitOutput
+@testable import LayerKitTimeline
 @testable import LayerKitVideo
 
 /// The output's layout decided once: the pixel format, the alignment its chroma planes need, the

@@ -5,6 +5,9 @@ import LayerKitReference
 import LayerKitTesting
 import XCTest
 
+@testable import LayerKitEdit
+@testable import LayerKitOutput
+@testable import LayerKitTimeline
 @testable import LayerKitVideo
 
 /// Subtitle files, titles, subtitles and Ken Burns in the video timeline.

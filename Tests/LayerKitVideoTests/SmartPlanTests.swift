@@ -3,6 +3,9 @@ import LayerKit
 import LayerKitMedia
 import XCTest
 
+@testable import LayerKitEdit
+@testable import LayerKitOutput
+@testable import LayerKitTimeline
 @testable import LayerKitVideo
 
 /// Smart rendering's plan: which frames show a clip exactly as encoded, and which whole GOPs of

@@ -4,6 +4,9 @@ import LayerKitMedia
 import LayerKitTesting
 import XCTest
 
+@testable import LayerKitEdit
+@testable import LayerKitOutput
+@testable import LayerKitTimeline
 @testable import LayerKitVideo
 
 /// The arithmetic of a video: where items and transitions lie, which frame shows what, and the

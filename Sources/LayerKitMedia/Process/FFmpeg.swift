@@ -31,7 +31,8 @@ public enum FFmpeg {
   }
 
   /// Whether debug logging of command lines is on (`LAYERKIT_DEBUG=1`).
-  package static let debug = ProcessInfo.processInfo.environment["LAYERKIT_DEBUG"].map { $0 != "0" && !$0.isEmpty } ?? false
+  package static let debug =
+    ProcessInfo.processInfo.environment["LAYERKIT_DEBUG"].map { $0 != "0" && !$0.isEmpty } ?? false
 
   /// Starts a program; logs the exact command line at debug level.
   package static func start(
@@ -149,5 +150,20 @@ extension FFmpeg {
     }.filter { !$0.isEmpty }
     guard let last = lines.last else { return "ffmpeg could not read it" }
     return last.count > 200 ? String(last.prefix(200)) + "…" : last
+  }
+
+  /// The exact number of video frames in a file (ffprobe counts them by decoding packets).
+  package static func countFrames(_ path: String) throws -> Int {
+    let probe = try start(
+      try ffprobe(),
+      [
+        "-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries", "stream=nb_read_packets",
+        "-of", "csv=p=0", path,
+      ], stdin: false, stdout: .pipe)
+    let text = String(decoding: probe.readAll(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard probe.wait() == 0, let n = Int(text.split(separator: ",").first ?? "") else {
+      throw VideoError.unreadableClip(path: path, reason: "ffprobe could not count its frames")
+    }
+    return n
   }
 }

@@ -1,5 +1,9 @@
 import Foundation
+import LayerKit
+import LayerKitEdit
 import LayerKitMedia
+import LayerKitOutput
+import LayerKitTimeline
 
 /// The MP4 parts of a smart render (`--shard` with `--smart`), joined by their packets: each part
 /// starts on an IDR picture and is a run of closed GOPs, so the parts are cut whole, restamped and

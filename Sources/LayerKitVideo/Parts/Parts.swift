@@ -1,6 +1,9 @@
 import Foundation
 import LayerKit
+import LayerKitEdit
 import LayerKitMedia
+import LayerKitOutput
+import LayerKitTimeline
 
 /// The parts of a sharded render, read back in order for `layerkit join`: folders of numbered
 /// PNG frames, Y4M files, lossless FFV1/MKV files (RGBA as rendered, premultiplied), or the MP4
@@ -141,7 +144,7 @@ public final class PartsSource: FrameSource {
       }
       // Counted (by decoding packets) only now that the set is known to be whole.
       for i in clipParts.indices {
-        let count = try PartsSource.countFrames(paths[i])
+        let count = try FFmpeg.countFrames(paths[i])
         if checked, count != records[i].frames.count {
           throw VideoError.incompatibleParts(
             "\(paths[i]) holds \(count) frames; its record says \(records[i].frames.count) "
@@ -177,21 +180,6 @@ public final class PartsSource: FrameSource {
 
   private static func unrecorded(_ path: String, _ what: String) -> VideoError {
     .notAPart(path: path, what: what)
-  }
-
-  /// The exact number of video frames in a file (ffprobe counts them by decoding packets).
-  static func countFrames(_ path: String) throws -> Int {
-    let probe = try FFmpeg.start(
-      try FFmpeg.ffprobe(),
-      [
-        "-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries", "stream=nb_read_packets",
-        "-of", "csv=p=0", path,
-      ], stdin: false, stdout: .pipe)
-    let text = String(decoding: probe.readAll(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    guard probe.wait() == 0, let n = Int(text.split(separator: ",").first ?? "") else {
-      throw VideoError.unreadableClip(path: path, reason: "ffprobe could not count its frames")
-    }
-    return n
   }
 
   public func interruptible(_ register: (@escaping () -> Void) -> Void) {

@@ -1,6 +1,9 @@
 import Foundation
 import LayerKit
+import LayerKitEdit
 import LayerKitMedia
+import LayerKitOutput
+import LayerKitTimeline
 
 /// An edit file made ready to render by editly's rules: what the file leaves unsaid takes
 /// editly's defaults (the frame size and rate from the first video, contain-blur, images zooming
@@ -116,27 +119,5 @@ extension VideoRender {
     for source in try open(file.edit.picturePaths) { sources[source.path] = source }
     let (edit, notes) = file.renderable(into: target, settings: settings, sources: sources)
     return (edit, notes, sources)
-  }
-}
-
-extension Edit {
-  /// Whether the edit has any sound: tracks, sound layers, or the clips' own.
-  public var hasSound: Bool {
-    !(audioTracks ?? []).isEmpty || keepSourceAudio == true
-      || clips.contains { $0.layers.contains(where: \.isSound) }
-  }
-
-  /// The edit without its sound.
-  public var withoutSound: Edit {
-    var edit = self
-    edit.audioTracks = nil
-    edit.keepSourceAudio = false
-    edit.ducking = nil
-    edit.loudness = nil
-    edit.audioNorm = nil
-    for i in edit.clips.indices {
-      edit.clips[i].layers.removeAll(where: \.isSound)
-    }
-    return edit
   }
 }

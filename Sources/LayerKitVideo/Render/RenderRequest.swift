@@ -1,6 +1,9 @@
 import Foundation
 import LayerKit
+import LayerKitEdit
 import LayerKitMedia
+import LayerKitOutput
+import LayerKitTimeline
 
 /// The backends a render may draw with.
 public struct RenderBackends {

@@ -1,7 +1,10 @@
 import Dispatch
 import Foundation
 import LayerKit
+import LayerKitEdit
 import LayerKitMedia
+import LayerKitOutput
+import LayerKitTimeline
 
 /// The library's one way from an edit to a video file: the edit (from flags, an edit file, or
 /// made in code) and the output in; the sources opened, the edit played into a timeline and a

@@ -1,6 +1,9 @@
 import Foundation
 import LayerKit
+import LayerKitEdit
 import LayerKitMedia
+import LayerKitOutput
+import LayerKitTimeline
 
 /// Whether a render copies the stretches its clips are shown unchanged in (`RenderSettings.smart`),
 /// and if so what: made once, before the output is planned, from the timeline, the output and

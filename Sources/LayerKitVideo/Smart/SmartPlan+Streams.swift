@@ -1,5 +1,9 @@
 import Foundation
+import LayerKit
+import LayerKitEdit
 import LayerKitMedia
+import LayerKitOutput
+import LayerKitTimeline
 
 /// A clip's video stream as smart rendering needs to know it: what its packets are, so that they
 /// can be copied into an output only where the encoded stretches beside them can match them.

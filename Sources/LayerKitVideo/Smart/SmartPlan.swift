@@ -1,5 +1,9 @@
 import Foundation
+import LayerKit
+import LayerKitEdit
 import LayerKitMedia
+import LayerKitOutput
+import LayerKitTimeline
 
 /// Which frames of a timeline could be copied from their sources' packets instead of decoded and
 /// encoded again (smart rendering; `SmartRender` carries the plan out): a

@@ -1,6 +1,9 @@
 import Foundation
 import LayerKit
+import LayerKitEdit
 import LayerKitMedia
+import LayerKitOutput
+import LayerKitTimeline
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,9 @@
 import Foundation
+import LayerKit
+import LayerKitEdit
 import LayerKitMedia
+import LayerKitOutput
+import LayerKitTimeline
 
 /// A clip's video packets as smart rendering must know them before it copies any: where a copied
 /// stretch may start, and how far each frame is decoded ahead of when it is shown.

@@ -1,5 +1,9 @@
 import Foundation
+import LayerKit
+import LayerKitEdit
 import LayerKitMedia
+import LayerKitOutput
+import LayerKitTimeline
 
 #if canImport(Glibc)
   import Glibc
@@ -72,7 +76,7 @@ enum Splice {
     }
     do {
       try run(args + ["-f", "mp4", temporary.path])
-      let counted = try PartsSource.countFrames(temporary.path)
+      let counted = try FFmpeg.countFrames(temporary.path)
       guard counted == frames else {
         throw VideoError.unwritableOutput(
           path: displayPath, reason: "the spliced video holds \(counted) frames, not the \(frames) it should")

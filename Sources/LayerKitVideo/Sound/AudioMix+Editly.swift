@@ -1,6 +1,9 @@
 import Foundation
 import LayerKit
+import LayerKitEdit
 import LayerKitMedia
+import LayerKitOutput
+import LayerKitTimeline
 
 /// The sound of an edit file by editly's rules (docs/EDIT_FILES.md, "Sound"): what each clip
 /// plays, and the weights of the mix over them. `AudioMix.editly` turns it into ffmpeg's
