@@ -237,8 +237,11 @@ public struct Edit: Codable, Sendable, Equatable {
     }
   }
 
-  /// A clip's footage: from `cutFrom` to `cutTo` (seconds of the file).
-  public struct Video: Codable, Sendable, Equatable {
+  /// A clip's footage: from `cutFrom` to `cutTo` (seconds of the file), placed in its clip.
+  public typealias Video = Placed<VideoKeys>
+
+  /// A video layer's own keys.
+  public struct VideoKeys: Codable, Sendable, Equatable {
     public var path: String
     public var cutFrom: Double?
     public var cutTo: Double?
@@ -254,33 +257,24 @@ public struct Edit: Codable, Sendable, Equatable {
     public var zoomAmount: Double?
     /// LayerKit's: left, right, up or down, panning as it zooms.
     public var panDirection: String?
-    /// editly's placement: seconds into the clip it shows from and to, and a box in fractions
-    /// of the frame (`width`, `height`: 1; `left`, `top`: 0), anchored at its `originX` (left,
-    /// center, right) and `originY` (top, center, bottom).
-    public var start: Double?
-    public var stop: Double?
-    public var width: Double?
-    public var height: Double?
-    public var left: Double?
-    public var top: Double?
-    public var originX: String?
-    public var originY: String?
-
-    public init(path: String, cutFrom: Double? = nil, cutTo: Double? = nil) {
-      self.path = path
-      self.cutFrom = cutFrom
-      self.cutTo = cutTo
-    }
   }
 
-  /// A still picture (PNG, JPEG, WebP, GIF, TIFF, BMP, SVG, HEIC, AVIF).
-  public struct Image: Codable, Sendable, Equatable {
+  /// A still picture (PNG, JPEG, WebP, GIF, TIFF, BMP, SVG, HEIC, AVIF), placed in its clip.
+  public typealias Image = Placed<ImageKeys>
+
+  /// An image layer's own keys.
+  public struct ImageKeys: Codable, Sendable, Equatable {
     public var path: String
     public var resizeMode: String?
     public var zoomDirection: String?
     public var zoomAmount: Double?
     public var panDirection: String?
-    /// Placed as a video layer is (`PlacedLayer`).
+  }
+
+  /// editly's placement of a video or image layer: seconds into the clip it shows from and to,
+  /// and a box in fractions of the frame (`width`, `height`: 1; `left`, `top`: 0), anchored at
+  /// its `originX` (left, center, right) and `originY` (top, center, bottom).
+  public struct Placement: Codable, Sendable, Equatable {
     public var start: Double?
     public var stop: Double?
     public var width: Double?
@@ -290,7 +284,42 @@ public struct Edit: Codable, Sendable, Equatable {
     public var originX: String?
     public var originY: String?
 
-    public init(path: String) { self.path = path }
+    public init() {}
+
+    /// Whether it fills the frame for the whole clip (no span, the whole frame as its box).
+    public var fillsTheClip: Bool {
+      start == nil && stop == nil && (width ?? 1) == 1 && (height ?? 1) == 1 && (left ?? 0) == 0 && (top ?? 0) == 0
+    }
+  }
+
+  /// A layer with editly's placement keys beside its own, in one JSON object as editly writes
+  /// them; each key read and written as a property of its own (`video.path`, `video.start`).
+  @dynamicMemberLookup
+  public struct Placed<Keys: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+    public var keys: Keys
+    public var placement = Placement()
+
+    public init(_ keys: Keys) { self.keys = keys }
+
+    public init(from decoder: Decoder) throws {
+      keys = try Keys(from: decoder)
+      placement = try Placement(from: decoder)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+      try keys.encode(to: encoder)
+      try placement.encode(to: encoder)
+    }
+
+    public subscript<T>(dynamicMember key: WritableKeyPath<Keys, T>) -> T {
+      get { keys[keyPath: key] }
+      set { keys[keyPath: key] = newValue }
+    }
+
+    public subscript<T>(dynamicMember key: WritableKeyPath<Placement, T>) -> T {
+      get { placement[keyPath: key] }
+      set { placement[keyPath: key] = newValue }
+    }
   }
 
   /// A title over the clip's picture, faded in and out over the clip.

@@ -21,7 +21,7 @@ extension Edit {
     switch layer {
     case .image(let i):
       let image = try Self.still(i.path, sources: sources, at: at)
-      let box = try Self.box(i, at: at)
+      let box = try Self.box(i.placement, at: at)
       let motion = try Self.motion(i.zoomDirection, amount: i.zoomAmount, pan: i.panDirection, at: at)
       let chosen = try i.resizeMode.map { try Self.fit($0, at: at + ".resizeMode") } ?? fit
       let (start, stop) = try Self.span(i.start, i.stop, at: at)

@@ -57,7 +57,7 @@ extension Edit {
   }
 
   /// A video or image layer's box, fractions of the frame: x, y, width, height.
-  static func box(_ l: some PlacedLayer, at: String) throws -> Rect {
+  static func box(_ l: Placement, at: String) throws -> Rect {
     let (width, height, left, top, originX, originY) = (l.width, l.height, l.left, l.top, l.originX, l.originY)
     let (w, h) = (width ?? 1, height ?? 1)
     for (value, name) in [(w, "width"), (h, "height")] where !(value.isFinite && value > 0 && value <= 10) {
@@ -76,8 +76,8 @@ extension Edit {
   /// when it comes first (a video or image unplaced, or still colours).
   static func isWholePicture(_ layer: Layer) -> Bool {
     switch layer {
-    case .video(let v): return v.fillsTheClip
-    case .image(let i): return i.fillsTheClip
+    case .video(let v): return v.placement.fillsTheClip
+    case .image(let i): return i.placement.fillsTheClip
     case .colors(let c): return c.kind != .rainbow && c.start == nil && c.stop == nil
     default: return false
     }
@@ -89,26 +89,3 @@ extension Edit {
     return isWholePicture(clip.layers[first]) ? first : nil
   }
 }
-
-/// editly's placement keys, which video and image layers share: a span in the clip and a box in
-/// fractions of the frame, anchored at its origin.
-public protocol PlacedLayer {
-  var start: Double? { get }
-  var stop: Double? { get }
-  var width: Double? { get }
-  var height: Double? { get }
-  var left: Double? { get }
-  var top: Double? { get }
-  var originX: String? { get }
-  var originY: String? { get }
-}
-
-extension PlacedLayer {
-  /// Whether it fills the frame for the whole clip (no span, the whole frame as its box).
-  var fillsTheClip: Bool {
-    start == nil && stop == nil && (width ?? 1) == 1 && (height ?? 1) == 1 && (left ?? 0) == 0 && (top ?? 0) == 0
-  }
-}
-
-extension Edit.Video: PlacedLayer {}
-extension Edit.Image: PlacedLayer {}

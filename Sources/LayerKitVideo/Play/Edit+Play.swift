@@ -357,7 +357,7 @@ extension Edit {
     } else if let clipDuration {
       speed = min(max((to - from) / clipDuration, Timeline.speeds.lowerBound), Timeline.speeds.upperBound)
     }
-    let box = try Self.box(v, at: at)
+    let box = try Self.box(v.placement, at: at)
     let fit = try Self.fit(v.resizeMode ?? defaults?.layer?.resizeMode ?? "contain", at: at + ".resizeMode")
     let (start, stop) = try Self.span(v.start, v.stop, at: at)
     return ClipLayer(
