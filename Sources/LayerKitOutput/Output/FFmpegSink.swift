@@ -60,7 +60,7 @@ package final class FFmpegSink: FrameSink, @unchecked Sendable {
             "a GIF holds \(String(format: "%.5f", FFmpegSink.gifRates.lowerBound)) to "
             + "\(Int(FFmpegSink.gifRates.upperBound)) "
             + "frames a second (its frame delays are hundredths of a second, at least 0.02 s where players keep "
-            + "them), not \(Limits.format(rate.framesPerSecond)); give --fps in that range, or write .webp or .apng")
+            + "them), not \(Limits.format(rate.framesPerSecond)); render at a rate in that range, or write .webp or .apng")
       }
     }
     guard let encoder = plan.encoder else { throw VideoError.unknownFormat(path: target.displayPath) }

@@ -141,6 +141,8 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
         arguments: SmartPlan.stretchArguments(stretch.streams, crf: options.crf, preset: options.preset))
     }
     plan = try OutputPlan(target: target, options: options)
+    // The clips' keyframes the decision found, known to the timeline before anything renders.
+    if let stretch = smart.stretch { timeline = stretch.marking(timeline) }
     self.timeline = timeline
     (width, height, rate) = (timeline.width, timeline.height, timeline.rate)
     time = timeline.time(ofFrame:)

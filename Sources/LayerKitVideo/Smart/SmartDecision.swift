@@ -16,6 +16,19 @@ struct SmartDecision {
     var streams: [SourceStream]
     /// The pixel format the encoded stretches take: the first copied clip's.
     var pixelFormat: String
+
+    /// `timeline` with its copied clips' clean keyframes known, so that their decoders start the
+    /// encoded stretches at one without decoding the GOP before.
+    func marking(_ timeline: Timeline) -> Timeline {
+      var timeline = timeline
+      for (i, p) in packets {
+        if case .clip(var info) = timeline.items[i].source {
+          info.cleanKeyframes = Set(p.keyframes)
+          timeline.items[i].source = .clip(info)
+        }
+      }
+      return timeline
+    }
   }
 
   /// nil: every frame is encoded.

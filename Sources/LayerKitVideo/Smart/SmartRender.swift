@@ -57,18 +57,11 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
   /// - Parameters:
   ///   - plan: the output: an MP4 file (`SmartPlan.declines` said yes), its stretches' encoding
   ///     decided (`EncodingOptions.smartStretches`).
+  ///   - timeline: the timeline, its clips' clean keyframes known (`SmartDecision`).
   ///   - smart: which frames are copied, from `packets[item]`'s clip.
   public init(
     timeline: Timeline, renderer: Renderer, plan: OutputPlan, smart: SmartPlan, packets: [Int: SourcePackets]
   ) {
-    // Decoders start the encoded stretches at clean keyframes without decoding the GOP before.
-    var timeline = timeline
-    for (i, p) in packets {
-      if case .clip(var info) = timeline.items[i].source {
-        info.cleanKeyframes = Set(p.keyframes)
-        timeline.items[i].source = .clip(info)
-      }
-    }
     self.timeline = timeline
     self.renderer = renderer
     self.plan = plan
