@@ -87,6 +87,47 @@ final class VideoRenderTests: XCTestCase {
       "a shader file needs a backend that runs GLSL")
   }
 
+  func ffmpeg(_ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+    process.arguments = ["-v", "error", "-y"] + arguments
+    try process.run()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 0, arguments.joined(separator: " "))
+  }
+
+  /// A smart render decided in the entry: the plan holds the clips' pixel format and the
+  /// stretches' encoding before anything renders, and the render copies what it planned to.
+  func testASmartRenderIsDecidedInThePlan() throws {
+    var paths: [String] = []
+    for (i, frequency) in [440, 660].enumerated() {
+      let path = folder.appendingPathComponent("clip\(i).mp4").path
+      try ffmpeg([
+        "-f", "lavfi", "-i", "testsrc2=s=64x36:r=25:d=3", "-f", "lavfi", "-i", "sine=f=\(frequency):d=3:r=48000",
+        "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "25", "-colorspace", "bt709", "-color_primaries", "bt709",
+        "-color_trc", "bt709", "-color_range", "tv", "-c:a", "aac", "-shortest", path,
+      ])
+      paths.append(path)
+    }
+    var edit = Edit(
+      clips: paths.map { Edit.Clip(duration: 3, transition: .none, layers: [.video(Edit.Video(path: $0))]) })
+    edit.clips[0].transition = .given(Edit.Transition(name: "fade", duration: 0.4))
+    edit.keepSourceAudio = true
+    var settings = RenderSettings()
+    settings.smart = .on
+    let out = folder.appendingPathComponent("smart.mp4").path
+    let render = try VideoRender(
+      edit: edit, output: try OutputTarget(path: out), encoding: EncodingOptions(), settings: settings,
+      backends: RenderBackends(renderer: ReferenceRenderer()))
+    XCTAssertEqual(render.plan.options.smartStretches?.codec, "h264")
+    XCTAssertEqual(render.plan.pixelFormat, "yuv420p", "the clips' pixel format")
+    XCTAssertNotNil(render.plan.options.audio, "the sound decided with the plan")
+    XCTAssertNotNil(render.note, "what a smart render copies is said")
+    let summary = try render.run()
+    XCTAssertGreaterThan(summary.copiedFrames ?? 0, 0, "frames copied from the clips")
+    XCTAssertEqual(summary.frames, render.frames.count)
+  }
+
   /// Everything about the output is in the plan when the render is made — the sound and the
   /// part a shard records included — and the file written is what the plan says.
   func testThePlanHoldsTheWholeOutputDecision() throws {
