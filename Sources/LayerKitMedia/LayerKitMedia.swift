@@ -21,7 +21,7 @@
 //   gamma far from sRGB's is converted to sRGB by the simplified API.)
 // - No JPEG or 16-bit PNG output, no CMYK JPEG input (`MediaError.unsupportedFormat`).
 // - No codec of its own beyond PNG, JPEG and Y4M: everything else goes through ffmpeg
-//   (`VideoError.programNotFound` names the Debian package when it is missing).
+//   (`ProcessError.programNotFound` names the Debian package when it is missing).
 //
 // Errors: every failure is a `MediaError` naming the file and the reason; malformed, truncated or
 // hostile input is an error, never a crash, a hang or a huge allocation (sizes are checked against

@@ -15,7 +15,7 @@ final class FFmpegMessageTests: XCTestCase {
       Error closing file /mnt/full/x.mp4: No space left on device
       """
     XCTAssertEqual(FFmpeg.explainFailure(stderr), "the disk is full (no space left on device)")
-    let error = VideoError.programFailed(program: "/usr/bin/ffmpeg", status: 1, detail: stderr)
+    let error = ProcessError.programFailed(program: "/usr/bin/ffmpeg", status: 1, detail: stderr)
     XCTAssertEqual(error.description, "ffmpeg failed (exit status 1): the disk is full (no space left on device)")
   }
 
@@ -35,7 +35,7 @@ final class FFmpegMessageTests: XCTestCase {
     XCTAssertEqual(process.wait(), 0, process.errorTail())
     let huge = [String](repeating: String(repeating: "x", count: 100_000), count: 40)
     XCTAssertThrowsError(try FFmpeg.start(try FFmpeg.ffmpeg(), huge, stdin: false, stdout: .discard)) { error in
-      guard case VideoError.programFailed(_, _, let detail)? = error as? VideoError else {
+      guard case ProcessError.programFailed(_, _, let detail)? = error as? ProcessError else {
         return XCTFail("expected programFailed, got \(error)")
       }
       XCTAssertTrue(detail.contains("E2BIG"), detail)
@@ -61,21 +61,5 @@ final class FFmpegMessageTests: XCTestCase {
     XCTAssertEqual(FFmpeg.seconds(1.5), "1.500000")
     XCTAssertEqual(FFmpeg.seconds(-1e300), "0.000000")
     XCTAssertLessThanOrEqual(FFmpeg.seconds(1e300).count, 20)
-  }
-
-  /// Library errors are in the library's words: no command-line flag in them (the command line
-  /// words them with its flags: ErrorWording.swift in the tool).
-  func testVideoErrorsNameNoFlags() {
-    let errors: [VideoError] = [
-      .unknownFormat(path: "x.abc"), .folderNotEmpty(path: "frames/", frames: 3),
-      .oddSize(width: 3, height: 3, suggestedWidth: 4, suggestedHeight: 4, pixelFormat: "yuv420p"),
-      .itemTooShort(item: "a.png", duration: 0.1, needed: 1), .frameTimeLimit(frame: 4, seconds: 60),
-      .frameTimeLimit(frame: 4, seconds: 60, stream: "standard output"), .interrupted(signal: 2),
-      .interrupted(signal: 2, stream: "standard output", framesSent: 5),
-      .unwritableOutput(path: "x.mp4", reason: "the disk is full"), .outputIsInput(output: "a", input: "a"),
-    ]
-    for error in errors {
-      XCTAssertNil(error.description.range(of: #"(^|[\s(])--[a-z]"#, options: .regularExpression), error.description)
-    }
   }
 }

@@ -40,7 +40,7 @@ final class VideoShortcutTests: XCTestCase {
   private func ffmpeg(_ args: [String]) throws {
     guard let ffmpeg = FFmpeg.locate("ffmpeg") else {
       // Never skipped: the suite runs where Tools/setup.sh installed ffmpeg.
-      throw VideoError.programNotFound(program: "ffmpeg (Tools/setup.sh installs it)")
+      throw ProcessError.programNotFound(program: "ffmpeg (Tools/setup.sh installs it)")
     }
     let p = Process()
     p.executableURL = URL(fileURLWithPath: ffmpeg)

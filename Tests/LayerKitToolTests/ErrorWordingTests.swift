@@ -2,6 +2,7 @@ import Foundation
 import LayerKit
 import LayerKitGL
 import LayerKitMedia
+import LayerKitVideo
 import XCTest
 
 @testable import layerkit

@@ -176,7 +176,7 @@ final class OtherStillsTests: XCTestCase {
     let cut = h.path("cut.heic")
     try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: cut))
     XCTAssertThrowsError(try OtherStills.read(cut)) { error in
-      guard case .unreadableClip(let path, let reason) = error as? VideoError else { return XCTFail("\(error)") }
+      guard case .unreadableClip(let path, let reason) = error as? ProcessError else { return XCTFail("\(error)") }
       XCTAssertEqual(path, cut)
       XCTAssertTrue(reason.contains("HEIC"), reason)
     }

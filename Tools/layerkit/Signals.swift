@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LayerKit
 import LayerKitMedia
+import LayerKitVideo
 
 #if canImport(Glibc)
   import Glibc

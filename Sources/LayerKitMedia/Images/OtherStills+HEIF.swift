@@ -46,9 +46,9 @@ extension OtherStills {
   }
 
   /// The primary image of the HEIF file at `path` (`format` names it in messages).
-  /// - Throws: `VideoError.unreadableClip` naming the file: heif-convert missing (and its
+  /// - Throws: `ProcessError.unreadableClip` naming the file: heif-convert missing (and its
   ///   package), its failure in its own words, or the PNG it wrote not readable.
-  static func readHEIF(_ path: String, format: String) throws(VideoError) -> Image {
+  static func readHEIF(_ path: String, format: String) throws(ProcessError) -> Image {
     guard let program = FFmpeg.locate("heif-convert") else {
       throw .unreadableClip(path: path, reason: heifConvertMissing)
     }

@@ -25,7 +25,7 @@ extension ImageFile {
     do {
       return try OtherStills.read(path, fitting: size)
     } catch .programNotFound(let program) {
-      throw .unsupportedFormat(path: path, reason: "\(VideoError.programNotFound(program: program))")
+      throw .unsupportedFormat(path: path, reason: "\(ProcessError.programNotFound(program: program))")
     } catch .unreadableClip(_, let reason) where reason == OtherStills.heifConvertMissing {
       throw .unsupportedFormat(path: path, reason: reason)
     } catch .unreadableClip(_, let reason) {

@@ -33,8 +33,8 @@ public enum OtherStills {
   /// Decodes the first picture of `path` at the size it states (ffprobe for its size, ffmpeg
   /// for its pixels; heif-convert for HEIC and AVIF). The same as `read(_:fitting:)` with no
   /// size.
-  /// - Throws: `VideoError.unreadableClip` naming the file and the reason.
-  public static func read(_ path: String) throws(VideoError) -> Image {
+  /// - Throws: `ProcessError.unreadableClip` naming the file and the reason.
+  public static func read(_ path: String) throws(ProcessError) -> Image {
     try read(path, fitting: nil)
   }
 
@@ -51,10 +51,10 @@ public enum OtherStills {
   ///     formats are decoded at their own size whatever it says. A box with a side of 0 or less
   ///     is ignored; the result stays within `Image.maxDimension` and `Image.maxPixelCount`.
   /// - Returns: the image, premultiplied RGBA8, rows top-down.
-  /// - Throws: `VideoError.unreadableClip` naming the file and the reason: ffmpeg's or
+  /// - Throws: `ProcessError.unreadableClip` naming the file and the reason: ffmpeg's or
   ///   heif-convert's, or that heif-convert is not installed (and which Debian package has it);
-  ///   `VideoError.programNotFound` when ffmpeg or ffprobe is not installed.
-  public static func read(_ path: String, fitting size: (width: Int, height: Int)?) throws(VideoError) -> Image {
+  ///   `ProcessError.programNotFound` when ffmpeg or ffprobe is not installed.
+  public static func read(_ path: String, fitting size: (width: Int, height: Int)?) throws(ProcessError) -> Image {
     let head = FileIO.head(path, count: 1024) ?? []
     if let heif = heifFormat(of: head) { return try readHEIF(path, format: heif) }
     // An animated WebP (a VP8X chunk first, its animation flag set) is whole and valid, but

@@ -42,15 +42,16 @@ package final class ChildProcess: @unchecked Sendable {
   private static let spawning = Locked(())
 
   /// Starts `executable` (looked up in PATH when it has no slash). Any thread may start one.
-  /// - Throws: `VideoError.programNotFound` when it cannot be started.
-  package init(_ executable: String, _ arguments: [String], stdin wantInput: Bool, stdout: Output) throws(VideoError) {
+  /// - Throws: `ProcessError.programNotFound` when it cannot be started.
+  package init(_ executable: String, _ arguments: [String], stdin wantInput: Bool, stdout: Output) throws(ProcessError)
+  {
     self.executable = executable
     self.arguments = arguments
     // From the first pipe to the spawn, no other thread spawns: a child started between pipe()
     // and fcntl(FD_CLOEXEC) would inherit these ends and hold them open (a reader then never
     // sees end-of-file).
     let spawned = ChildProcess.spawning.withLock { _ in
-      Result { () throws(VideoError) in
+      Result { () throws(ProcessError) in
         try ChildProcess.spawnLocked(executable, arguments, wantInput: wantInput, stdout: stdout)
       }
     }
@@ -82,7 +83,7 @@ package final class ChildProcess: @unchecked Sendable {
   /// Makes the pipes and spawns the child; called under `spawning` only.
   private static func spawnLocked(
     _ executable: String, _ arguments: [String], wantInput: Bool, stdout: Output
-  ) throws(VideoError) -> (pid: pid_t, input: Int32, output: Int32, errors: Int32) {
+  ) throws(ProcessError) -> (pid: pid_t, input: Int32, output: Int32, errors: Int32) {
     var inPipe: [Int32] = [-1, -1]
     var outPipe: [Int32] = [-1, -1]
     var errPipe: [Int32] = [-1, -1]
@@ -188,7 +189,7 @@ package final class ChildProcess: @unchecked Sendable {
   /// Writes all of `bytes` to the child's standard input.
   /// - Throws: `.programFailed` when the child has closed its input (it exited or failed), with
   ///   its status and the last lines of its error output.
-  package func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
+  package func write(_ bytes: UnsafeRawBufferPointer) throws(ProcessError) {
     // EPIPE (SIGPIPE is ignored while a pipeline runs): the program stopped reading.
     if FileIO.writeFully(input, bytes) != 0 {
       closeInput()
@@ -207,7 +208,7 @@ package final class ChildProcess: @unchecked Sendable {
 
   /// Reads exactly `count` bytes of standard output into `buffer`; false at end-of-file before
   /// the first byte. A partial read at end-of-file is an error (a frame cut short).
-  package func readExactly(_ buffer: UnsafeMutableRawBufferPointer) throws(VideoError) -> Bool {
+  package func readExactly(_ buffer: UnsafeMutableRawBufferPointer) throws(ProcessError) -> Bool {
     var done = 0
     while done < buffer.count {
       let n = read(output, buffer.baseAddress! + done, buffer.count - done)

@@ -71,7 +71,7 @@ public struct ClipInfo: Sendable, Equatable {
   /// Reads a clip's description with ffprobe.
   /// - Throws: `.programNotFound` without ffprobe, `.unreadableClip` when ffprobe cannot read it or
   ///   finds no video stream.
-  public static func probe(_ path: String) throws(VideoError) -> ClipInfo {
+  public static func probe(_ path: String) throws(ProcessError) -> ClipInfo {
     // ffprobe would wait on a FIFO forever.
     if let kind = FileIO.irregularKind(path) {
       throw .unreadableClip(path: path, reason: "\(kind), not a regular file")
@@ -205,7 +205,7 @@ public final class ClipDecoder: @unchecked Sendable {
   private let lastFrame: Int
   private var process: ChildProcess?
   /// The decoder thread's queue: set and cleared here, read by `interrupt()` from any thread.
-  private let queue = Locked<BoundedQueue<Result<Frame, VideoError>>?>(nil)
+  private let queue = Locked<BoundedQueue<Result<Frame, ProcessError>>?>(nil)
   /// The index of the next frame the queue will deliver.
   private var nextIndex = 0
   private var current: (index: Int, frame: Frame)?
@@ -279,13 +279,14 @@ public final class ClipDecoder: @unchecked Sendable {
       if let current, current.index >= index { return current.frame }
       if ended {
         guard let current else {
-          throw VideoError.unreadableClip(path: info.path, reason: "ffmpeg decoded no frame at or after frame \(index)")
+          throw ProcessError.unreadableClip(
+            path: info.path, reason: "ffmpeg decoded no frame at or after frame \(index)")
         }
         // The clip ended before `index`: its last frame holds — unless ffmpeg said its data is
         // cut off or damaged and `index` is a frame the clip declares (then the held frame
         // would stand in for video that is missing).
         if index > current.index, index < info.frameCount, let damage {
-          throw VideoError.unreadableClip(
+          throw ProcessError.unreadableClip(
             path: info.path,
             reason: "\(damage): ffmpeg decoded frames up to \(current.index) of the \(info.frameCount) it declares")
         }
@@ -337,7 +338,7 @@ public final class ClipDecoder: @unchecked Sendable {
     }
     // Any status is fine once we have frames: ffmpeg exits non-zero when its reader goes away.
     if status != 0 && current == nil {
-      throw VideoError.unreadableClip(path: info.path, reason: FFmpeg.explain(process.errorTail(), path: info.path))
+      throw ProcessError.unreadableClip(path: info.path, reason: FFmpeg.explain(process.errorTail(), path: info.path))
     }
   }
 
@@ -392,7 +393,7 @@ public final class ClipDecoder: @unchecked Sendable {
     args += ["-i", info.path, "-map", "0:v:0", "-an", "-sn", "-fps_mode", "passthrough", "-frames:v", String(count)]
     args += outputArguments
     args.append("-")
-    let q = BoundedQueue<Result<Frame, VideoError>>(capacity: 3)
+    let q = BoundedQueue<Result<Frame, ProcessError>>(capacity: 3)
     queue.withLock { $0 = q }
     let width = info.width
     let height = info.height
@@ -403,11 +404,11 @@ public final class ClipDecoder: @unchecked Sendable {
       let p = try FFmpeg.start(try FFmpeg.ffmpeg(), args, stdin: false, stdout: .pipe)
       process = p
       let thread = Thread {
-        var got: Result<Bool, VideoError> = .success(false)
+        var got: Result<Bool, ProcessError> = .success(false)
         reading: while true {
           // Read straight into the frame's storage: no zero-fill of a buffer about to be overwritten.
           let read = { (buffer: UnsafeMutableRawBufferPointer) in
-            got = Result { () throws(VideoError) -> Bool in try p.readExactly(buffer) }
+            got = Result { () throws(ProcessError) -> Bool in try p.readExactly(buffer) }
           }
           let frame: Frame
           switch output {

@@ -19,13 +19,13 @@ public enum FFmpeg {
 
   /// The path of ffmpeg.
   /// - Throws: `.programNotFound` naming the Debian package.
-  package static func ffmpeg() throws(VideoError) -> String {
+  package static func ffmpeg() throws(ProcessError) -> String {
     guard let path = locate("ffmpeg") else { throw .programNotFound(program: "ffmpeg") }
     return path
   }
 
   /// The path of ffprobe.
-  package static func ffprobe() throws(VideoError) -> String {
+  package static func ffprobe() throws(ProcessError) -> String {
     guard let path = locate("ffprobe") else { throw .programNotFound(program: "ffprobe") }
     return path
   }
@@ -37,7 +37,7 @@ public enum FFmpeg {
   /// Starts a program; logs the exact command line at debug level.
   package static func start(
     _ program: String, _ arguments: [String], stdin: Bool, stdout: ChildProcess.Output
-  ) throws(VideoError) -> ChildProcess {
+  ) throws(ProcessError) -> ChildProcess {
     if debug {
       let line = ([program] + arguments).map(shellQuoted).joined(separator: " ")
       FileHandle.standardError.write(Data("layerkit: debug: \(line)\n".utf8))
@@ -162,7 +162,7 @@ extension FFmpeg {
       ], stdin: false, stdout: .pipe)
     let text = String(decoding: probe.readAll(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     guard probe.wait() == 0, let n = Int(text.split(separator: ",").first ?? "") else {
-      throw VideoError.unreadableClip(path: path, reason: "ffprobe could not count its frames")
+      throw ProcessError.unreadableClip(path: path, reason: "ffprobe could not count its frames")
     }
     return n
   }

@@ -60,7 +60,8 @@ package final class FFmpegSink: FrameSink, @unchecked Sendable {
             "a GIF holds \(String(format: "%.5f", FFmpegSink.gifRates.lowerBound)) to "
             + "\(Int(FFmpegSink.gifRates.upperBound)) "
             + "frames a second (its frame delays are hundredths of a second, at least 0.02 s where players keep "
-            + "them), not \(Limits.format(rate.framesPerSecond)); render at a rate in that range, or write .webp or .apng")
+            + "them), not \(Limits.format(rate.framesPerSecond)); render at a rate in that range, or write .webp or .apng"
+        )
       }
     }
     guard let encoder = plan.encoder else { throw VideoError.unknownFormat(path: target.displayPath) }
@@ -136,7 +137,7 @@ package final class FFmpegSink: FrameSink, @unchecked Sendable {
     written += 1
     for chunk in frame {
       let result = chunk.withUnsafeBytes { buffer in
-        Result { () throws(VideoError) in try process.write(buffer) }
+        Result { () throws(ProcessError) in try process.write(buffer) }
       }
       do {
         try result.get()
@@ -148,11 +149,13 @@ package final class FFmpegSink: FrameSink, @unchecked Sendable {
 
   /// An encoder's failure to write its output (a full disk) as the output's error, naming it;
   /// ffmpeg's refusal of custom output arguments as theirs, naming the one refused.
-  private func named(_ error: VideoError) -> VideoError {
+  private func named(_ error: ProcessError) -> Error {
     guard case .programFailed(_, _, let detail) = error else { return error }
-    if let reason = FFmpeg.outputFailure(detail) { return .unwritableOutput(path: displayPath, reason: reason) }
+    if let reason = FFmpeg.outputFailure(detail) {
+      return VideoError.unwritableOutput(path: displayPath, reason: reason)
+    }
     guard !customArguments.isEmpty else { return error }
-    return .invalidEdit(
+    return VideoError.invalidEdit(
       at: "customOutputArgs",
       reason: Self.refusal(of: customArguments, detail, format: format) + " (\(customArguments.joined(separator: " ")))"
     )

@@ -200,7 +200,7 @@ public struct AudioMix: Sendable, Equatable {
   /// Where a voice track speaks, in seconds of the video: its chain run through ffmpeg's
   /// `silencedetect` (below −35 dBFS for 0.25 s is a pause), the pauses' complement; stretches
   /// less than a ramp apart are one.
-  package static func voiceActivity(_ track: Track, total: Double) throws(VideoError) -> [ClosedRange<Double>] {
+  package static func voiceActivity(_ track: Track, total: Double) throws -> [ClosedRange<Double>] {
     guard var (input, chain) = trackChain(track, index: 0, total: total) else { return [] }
     // The placement's delay is added below; silencedetect reads the track's own time.
     chain.removeAll { $0.hasPrefix("adelay") }
@@ -216,7 +216,8 @@ public struct AudioMix: Sendable, Equatable {
     let status = process.wait()
     let text = process.errorTail(lines: 100_000)
     guard status == 0 else {
-      throw .unreadableAudio(path: track.path, reason: "its pauses could not be found: " + FFmpeg.explainFailure(text))
+      throw VideoError.unreadableAudio(
+        path: track.path, reason: "its pauses could not be found: " + FFmpeg.explainFailure(text))
     }
     var speech: [ClosedRange<Double>] = []
     var from: Double? = 0
@@ -253,7 +254,7 @@ public struct AudioMix: Sendable, Equatable {
     package var truePeak: Double
   }
 
-  package func measureLoudness(target: Double) throws(VideoError) -> Loudness {
+  package func measureLoudness(target: Double) throws -> Loudness {
     let graph = filterGraph + ";[\(outputLabel)]loudnorm=I=\(target):TP=-1.5:LRA=11:print_format=json[measured]"
     let process = try FFmpeg.start(
       try FFmpeg.ffmpeg(),
@@ -268,11 +269,11 @@ public struct AudioMix: Sendable, Equatable {
       return rest.firstIndex(of: "\"").flatMap { Double(rest[..<$0]) }
     }
     guard status == 0 else {
-      throw .programFailed(program: "ffmpeg", status: status, detail: text)
+      throw ProcessError.programFailed(program: "ffmpeg", status: status, detail: text)
     }
     // Silence measures as -inf: there is nothing to bring to a loudness.
     guard let i = value("input_i"), let tp = value("input_tp"), i.isFinite, tp.isFinite else {
-      throw .invalidEdit(
+      throw VideoError.invalidEdit(
         at: "loudness",
         reason: "the mix is silent, so it has no loudness to bring to \(String(format: "%g", target)) LUFS; "
           + "leave the loudness out, or give the video sound")

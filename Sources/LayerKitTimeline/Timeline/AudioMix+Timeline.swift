@@ -113,7 +113,7 @@ extension AudioMix {
 
   /// The filters that bring this mix to `target` LUFS: its loudness measured, then one gain,
   /// and a limiter only where that gain would lift a peak over `truePeakCeiling`.
-  package func loudnessFilters(target: Double) throws(VideoError) -> [String] {
+  package func loudnessFilters(target: Double) throws -> [String] {
     let measured = try measureLoudness(target: target)
     let gain = target - measured.integrated
     var loud = ["volume=\(String(format: "%.3f", gain))dB"]

@@ -50,14 +50,14 @@ public enum MediaSource: Sendable {
   /// Reads a PNG or JPEG as a still (by its signature); a WebP, BMP, TIFF, SVG, HEIC, AVIF or
   /// one-frame GIF as a still decoded by ffmpeg or libheif (`OtherStills`); anything else (an
   /// animated GIF included) as a clip through ffprobe.
-  /// - Throws: `MediaError` for a damaged image, `VideoError` for a file that is neither.
+  /// - Throws: `MediaError` for a damaged image, `ProcessError` for a file that is neither.
   /// What a path is when it exists and is not a regular file ("a FIFO", "a directory", …): such
   /// a path is no input (reading it would wait forever or never end).
   public static func irregularKind(_ path: String) -> String? { FileIO.irregularKind(path) }
 
   public static func open(_ path: String) throws -> MediaSource {
     if let kind = FileIO.irregularKind(path) {
-      throw VideoError.unreadableClip(path: path, reason: "\(kind), not a regular file")
+      throw ProcessError.unreadableClip(path: path, reason: "\(kind), not a regular file")
     }
     let head = FileIO.head(path, count: 8)
     if let head, head.starts(with: Signature.png) || head.starts(with: Signature.jpeg) {

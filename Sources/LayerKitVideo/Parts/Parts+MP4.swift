@@ -43,7 +43,7 @@ extension PartsSource {
       let process = try FFmpeg.start(try FFmpeg.ffmpeg(), args, stdin: false, stdout: .discard)
       let status = process.wait()
       guard status == 0 else {
-        throw VideoError.programFailed(program: "ffmpeg", status: status, detail: process.errorTail())
+        throw ProcessError.programFailed(program: "ffmpeg", status: status, detail: process.errorTail())
       }
     }
     var pieces: [String] = []

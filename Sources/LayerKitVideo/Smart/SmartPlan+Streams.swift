@@ -49,8 +49,8 @@ public struct SourceStream: Sendable, Equatable {
   }
 
   /// The first video stream of `path`, by ffprobe.
-  /// - Throws: `VideoError.unreadableClip` when ffprobe cannot read it or it has no video.
-  public static func probe(_ path: String) throws(VideoError) -> SourceStream {
+  /// - Throws: `ProcessError.unreadableClip` when ffprobe cannot read it or it has no video.
+  public static func probe(_ path: String) throws(ProcessError) -> SourceStream {
     let keys = [
       "codec_name", "profile", "pix_fmt", "width", "height", "r_frame_rate", "color_space", "color_range",
       "color_primaries", "color_transfer", "time_base", "level", "sample_aspect_ratio",

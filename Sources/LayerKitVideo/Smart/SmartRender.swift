@@ -203,11 +203,11 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     _ = copiedDone.add(count)
     let encoded = try SourcePackets.scan(try SourceStream.probe(path), frameCount: count)
     if let why = encoded.unusable {
-      throw VideoError.programFailed(program: "ffmpeg", status: 0, detail: "the encoded stretches: \(why)")
+      throw ProcessError.programFailed(program: "ffmpeg", status: 0, detail: "the encoded stretches: \(why)")
     }
     let reorder = encoded.reorder.max() ?? 0
     guard reorder <= delay, Set(starts).isSubset(of: Set(encoded.keyframes)) else {
-      throw VideoError.programFailed(
+      throw ProcessError.programFailed(
         program: "ffmpeg", status: 0,
         detail:
           "the encoded stretches start at frames \(starts) but their IDR pictures are at \(encoded.keyframes), "
@@ -244,7 +244,7 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
       if let reason = FFmpeg.outputFailure(detail) {
         throw VideoError.unwritableOutput(path: plan.target.displayPath, reason: reason)
       }
-      throw VideoError.programFailed(program: "ffmpeg", status: status, detail: detail)
+      throw ProcessError.programFailed(program: "ffmpeg", status: status, detail: detail)
     }
   }
 }

@@ -56,8 +56,8 @@ public struct SourcePackets: Sendable, Equatable {
   /// cleanly (`-xerror`: the first damaged picture stops it), or nil when all decode. A damaged
   /// packet copied into a smart render would carry its damage into the output, where a decoder
   /// that conceals it on the way in (the frames LayerKit draws) leaves an encoded stretch clean.
-  /// - Throws: `VideoError.programNotFound` when ffmpeg is missing.
-  public static func decodeFault(_ path: String) throws(VideoError) -> String? {
+  /// - Throws: `ProcessError.programNotFound` when ffmpeg is missing.
+  public static func decodeFault(_ path: String) throws(ProcessError) -> String? {
     let process = try FFmpeg.start(
       try FFmpeg.ffmpeg(),
       ["-nostdin", "-hide_banner", "-v", "error", "-xerror", "-i", path, "-map", "0:v:0", "-f", "null", "-"],
@@ -72,8 +72,8 @@ public struct SourcePackets: Sendable, Equatable {
   /// keyframe from the file, and works out its clean keyframes.
   /// - Parameter frameCount: the frames LayerKit decodes from the clip (`ClipInfo.frameCount`):
   ///   packets that are not exactly those frames make the clip unusable.
-  /// - Throws: `VideoError.unreadableClip` when ffprobe cannot read it.
-  public static func scan(_ stream: SourceStream, frameCount: Int) throws(VideoError) -> SourcePackets {
+  /// - Throws: `ProcessError.unreadableClip` when ffprobe cannot read it.
+  public static func scan(_ stream: SourceStream, frameCount: Int) throws(ProcessError) -> SourcePackets {
     let probe = try FFmpeg.start(
       try FFmpeg.ffprobe(),
       [

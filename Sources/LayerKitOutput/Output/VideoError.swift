@@ -1,15 +1,11 @@
 import Foundation
 import LayerKit
+import LayerKitMedia
 
-/// Why a video could not be read, rendered or written. Each case is one line for a person; tests
-/// match on the case.
+/// Why a video could not be rendered or written. Each case is one line for a person; tests match
+/// on the case. A program that failed or a clip that could not be read is LayerKitMedia's
+/// `ProcessError`, where those are thrown.
 public enum VideoError: AdvisedError, Equatable, Sendable {
-  /// A program LayerKit runs (ffmpeg, ffprobe) is not installed or not on PATH.
-  case programNotFound(program: String)
-  /// A program exited with a failure; `detail` holds the last lines of its error output.
-  case programFailed(program: String, status: Int32, detail: String)
-  /// A file that ffprobe could not read as a clip with a video stream (or an image).
-  case unreadableClip(path: String, reason: String)
   /// A sound track (a music file) that cannot be laid under the video: `reason` says why.
   case unreadableAudio(path: String, reason: String)
   /// The output path cannot be written, or names something that cannot be written to.
@@ -49,15 +45,6 @@ public enum VideoError: AdvisedError, Equatable, Sendable {
 
   public func message(_ words: (Setting) -> String) -> String {
     switch self {
-    case .programNotFound(let program):
-      let package = program == "ffprobe" ? "ffmpeg" : program
-      return "\(program) was not found on PATH; install Debian's \(package) package (apt-get install \(package))"
-    case .programFailed(let path, let status, let detail):
-      let program = path.split(separator: "/").last.map(String.init) ?? path
-      let what = status >= 0 ? "\(program) failed (exit status \(status))" : "\(program) failed"
-      let plain = FFmpeg.explainFailure(detail)
-      return plain.isEmpty ? what : "\(what): \(plain)"
-    case .unreadableClip(let path, let reason): return "\(path): cannot read as an image or a clip: \(reason)"
     case .unreadableAudio(let path, let reason): return "\(path): cannot use as a sound track: \(reason)"
     case .unwritableOutput(let path, let reason): return "\(path): cannot write the output: \(reason)"
     case .unknownFormat(let path):
