@@ -65,13 +65,17 @@ final class SmartRenderTests: XCTestCase {
       Case(
         name: "h264-main-25fps", a: Self.x264("main", gop: 25, bframes: 2), b: Self.x264("main", gop: 25, bframes: 2),
         fps: "25"),
-      // Baseline: no B-frames; 60 fps, GOPs of 1 s: 60 frames of each.
+      // Baseline: no B-frames, so every frame may end a copied run; 60 fps, GOPs of 1 s: the first
+      // clip up to the fade (90 frames, its second GOP cut short), the second from its second GOP
+      // (60).
       Case(
         name: "h264-baseline-60fps", a: Self.x264("baseline", gop: 60, bframes: 0),
-        b: Self.x264("baseline", gop: 60, bframes: 0), fps: "60", copied: 120),
+        b: Self.x264("baseline", gop: 60, bframes: 0), fps: "60", copied: 150),
       Case(name: "h264-high-29.97fps", a: Self.x264("high", gop: 30), b: Self.x264("high", gop: 30), fps: "30000/1001"),
-      // A GOP of 10 s: no whole GOP outside the fade, every frame encoded.
-      Case(name: "h264-gop10s", a: Self.x264("high", gop: 300), b: Self.x264("high", gop: 300), copies: false),
+      // A GOP of 10 s: no whole GOP outside the fade; the first clip is copied from its keyframe
+      // up to the last frame before the fade that ends a mini-GOP, the second (no keyframe after
+      // the fade) is encoded.
+      Case(name: "h264-gop10s", a: Self.x264("high", gop: 300), b: Self.x264("high", gop: 300)),
       // The second clip's GOPs are open: only the first clip's are copied.
       Case(name: "h264-open-gop", a: highB, b: Self.x264("high", gop: 15, ":open-gop=1"), copied: 45),
       Case(name: "h264-high10", a: Self.x264("high10", gop: 15), b: Self.x264("high10", gop: 15), copied: 90),
@@ -82,8 +86,10 @@ final class SmartRenderTests: XCTestCase {
       Case(
         name: "hevc-closed", a: Self.x265(gop: 15, open: false), b: Self.x265(gop: 15, open: false), copied: 90,
         plays: false),
-      // HEVC's open GOPs (CRA with RASL pictures): nothing copied, the output is H.264.
-      Case(name: "hevc-open-gop", a: Self.x265(gop: 15, open: true), b: Self.x265(gop: 15, open: true), copies: false),
+      // HEVC's open GOPs (CRA with RASL pictures): only the first clip's opening IDR run is
+      // copied, up to the last frame before its first CRA that ends a mini-GOP.
+      Case(
+        name: "hevc-open-gop", a: Self.x265(gop: 15, open: true), b: Self.x265(gop: 15, open: true), plays: false),
     ]
     for c in cases {
       let a = try clip(h, "\(c.name)-a.mp4", fps: c.fps, video: c.a)

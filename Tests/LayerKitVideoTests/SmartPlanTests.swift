@@ -37,15 +37,14 @@ final class SmartPlanTests: XCTestCase {
     XCTAssertEqual(plan.copiedFrames, 150)
   }
 
-  /// A title, a Ken Burns move, another speed, an in-point between frames, another size: nothing
-  /// is shown as encoded, so nothing is copied.
+  /// A title, a Ken Burns move, another speed, another size: nothing is shown as encoded, so
+  /// nothing is copied.
   func testChangedFramesAreNeverCopied() throws {
     let rate = try FrameRate(numerator: 25, denominator: 1)
     let cases: [(String, TimelineItem, Int)] = [
       ("title", TimelineItem(source: clip("a.mp4"), duration: 4, title: TimelineTitle(AttributedText("Hi"))), 64),
       ("Ken Burns", TimelineItem(source: clip("a.mp4"), duration: 4, motion: KenBurns()), 64),
       ("speed", TimelineItem(source: clip("a.mp4", seconds: 8), duration: 4, speed: 2), 64),
-      ("in-point", TimelineItem(source: clip("a.mp4", seconds: 8), inPoint: 0.01, duration: 4), 64),
       ("size", TimelineItem(source: clip("a.mp4"), duration: 4), 128),
     ]
     for (name, item, width) in cases {
@@ -61,6 +60,47 @@ final class SmartPlanTests: XCTestCase {
     XCTAssertEqual(
       SmartPlan.make(cut, keyframes: [0: [0, 25, 50, 75, 100, 125, 150, 175]]).segments,
       [.copy(item: 0, frames: 0..<100, sourceFrames: 50..<150)])
+  }
+
+  /// An in-point or a transition that is not a whole number of frames still shows whole source
+  /// frames — the ones the clip's decoder gives for each time — and those are copied.
+  func testOffsetsBetweenFramesStillCopyTheFramesShown() throws {
+    let rate = try FrameRate(numerator: 25, denominator: 1)
+    let between = try Timeline(
+      items: [TimelineItem(source: clip("a.mp4", seconds: 8), inPoint: 0.01, duration: 4)], transitions: [],
+      width: 64, height: 36, rate: rate)
+    XCTAssertEqual(between.unchangedSourceFrame(10).map { [$0.item, $0.frame] }, [0, 10], "0.4 s + 0.01 s: frame 10")
+    let keys = [0, 25, 50, 75, 100, 125, 150, 175]
+    XCTAssertEqual(
+      SmartPlan.make(between, keyframes: [0: keys]).segments,
+      [.copy(item: 0, frames: 0..<100, sourceFrames: 0..<100)], "every frame, as the decoder would show it")
+    // A 0.42 s fade (10.5 frames): the second clip's frames still land on whole source frames.
+    let t = try Timeline(
+      items: [TimelineItem(source: clip("a.mp4"), duration: 4), TimelineItem(source: clip("b.mp4"), duration: 4)],
+      transitions: [TimelineTransition(effect: "fade", duration: 0.42)], width: 64, height: 36, rate: rate)
+    let plan = SmartPlan.make(t, keyframes: [0: [0, 25, 50, 75], 1: [0, 25, 50, 75]])
+    guard case .copy(1, _, let source)? = plan.segments.last else { return XCTFail("\(plan.segments)") }
+    XCTAssertEqual(source.upperBound, 100, "the second clip is copied to its end")
+  }
+
+  /// Where a transition begins inside a GOP, the run is copied up to the last frame that ends a
+  /// mini-GOP before it, and only the frames after are encoded.
+  func testAGOPIsCopiedUpToTheLastFrameARunMayEndOn() throws {
+    let t = try Timeline(
+      items: [TimelineItem(source: clip("a.mp4"), duration: 4), TimelineItem(source: clip("b.mp4"), duration: 4)],
+      transitions: [TimelineTransition(effect: "fade", duration: 0.4)], width: 64, height: 36,
+      rate: FrameRate(numerator: 25, denominator: 1))
+    // The fade covers frames 90..<100; mini-GOPs of three frames end on 77, 80, …, 89, 92, ….
+    let keys = [0, 25, 50, 75]
+    let ends = Array(stride(from: 2, to: 100, by: 3))
+    let plan = SmartPlan.make(t, keyframes: [0: keys, 1: keys], ends: [0: ends, 1: ends])
+    XCTAssertEqual(
+      plan.segments,
+      [
+        .copy(item: 0, frames: 0..<90, sourceFrames: 0..<90), .encode(frames: 90..<115),
+        .copy(item: 1, frames: 115..<190, sourceFrames: 25..<100),
+      ])
+    XCTAssertEqual(plan.copiedFrames, 165, "15 frames more than whole GOPs alone")
   }
 
   /// A clip encoded with an IDR picture every 10 frames and B-frames: every one is a clean
@@ -104,6 +144,7 @@ final class SmartPlanTests: XCTestCase {
       packets([0, 3, 1, 2, 4, 7, 5, 6], keys: [0, 4]), stream: stream, frameCount: 8, firstBytes: { _ in idr })
     XCTAssertEqual(closed.keyframes, [0, 4])
     XCTAssertEqual(closed.reorder, [0, 1, 1, -2, 0, 1, 1, -2])
+    XCTAssertEqual(closed.ends, [0, 3, 4, 7], "after I0, after B2 (frames 0…3 all decoded), after I4, after B6")
     // Decode order I0 P3 B1 B2 | I6 B4 B5 P7: frames 4 and 5 lead the second I.
     let open = SourcePackets.make(
       packets([0, 3, 1, 2, 6, 4, 5, 7], keys: [0, 4]), stream: stream, frameCount: 8, firstBytes: { _ in idr })

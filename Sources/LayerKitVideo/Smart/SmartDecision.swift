@@ -92,7 +92,8 @@ struct SmartDecision {
         packets[i] = p
       }
     }
-    var smart = SmartPlan.make(timeline, keyframes: packets.mapValues(\.keyframes), frames: range)
+    var smart = SmartPlan.make(
+      timeline, keyframes: packets.mapValues(\.keyframes), ends: packets.mapValues(\.ends), frames: range)
     // Only packets that decode cleanly are copied: a damaged clip's frames are drawn from what
     // its decoder conceals, and encoded.
     if smart.copiedFrames > 0 {
@@ -105,7 +106,8 @@ struct SmartDecision {
         }
       }
       if faults.values.contains(where: { $0 != nil }) {
-        smart = SmartPlan.make(timeline, keyframes: packets.mapValues(\.keyframes), frames: range)
+        smart = SmartPlan.make(
+          timeline, keyframes: packets.mapValues(\.keyframes), ends: packets.mapValues(\.ends), frames: range)
       }
     }
     guard smart.copiedFrames > 0 else {

@@ -9,13 +9,14 @@ import LayerKitTimeline
 /// encoded again (smart rendering; `SmartRender` carries the plan out): a
 /// frame that shows a clip's frame exactly as it was encoded — 1:1 at the output's size and rate,
 /// no transition, title, Ken Burns, overlay or subtitle over it, no speed change or loop — and a
-/// whole GOP of such frames (from one keyframe of the source to the next) is copied; every other
-/// frame is encoded. Pure arithmetic over the timeline and the sources' keyframe times.
+/// run of such frames from a clean keyframe of the source is copied: the whole GOP, or, where
+/// the frames after it change, up to the last frame that can end a run (`SourcePackets.ends`);
+/// every other frame is encoded. Pure arithmetic over the timeline and the sources' packets.
 public struct SmartPlan: Sendable, Equatable {
   /// A run of the video's frames, copied from one clip's packets or encoded.
   public enum Segment: Sendable, Equatable {
-    /// Frames `frames` are clip item `item`'s source frames `sourceFrames`, one GOP or more,
-    /// starting on a keyframe.
+    /// Frames `frames` are clip item `item`'s source frames `sourceFrames`, starting on a clean
+    /// keyframe and ending on a frame a run may end on.
     case copy(item: Int, frames: Range<Int>, sourceFrames: Range<Int>)
     case encode(frames: Range<Int>)
 
@@ -35,10 +36,15 @@ public struct SmartPlan: Sendable, Equatable {
 
   /// The plan for `timeline`, given each clip item's clean keyframes as frame indices of the
   /// source (`keyframes[i]`, sorted: `SourcePackets.keyframes`; items without an entry are
-  /// never copied).
-  /// - Parameter frames: the frames rendered (a shard's); the whole video by default. Only GOPs
-  ///   wholly inside are copied.
-  public static func make(_ timeline: Timeline, keyframes: [Int: [Int]], frames: Range<Int>? = nil) -> SmartPlan {
+  /// never copied) and the frames a copied run may end on (`ends[i]`: `SourcePackets.ends`).
+  /// A GOP shown unchanged is copied whole; one whose end changes (a transition begins, the cut
+  /// ends) is copied up to the last frame a run may end on before the change, and only the rest
+  /// is encoded.
+  /// - Parameter frames: the frames rendered (a shard's); the whole video by default. Only
+  ///   frames inside are copied.
+  public static func make(
+    _ timeline: Timeline, keyframes: [Int: [Int]], ends: [Int: [Int]] = [:], frames: Range<Int>? = nil
+  ) -> SmartPlan {
     let range = frames ?? 0..<timeline.frameCount
     let count = range.upperBound
     var segments: [Segment] = []
@@ -61,20 +67,26 @@ public struct SmartPlan: Sendable, Equatable {
       // The GOP from keyframe j to the next (or the clip's end): copied when every one of its
       // frames is shown unchanged, in order, from frame k on.
       let next = keys.first(where: { $0 > j }) ?? info.frameCount
-      let length = next - j
-      let whole = (0..<length).allSatisfy { n in
-        k + n < count && timeline.unchangedSourceFrame(k + n).map { $0 == (i, j + n) } == true
+      // Frames shown unchanged, in order, from k on, within the GOP.
+      var shown = 0
+      while shown < next - j, k + shown < count,
+        timeline.unchangedSourceFrame(k + shown).map({ $0 == (i, j + shown) }) == true
+      {
+        shown += 1
       }
-      guard whole else {
+      // The whole GOP, else up to the last frame a run may end on among those shown.
+      let last = shown == next - j ? next - 1 : ends[i]?.last(where: { $0 >= j && $0 < j + shown })
+      guard let last else {
         encode(k)
         k += 1
         continue
       }
+      let length = last + 1 - j
       if case .copy(i, let r, let s)? = segments.last, r.upperBound == k, s.upperBound == j {
         segments[segments.count - 1] = .copy(
-          item: i, frames: r.lowerBound..<k + length, sourceFrames: s.lowerBound..<next)
+          item: i, frames: r.lowerBound..<k + length, sourceFrames: s.lowerBound..<j + length)
       } else {
-        segments.append(.copy(item: i, frames: k..<k + length, sourceFrames: j..<next))
+        segments.append(.copy(item: i, frames: k..<k + length, sourceFrames: j..<j + length))
       }
       k += length
     }
@@ -97,10 +109,11 @@ extension Timeline {
       abs(info.frameRate - rate.framesPerSecond) < 1e-6,
       !overlays.contains(where: { $0.shows(at: t) }), subtitles.map({ $0.cues(at: t).isEmpty }) ?? true
     else { return nil }
-    // The source frame shown: exactly on one (the in-point on a frame of the source).
-    let exact = item.clipTime(local) * info.frameRate
-    let j = Int(exact.rounded())
-    guard abs(exact - Double(j)) < 1e-6, j >= 0, j < info.frameCount else { return nil }
+    // The source frame shown: the one the clip's decoder gives for the time (`ClipDecoder`: the
+    // last frame begun by then, with a hair of slack), so a transition or an in-point that is not
+    // a whole number of frames still shows — and copies — whole source frames.
+    let j = Int((item.clipTime(local) * info.frameRate + 1e-6).rounded(.down))
+    guard j >= 0, j < info.frameCount else { return nil }
     return (i, j)
   }
 }

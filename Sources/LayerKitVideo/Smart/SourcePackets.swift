@@ -19,6 +19,11 @@ public struct SourcePackets: Sendable, Equatable {
   public var path: String
   /// The clean keyframes, as frame indices in presentation order.
   public var keyframes: [Int]
+  /// The frames a copied run may end on, in presentation order: frame m where the packets up
+  /// to it in decode order are exactly frames 0…m (the end of a mini-GOP: nothing shown by then
+  /// is decoded after it, so nothing copied references a frame left out). A run from a clean
+  /// keyframe to such a frame is whole without the rest of its GOP.
+  public var ends: [Int]
   /// For frame j (presentation order): its place in decode order less j. Copied frames are
   /// restamped from these (`SmartRender`), so the spliced stream's decode times stay monotonic
   /// and never pass a presentation time.
@@ -29,9 +34,10 @@ public struct SourcePackets: Sendable, Equatable {
 
   public var frameCount: Int { reorder.count }
 
-  public init(path: String, keyframes: [Int], reorder: [Int], unusable: String? = nil) {
+  public init(path: String, keyframes: [Int], ends: [Int] = [], reorder: [Int], unusable: String? = nil) {
     self.path = path
     self.keyframes = keyframes
+    self.ends = ends
     self.reorder = reorder
     self.unusable = unusable
   }
@@ -163,7 +169,9 @@ public struct SourcePackets: Sendable, Equatable {
       else { continue }
       keys.append(j)
     }
-    return SourcePackets(path: stream.path, keyframes: keys.sorted(), reorder: reorder)
+    // The first m + 1 packets in decode order show frames 0…m exactly when the largest is m.
+    let ends = packets.indices.filter { prefixMax[$0 + 1] == $0 }
+    return SourcePackets(path: stream.path, keyframes: keys.sorted(), ends: ends, reorder: reorder)
   }
 
   /// Whether a packet (NAL units behind 4-byte lengths) holds an IDR picture: its first slice's
