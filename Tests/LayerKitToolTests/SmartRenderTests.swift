@@ -143,8 +143,8 @@ final class SmartRenderTests: XCTestCase {
     if c.plays && c.copies { try play(smart, frames: out.count, c.name) }
   }
 
-  /// A sharded smart render: MP4 parts, each copied and encoded as its frames allow, joined by
-  /// their packets into the frames of a whole one — the same count, times and sound, the copied
+  /// A sharded smart render: MP4 parts, their boundaries moved off copied runs so together they
+  /// copy what the whole render copies, joined by their packets into the frames of a whole one — the same count, times and sound, the copied
   /// frames the same bit for bit, the encoded ones within 35 dB — decoding cleanly and playing.
   func testShardsJoinToTheFramesOfAWholeRender() throws {
     let h = try ToolHarness.make("smart-shards")
@@ -157,11 +157,15 @@ final class SmartRenderTests: XCTestCase {
     let stats = h.path("whole.json")
     XCTAssertEqual(try h.run(common + ["-o", whole, "--stats", stats]).status, 0)
     var parts: [String] = []
+    var partsCopied = 0
     for i in 0..<3 {
       let part = h.path("part\(i).mp4")
-      let r = try h.run(common + ["--shard", "\(i)/3", "-o", part])
+      let partStats = h.path("part\(i).json")
+      let r = try h.run(common + ["--shard", "\(i)/3", "-o", part, "--stats", partStats])
       XCTAssertEqual(r.status, 0, r.stderr)
       XCTAssertTrue(r.stderr.contains("from the sources"), r.stderr)
+      let figures = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: partStats)))
+      partsCopied += (figures as? [String: Any])?["copiedFrames"] as? Int ?? 0
       parts.append(part)
     }
     let joined = h.path("joined.mp4")
@@ -175,6 +179,7 @@ final class SmartRenderTests: XCTestCase {
     XCTAssertEqual(try audioHash(joined), try audioHash(whole), "the first part carries the whole sound")
     let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any]
     let copied = try XCTUnwrap(json?["copiedFrames"] as? Int)
+    XCTAssertEqual(partsCopied, copied, "the parts copy what the whole render copies (boundaries off copied runs)")
     let (hw, hj) = (try frameHashes(whole), try frameHashes(joined))
     XCTAssertGreaterThanOrEqual(zip(hw, hj).filter { $0 == $1 }.count, copied)
     XCTAssertGreaterThanOrEqual(try framePSNR(joined, whole).min() ?? 0, 35)

@@ -103,6 +103,24 @@ final class SmartPlanTests: XCTestCase {
     XCTAssertEqual(plan.copiedFrames, 165, "15 frames more than whole GOPs alone")
   }
 
+  /// Shards of a smart render: a boundary inside a copied run moves to the run's nearer end, the
+  /// parts still tile the video, and each part's plan is the whole plan's frames in its range.
+  func testShardBoundariesMoveOffCopiedRuns() {
+    let whole = SmartPlan(segments: [
+      .copy(item: 0, frames: 0..<75, sourceFrames: 0..<75), .encode(frames: 75..<115),
+      .copy(item: 1, frames: 115..<190, sourceFrames: 25..<100),
+    ])
+    // Nominal boundaries 63 and 126: 63 lies in the first run (nearer its end, 75), 126 in the
+    // second (nearer its start, 115).
+    let parts = (0..<3).compactMap { whole.shard($0, of: 3, total: 190) }
+    XCTAssertEqual(parts, [0..<75, 75..<115, 115..<190])
+    XCTAssertEqual(parts.map { whole.restricted(to: $0).copiedFrames }.reduce(0, +), whole.copiedFrames)
+    XCTAssertEqual(whole.restricted(to: 75..<115).segments, [.encode(frames: 75..<115)])
+    // Ten parts of a video copied whole: moving would empty some, so the nominal ranges stand.
+    let all = SmartPlan(segments: [.copy(item: 0, frames: 0..<100, sourceFrames: 0..<100)])
+    XCTAssertNil(all.shard(3, of: 10, total: 100))
+  }
+
   /// A clip encoded with an IDR picture every 10 frames and B-frames: every one is a clean
   /// keyframe, and the B-frames' reordering is read from the packets.
   func testCleanKeyframesAreReadFromThePackets() throws {

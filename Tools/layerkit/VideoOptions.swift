@@ -212,7 +212,11 @@ struct VideoRunOptions: ParsableArguments {
   @Option(
     parsing: .unconditional, help: "Render only frames A..B of the whole video (A included, B not; B may be left out).")
   var frames: FrameRange?
-  @Option(parsing: .unconditional, help: "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts).")
+  @Option(
+    parsing: .unconditional,
+    help:
+      "Render range I of N equal ranges (I from 0, as JOB_COMPLETION_INDEX counts); a smart render's boundaries move off copied runs."
+  )
   var shard: Shard?
   @Option(help: "Also write a PNG grid of evenly spaced frames, labelled with their times.") var contactSheet: String?
   @Flag(help: "No progress line and no summary.") var quiet = false

@@ -110,7 +110,12 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
     timeline.subtitles = played.subtitles
     timeline.overlays = played.overlays
     let total = timeline.frameCount
-    let range = try settings.frames.frames(of: total)
+    // Whether frames are copied, and which frames the render makes (a shard's boundaries off the
+    // copied runs), decided before the sound and the part record that depend on the range.
+    let smart = try SmartDecision.decide(
+      timeline, target: target, options: encoding, settings: settings,
+      frames: try settings.frames.frames(of: total))
+    let range = smart.frames
     let renderer = try backends.renderer(for: played.transitions, paintsShaders: timeline.paintsShaders)
     // Everything the output is, decided here, once: the sound and the part it records included.
     var options = encoding
@@ -132,8 +137,6 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
           for: timeline, tracks: tracks, clipAudio: played.clipAudio, levels: played.levels, range: range)
       }
     }
-    let smart = try SmartDecision.decide(
-      timeline, target: target, options: options, settings: settings, frames: range)
     if let stretch = smart.stretch {
       options.pixelFormat = options.pixelFormat ?? stretch.pixelFormat
       options.smartStretches = SmartStretchEncoding(

@@ -33,6 +33,10 @@ struct SmartDecision {
 
   /// nil: every frame is encoded.
   var stretch: Stretches?
+  /// The frames the render makes: the ones asked for, or for a shard of a smart render, its
+  /// range with the boundaries moved off copied runs (`SmartPlan.shard`), so that its parts copy
+  /// what the whole render copies.
+  var frames: Range<Int>
   /// Why every frame is encoded, when smart rendering was wanted and could not be had (nil: it
   /// was not asked for, or the output is not one it writes).
   var declined: String?
@@ -44,18 +48,20 @@ struct SmartDecision {
     frames range: Range<Int>
   ) throws -> SmartDecision {
     let choice = settings.smart
-    guard choice != .off else { return SmartDecision() }
+    guard choice != .off else { return SmartDecision(frames: range) }
     // Only an MP4 is spliced; for any other output auto says nothing (it is not what was asked).
-    guard target.format == .mp4 || choice == .on else { return SmartDecision() }
+    guard target.format == .mp4 || choice == .on else { return SmartDecision(frames: range) }
     func decline(_ reason: String) throws -> SmartDecision {
       if choice == .on { throw RenderRequestError.smartDeclined(reason) }
-      return SmartDecision(declined: reason)
+      return SmartDecision(frames: range, declined: reason)
     }
     var clips: [Int: ClipInfo] = [:]
     for (i, item) in timeline.items.enumerated() {
       if case .clip(let info) = item.source { clips[i] = info }
     }
-    guard !clips.isEmpty else { return choice == .on ? try decline("no clip is shown") : SmartDecision() }
+    guard !clips.isEmpty else {
+      return choice == .on ? try decline("no clip is shown") : SmartDecision(frames: range)
+    }
     if settings.contactSheetFrames > 0 { return try decline("a contact sheet is drawn from rendered frames") }
     if !options.customArguments.isEmpty { return try decline("custom output arguments change the encoder") }
     // x264 is lossless only in its High 4:4:4 Predictive profile, which no copied stretch of a
@@ -92,8 +98,18 @@ struct SmartDecision {
         packets[i] = p
       }
     }
-    var smart = SmartPlan.make(
-      timeline, keyframes: packets.mapValues(\.keyframes), ends: packets.mapValues(\.ends), frames: range)
+    // A shard's boundaries move off the whole render's copied runs.
+    func plan(_ packets: [Int: SourcePackets]) -> (SmartPlan, Range<Int>) {
+      let (keys, ends) = (packets.mapValues(\.keyframes), packets.mapValues(\.ends))
+      if case .shard(let index, let count) = settings.frames {
+        let whole = SmartPlan.make(timeline, keyframes: keys, ends: ends)
+        if let snapped = whole.shard(index, of: count, total: timeline.frameCount) {
+          return (whole.restricted(to: snapped), snapped)
+        }
+      }
+      return (SmartPlan.make(timeline, keyframes: keys, ends: ends, frames: range), range)
+    }
+    var (smart, frames) = plan(packets)
     // Only packets that decode cleanly are copied: a damaged clip's frames are drawn from what
     // its decoder conceals, and encoded.
     if smart.copiedFrames > 0 {
@@ -105,10 +121,7 @@ struct SmartDecision {
           unusable.append("\((p.path as NSString).lastPathComponent) does not decode cleanly (\(fault))")
         }
       }
-      if faults.values.contains(where: { $0 != nil }) {
-        smart = SmartPlan.make(
-          timeline, keyframes: packets.mapValues(\.keyframes), ends: packets.mapValues(\.ends), frames: range)
-      }
+      if faults.values.contains(where: { $0 != nil }) { (smart, frames) = plan(packets) }
     }
     guard smart.copiedFrames > 0 else {
       return try decline(
@@ -116,6 +129,7 @@ struct SmartDecision {
           + "speed touches every one, or the cuts fall between keyframes)")
     }
     return SmartDecision(
-      stretch: Stretches(plan: smart, packets: packets, streams: ordered, pixelFormat: ordered[0].pixelFormat))
+      stretch: Stretches(plan: smart, packets: packets, streams: ordered, pixelFormat: ordered[0].pixelFormat),
+      frames: frames, declined: nil)
   }
 }

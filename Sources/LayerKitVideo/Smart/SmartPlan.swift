@@ -119,6 +119,39 @@ extension Timeline {
 }
 
 extension SmartPlan {
+  /// Shard `index` of `count` of this whole render of `total` frames: the nearly equal ranges
+  /// of `FrameSelection.shard`, each boundary that falls inside a copied run moved to the
+  /// nearer end of the run, so the parts together copy exactly what the whole render copies.
+  /// nil when moving would leave a part empty (the nominal ranges are used then).
+  public func shard(_ index: Int, of count: Int, total: Int) -> Range<Int>? {
+    func boundary(_ i: Int) -> Int {
+      let b = total * i / count
+      for case .copy(_, let r, _) in segments where r.lowerBound < b && b < r.upperBound {
+        return b - r.lowerBound <= r.upperBound - b ? r.lowerBound : r.upperBound
+      }
+      return b
+    }
+    let all = (0...count).map(boundary)
+    guard zip(all, all.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
+    return all[index]..<all[index + 1]
+  }
+
+  /// The plan for `range` of the video alone: its copied runs wholly inside, its encoded
+  /// stretches cut to it.
+  public func restricted(to range: Range<Int>) -> SmartPlan {
+    var kept: [Segment] = []
+    for segment in segments {
+      switch segment {
+      case .copy(_, let frames, _):
+        if frames.lowerBound >= range.lowerBound && frames.upperBound <= range.upperBound { kept.append(segment) }
+      case .encode(let frames):
+        let cut = frames.clamped(to: range)
+        if !cut.isEmpty { kept.append(.encode(frames: cut)) }
+      }
+    }
+    return SmartPlan(segments: kept)
+  }
+
   /// The frames the plan covers.
   public var frames: Range<Int> {
     (segments.first?.frames.lowerBound ?? 0)..<(segments.last?.frames.upperBound ?? 0)
