@@ -15,9 +15,9 @@ import LayerKitTimeline
 /// ```swift
 /// let file = try EditFile.read(path: "show.json5")
 /// let render = try VideoRender(
-///   edit: file.edit, output: try OutputTarget(path: "show.mp4"), encoding: EncodingOptions(),
-///   backends: RenderBackends(renderer: ReferenceRenderer()))
-/// let summary = try render.run()
+///   editFile: file, output: try OutputTarget(path: "show.mp4"), encoding: EncodingOptions(),
+///   backends: RenderBackends(renderer: ReferenceRenderer()))  // LayerKitReference
+/// let summary = try render.run { done, total in print("\(done)/\(total)") }
 /// ```
 ///
 /// Made, it has decided everything (`plan`, `timeline`, `frames`, the renderer, whether frames
@@ -49,8 +49,7 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
   /// Plays `edit` and plans its render into `output`.
   /// - Parameters:
   ///   - sources: media already opened, by path (the rest of what the edit shows is opened here,
-  ///     several at once).
-  ///   - random: chooses the edit's `random` transitions (seeded by the edit's seed by default).
+  ///     several at once). The edit's `random` transitions are chosen by its seed.
   /// - Throws: `RenderRequestError`, `TransitionError`, `VideoError` (an edit that cannot be
   ///   played, an output that would replace an input), `MediaError`, the backends' errors.
   public convenience init(
