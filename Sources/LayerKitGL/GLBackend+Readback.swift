@@ -72,8 +72,9 @@ extension GLBackend {
     let (buffer, sync, count) = try waiting(frame, planes: false)
     try context.makeCurrent()
     let start = DispatchTime.now().uptimeNanoseconds
-    defer { finished(frame, since: start) }
-    return try context.finishReadPixels(buffer, sync: sync, count: count)
+    var waited: UInt64 = 0
+    defer { finished(frame, since: start, waited: waited) }
+    return try context.finishReadPixels(buffer, sync: sync, count: count, waited: &waited)
   }
 
   /// Waits for a frame started with `startPlanesReadBack` and copies its planes into `buffer`
@@ -85,8 +86,9 @@ extension GLBackend {
     }
     try context.makeCurrent()
     let start = DispatchTime.now().uptimeNanoseconds
-    defer { finished(frame, since: start) }
-    try context.finishReadPixels(buffer, sync: sync, into: destination)
+    var waited: UInt64 = 0
+    defer { finished(frame, since: start, waited: waited) }
+    try context.finishReadPixels(buffer, sync: sync, into: destination, waited: &waited)
   }
 
   /// The copy under way for `frame`, when it is the oldest frame waiting and was started the
@@ -112,12 +114,13 @@ extension GLBackend {
   }
 
   /// Ends a frame's wait, whether its copy succeeded or not.
-  private func finished(_ frame: PendingFrame, since start: UInt64) {
+  private func finished(_ frame: PendingFrame, since start: UInt64, waited: UInt64) {
     let slot = Int(frame.serial % UInt64(Self.framesInFlight))
     if let sync = ring[slot]?.sync { context.delete(sync) }
     ring[slot]?.sync = nil
     finishedFrames += 1
-    lastReadbackNanoseconds = DispatchTime.now().uptimeNanoseconds - start
+    lastDrawingWaitNanoseconds = waited
+    lastReadbackNanoseconds = DispatchTime.now().uptimeNanoseconds - start - waited
     context.releaseCurrent()
   }
 }

@@ -200,12 +200,20 @@ final class GLBackend: RenderBackend {
   func readBack(_ surface: Surface) throws -> [UInt8] {
     try context.setBlending(true)
     let start = DispatchTime.now().uptimeNanoseconds
-    defer { lastReadbackNanoseconds = DispatchTime.now().uptimeNanoseconds - start }
+    // The drawing finished first, so the readback's time is the copy's alone.
+    context.waitForDrawing()
+    let drawn = DispatchTime.now().uptimeNanoseconds
+    defer {
+      lastDrawingWaitNanoseconds = drawn - start
+      lastReadbackNanoseconds = DispatchTime.now().uptimeNanoseconds - drawn
+    }
     return try context.readPixels(surface.target)
   }
 
-  /// How long the last readBack took (glReadPixels waits for the drawing before it), or the last
-  /// finishReadBack's wait and copy, for the benchmark's stage breakdown.
+  /// For the benchmark's stage breakdown, of the last readBack or finishReadBack: the wait for
+  /// the GPU (the drawing, and for a pixel-pack buffer its copy too: the fence) …
+  var lastDrawingWaitNanoseconds: UInt64 = 0
+  /// … and the copy into the caller's memory after it.
   var lastReadbackNanoseconds: UInt64 = 0
 
   // MARK: - Overlapped readback (OverlappingRenderer)

@@ -268,8 +268,12 @@ public final class GLRenderer: PlanarRenderer {
   /// Groups kept between renders (drawn once while their ops and images stay the same).
   package var retainedGroupCount: Int { backend.retained.count }
 
-  /// Seconds the last render spent in glReadPixels (which first waits for the drawing).
+  /// Seconds the last frame's readback spent copying the pixels into memory, after the GPU had
+  /// finished (`lastDrawingWaitSeconds`).
   package var lastReadbackSeconds: Double { Double(backend.lastReadbackNanoseconds) / 1e9 }
+  /// Seconds the last frame's readback waited for the GPU to finish drawing it (glFinish before
+  /// glReadPixels; the fence of a pixel-pack buffer's copy, which includes the GPU's copy).
+  package var lastDrawingWaitSeconds: Double { Double(backend.lastDrawingWaitNanoseconds) / 1e9 }
 
   /// The built-in shader file URL for `path` under `Shaders/` (for tests that pair a broken file
   /// with a good one).

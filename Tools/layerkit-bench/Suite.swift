@@ -22,9 +22,11 @@ struct FrameRow: Codable {
   var medianMs: Double
   var p95Ms: Double
   /// Medians of the stages: list building (scene evaluation included), render (drawing and
-  /// readback), of it the readback (GPU only), and RGBA → 4:2:0 Y'CbCr.
+  /// readback), of it (GPU only) the wait for the GPU to finish drawing and the readback's copy
+  /// after it, and RGBA → 4:2:0 Y'CbCr.
   var buildMs: Double
   var renderMs: Double
+  var drawWaitMs: Double?
   var readbackMs: Double?
   var convertMs: Double
   /// The bench process's peak resident memory once this row had run (it only grows, so a row's
@@ -230,6 +232,7 @@ struct Suite {
     var build: [Double] = []
     var render: [Double] = []
     var readback: [Double] = []
+    var drawWait: [Double] = []
     var convert: [Double] = []
     var total: [Double] = []
     let layout = YUVFrameLayout(width: width, height: height, chroma: .yuv420)
@@ -250,12 +253,16 @@ struct Suite {
       render.append(t2 - t1)
       convert.append(t3 - t2)
       total.append(t3 - t0)
-      if let gpu = renderer as? GLRenderer { readback.append(gpu.lastReadbackSeconds * 1000) }
+      if let gpu = renderer as? GLRenderer {
+        readback.append(gpu.lastReadbackSeconds * 1000)
+        drawWait.append(gpu.lastDrawingWaitSeconds * 1000)
+      }
     }
     return FrameRow(
       workload: name, backend: renderer.name, width: width, height: height, frames: total.count,
       medianMs: Self.median(total), p95Ms: Self.percentile(total, 0.95), buildMs: Self.median(build),
-      renderMs: Self.median(render), readbackMs: readback.isEmpty ? nil : Self.median(readback),
+      renderMs: Self.median(render), drawWaitMs: drawWait.isEmpty ? nil : Self.median(drawWait),
+      readbackMs: readback.isEmpty ? nil : Self.median(readback),
       convertMs: Self.median(convert), peakRSSMiB: Self.peakRSSMiB())
   }
 
@@ -372,7 +379,7 @@ struct Suite {
       + String(
         format: "%7.1f fps  median %7.2f ms  p95 %7.2f  build %6.2f  render %7.2f", r.framesPerSecond, r.medianMs,
         r.p95Ms, r.buildMs, r.renderMs)
-      + (r.readbackMs.map { String(format: " (readback %.2f)", $0) } ?? "")
+      + (r.readbackMs.map { String(format: " (GPU wait %.2f, readback %.2f)", r.drawWaitMs ?? 0, $0) } ?? "")
       + String(format: "  yuv %6.2f  rss ≤ %.0f MiB", r.convertMs, r.peakRSSMiB)
   }
 

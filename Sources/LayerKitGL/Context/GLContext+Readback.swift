@@ -1,6 +1,7 @@
 // GLContext's readback: reading a target's pixels at once, or through pixel-pack buffers and fences.
 
 import CEGL
+import Dispatch
 import LayerKitRender
 
 extension GLContext {
@@ -14,6 +15,12 @@ extension GLContext {
     }
     try check("glReadPixels (float)")
     return pixels
+  }
+
+  /// Waits until the GPU has finished every command given so far (the drawing of a frame), so
+  /// that a readback after it measures the copy alone.
+  func waitForDrawing() {
+    glFinish()
   }
 
   /// The pixels of `target`, RGBA8, rows in GL row order, which is target row order (no flip:
@@ -80,14 +87,15 @@ extension GLContext {
 
   /// Waits for `sync` (at most `timeout` seconds), then copies the first `count` bytes of
   /// `buffer` out.
-  func finishReadPixels(_ buffer: BufferHandle, sync: GLsync, count: Int, timeout: Double = 60) throws(GLError)
-    -> [UInt8]
-  {
+  func finishReadPixels(
+    _ buffer: BufferHandle, sync: GLsync, count: Int, timeout: Double = 60, waited: UnsafeMutablePointer<UInt64>? = nil
+  ) throws(GLError) -> [UInt8] {
     var failure: GLError?
     // Every byte is written (or, on failure, the array is dropped).
     let pixels = FrameMemory.bytes(count: count) { bytes in
       do throws(GLError) {
-        try finishReadPixels(buffer, sync: sync, into: UnsafeMutableRawBufferPointer(bytes), timeout: timeout)
+        try finishReadPixels(
+          buffer, sync: sync, into: UnsafeMutableRawBufferPointer(bytes), timeout: timeout, waited: waited)
       } catch {
         failure = error
       }
@@ -98,10 +106,15 @@ extension GLContext {
 
   /// Waits for `sync` (at most `timeout` seconds), then copies the first `destination.count`
   /// bytes of `buffer` into `destination`.
+  /// - Parameter waited: set to the nanoseconds spent waiting for the fence (the drawing and the
+  ///   GPU's copy), apart from the mapping and the copy out.
   func finishReadPixels(
-    _ buffer: BufferHandle, sync: GLsync, into destination: UnsafeMutableRawBufferPointer, timeout: Double = 60
+    _ buffer: BufferHandle, sync: GLsync, into destination: UnsafeMutableRawBufferPointer, timeout: Double = 60,
+    waited: UnsafeMutablePointer<UInt64>? = nil
   ) throws(GLError) {
+    let start = DispatchTime.now().uptimeNanoseconds
     let status = glClientWaitSync(sync, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), GLuint64(timeout * 1e9))
+    waited?.pointee = DispatchTime.now().uptimeNanoseconds - start
     guard status == GLenum(GL_ALREADY_SIGNALED) || status == GLenum(GL_CONDITION_SATISFIED) else {
       throw .readback(
         status == GLenum(GL_TIMEOUT_EXPIRED)
