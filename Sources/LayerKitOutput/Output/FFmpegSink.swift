@@ -15,6 +15,8 @@ package final class FFmpegSink: FrameSink, @unchecked Sendable {
   package typealias Input = EncoderSettings.Input
   /// What LayerKit feeds ffmpeg, as the plan decided.
   package let input: Input
+  /// Planes converted (BT.709) re-expressed in the output's matrix where it is BT.601.
+  private let rematrix: YCbCrRematrix?
   private let process: ChildProcess
   private let temporary: TemporaryFile?
   private let background: BackgroundColor
@@ -66,10 +68,13 @@ package final class FFmpegSink: FrameSink, @unchecked Sendable {
     }
     guard let encoder = plan.encoder else { throw VideoError.unknownFormat(path: target.displayPath) }
     input = encoder.input
+    rematrix = YCbCrRematrix.fromBT709(to: plan.matrix(width: width, height: height))
     var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
     switch input {
     case .yuv(let chroma):
-      args += ["-f", "rawvideo", "-pix_fmt", chroma.pixelFormatName, "-color_range", "tv", "-colorspace", "bt709"]
+      args += ["-f", "rawvideo", "-pix_fmt", chroma.pixelFormatName, "-color_range", "tv"]
+      // BT.601 planes go untagged, as the clips they join are (players take BT.601 for SD).
+      if rematrix == nil { args += ["-colorspace", "bt709"] }
     default:
       args += ["-f", "rawvideo", "-pix_fmt", "rgba"]
     }
@@ -121,9 +126,12 @@ package final class FFmpegSink: FrameSink, @unchecked Sendable {
   func prepare(_ frame: VideoFrame, index: Int) throws -> PreparedFrame {
     switch input {
     case .yuv(let chroma):
-      return [
-        try frame.planes(YUVFrameLayout(width: width, height: height, chroma: chroma), background: background.tuple)
-      ]
+      let layout = YUVFrameLayout(width: width, height: height, chroma: chroma)
+      let planes = try frame.planes(layout, background: background.tuple)
+      guard let rematrix else { return [planes] }
+      var bytes = planes.withUnsafeBytes { [UInt8]($0) }
+      bytes.withUnsafeMutableBytes { rematrix.apply($0, layout: layout) }
+      return [.bytes(bytes)]
     case .rgbaOpaque: return [.bytes(composited(try frame.image(), over: background))]
     case .rgbaStraight: return [.bytes(Premultiply.straightened(try frame.image().pixels))]
     case .rgbaPremultiplied: return [.bytes(try frame.image().pixels)]

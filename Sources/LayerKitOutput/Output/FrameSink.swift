@@ -62,10 +62,14 @@ public struct SmartStretchEncoding: Sendable, Equatable {
   public let codec: String
   /// The encoder's arguments for the stretches.
   public let arguments: [String]
+  /// The clips' Y'CbCr matrix, which the output keeps: BT.709, or BT.601 for SD clips that do not
+  /// say theirs (players take BT.601 for their size; the output stays untagged like them).
+  public let matrix: YCbCrMatrix
 
-  package init(codec: String, arguments: [String]) {
+  package init(codec: String, arguments: [String], matrix: YCbCrMatrix = .bt709) {
     self.codec = codec
     self.arguments = arguments
+    self.matrix = matrix
   }
 }
 

@@ -81,7 +81,8 @@ public struct EncoderSettings: Sendable, Equatable {
         if keepsAlpha { output += ["-auto-alt-ref", "0"] }
         if let preset = options.preset { output += ["-deadline", preset] }
       }
-      if options.stretch == nil { output += tags }
+      // An untagged BT.601 output (a smart render of untagged SD clips) stays untagged, as they are.
+      if options.stretch == nil, options.smartStretches?.matrix ?? .bt709 == .bt709 { output += tags }
     case .gif:
       input = .rgbaOpaque
       filters.append("split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=sierra2_4a")

@@ -72,10 +72,13 @@ public struct OutputPlan: Sendable {
 
   /// The Y'CbCr matrix of a `width × height` output's planes: BT.709 where the container is
   /// tagged so (MP4, WebM, MOV); for Y4M, which no reader takes a tag from, the one its size
-  /// implies (`YCbCrMatrix.untagged`: BT.601 up to 1024 × 576), or `options.y4mMatrix`. LayerKit renders and mixes in
+  /// implies (`YCbCrMatrix.untagged`: BT.601 up to 1024 × 576), or `options.y4mMatrix`; for a
+  /// smart render, its clips' (`SmartStretchEncoding.matrix`). LayerKit renders and mixes in
   /// BT.709; the Y4M sink re-expresses SD frames in BT.601 as it writes them.
   public func matrix(width: Int, height: Int) -> YCbCrMatrix {
-    target.format == .y4m ? options.y4mMatrix ?? YCbCrMatrix.untagged(width: width, height: height) : .bt709
+    if target.format == .y4m { return options.y4mMatrix ?? YCbCrMatrix.untagged(width: width, height: height) }
+    // A smart render keeps its clips' matrix: untagged SD clips make an untagged BT.601 MP4.
+    return options.smartStretches?.matrix ?? .bt709
   }
 
   /// The frame size for a picture `width`×`height`: itself when the pixel format can store it;

@@ -138,9 +138,13 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
     }
     if let stretch = smart.stretch {
       options.pixelFormat = options.pixelFormat ?? stretch.pixelFormat
+      let first = stretch.streams.first
       options.smartStretches = SmartStretchEncoding(
-        codec: stretch.streams.first?.codec ?? "h264",
-        arguments: SmartPlan.stretchArguments(stretch.streams, crf: options.crf, preset: options.preset))
+        codec: first?.codec ?? "h264",
+        arguments: SmartPlan.stretchArguments(stretch.streams, crf: options.crf, preset: options.preset),
+        // Untagged clips are in the matrix their size implies (BT.601 for SD), and so the output.
+        matrix: first.map { $0.colorSpace == "unknown" ? .untagged(width: $0.width, height: $0.height) : .bt709 }
+          ?? .bt709)
     }
     plan = try OutputPlan(target: target, options: options)
     // The clips' keyframes the decision found, known to the timeline before anything renders.

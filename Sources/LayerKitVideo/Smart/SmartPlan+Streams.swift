@@ -161,9 +161,6 @@ extension SmartPlan {
           + "\((first.path as NSString).lastPathComponent)'s as \(first.colorSpace)/\(first.colorRange)"
       }
       if s.colorRange == "pc" { return "\(name) is full range; LayerKit encodes limited range" }
-      if s.colorSpace == "unknown" && s.height <= 576 {
-        return "\(name) does not say its colours, and players take BT.601 for its size; LayerKit encodes BT.709"
-      }
       if !["1:1", "N/A", "0:1"].contains(s.sampleAspect) {
         return "\(name)'s pixels are not square (\(s.sampleAspect))"
       }
