@@ -98,21 +98,26 @@ struct SmartDecision {
         packets[i] = p
       }
     }
-    // A shard's boundaries move off the whole render's copied runs.
-    func plan(_ packets: [Int: SourcePackets]) -> (SmartPlan, Range<Int>) {
+    // A shard's boundaries move off the whole render's copied runs; a shard of a render that
+    // copies is written in the smart render's form even where it copies nothing itself, so that
+    // its parts join by their packets (one codec form, one matrix).
+    func plan(_ packets: [Int: SourcePackets]) -> (SmartPlan, Range<Int>, wholeCopies: Bool) {
       let (keys, ends) = (packets.mapValues(\.keyframes), packets.mapValues(\.ends))
       if case .shard(let index, let count) = settings.frames {
         let whole = SmartPlan.make(timeline, keyframes: keys, ends: ends)
         if let snapped = whole.shard(index, of: count, total: timeline.frameCount) {
-          return (whole.restricted(to: snapped), snapped)
+          return (whole.restricted(to: snapped), snapped, whole.copiedFrames > 0)
         }
+        let part = SmartPlan.make(timeline, keyframes: keys, ends: ends, frames: range)
+        return (part, range, whole.copiedFrames > 0)
       }
-      return (SmartPlan.make(timeline, keyframes: keys, ends: ends, frames: range), range)
+      let made = SmartPlan.make(timeline, keyframes: keys, ends: ends, frames: range)
+      return (made, range, made.copiedFrames > 0)
     }
-    var (smart, frames) = plan(packets)
+    var (smart, frames, wholeCopies) = plan(packets)
     // Only packets that decode cleanly are copied: a damaged clip's frames are drawn from what
     // its decoder conceals, and encoded.
-    if smart.copiedFrames > 0 {
+    if wholeCopies {
       var faults: [String: String?] = [:]
       for (i, p) in packets {
         if faults[p.path] == nil { faults[p.path] = try SourcePackets.decodeFault(p.path) }
@@ -121,9 +126,9 @@ struct SmartDecision {
           unusable.append("\((p.path as NSString).lastPathComponent) does not decode cleanly (\(fault))")
         }
       }
-      if faults.values.contains(where: { $0 != nil }) { (smart, frames) = plan(packets) }
+      if faults.values.contains(where: { $0 != nil }) { (smart, frames, wholeCopies) = plan(packets) }
     }
-    guard smart.copiedFrames > 0 else {
+    guard wholeCopies else {
       return try decline(
         unusable.first ?? "no whole GOP of a clip is shown unchanged (a transition, title, overlay, move or "
           + "speed touches every one, or the cuts fall between keyframes)")
