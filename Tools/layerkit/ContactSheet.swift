@@ -6,13 +6,6 @@ import LayerKitMedia
 /// Built as a layer tree (thumbnails as contents, labels drawn with a tiny pixel font as small
 /// layers) and rendered by the same backend as the video.
 enum ContactSheet {
-  /// `count` frame indices spread evenly over `range`, first and last included.
-  static func frames(in range: Range<Int>, count: Int) -> [Int] {
-    let n = min(count, range.count)
-    guard n > 1 else { return [range.lowerBound] }
-    return (0..<n).map { range.lowerBound + Int((Double($0) * Double(range.count - 1) / Double(n - 1)).rounded()) }
-  }
-
   static func write(_ frames: [(time: Double, image: Image)], renderer: Renderer, to path: String) throws {
     guard let first = frames.first?.image else { return }
     let columns = min(4, frames.count)

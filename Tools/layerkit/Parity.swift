@@ -5,6 +5,7 @@ import LayerKitGL
 import LayerKitMedia
 import LayerKitReference
 import LayerKitScene
+import LayerKitVideo
 
 /// `layerkit parity SCENE.json`: the scene at several times on the GPU and on the CPU, compared
 /// under the parity contract; exit 0 when every frame is within it, 1 when one is not, 2 for bad
@@ -125,7 +126,7 @@ struct Parity: ParsableCommand {
   func times(of loaded: LoadedScene) -> [Double] {
     if let times { return times.values }
     let count = loaded.frameCount
-    let frames = every.map { Array(stride(from: 0, to: count, by: $0)) } ?? ContactSheet.frames(in: 0..<count, count: 5)
+    let frames = every.map { Array(stride(from: 0, to: count, by: $0)) } ?? VideoRender.spread(5, over: 0..<count)
     return frames.map { loaded.time(ofFrame: $0) }
   }
 

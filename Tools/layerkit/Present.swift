@@ -89,7 +89,7 @@ struct Present: ParsableCommand {
       let backends = try VideoJob.makeBackends(self.renderer, command: "present", quiet: video.quiet)
       let (make, effect) = try sceneTransition(shaders: backends.shaders)
       let effects = loaded.reduce(into: Set(effect.map { [$0] } ?? [])) { $0.formUnion($1.transitionEffects) }
-      let renderer = VideoJob.sceneRenderer(backends, effects: effects)
+      let renderer = backends.renderer(forEffects: effects)
       let presentation: ScenePresentation
       do {
         presentation = try ScenePresentation(

@@ -149,7 +149,7 @@ struct Render: ParsableCommand {
     let settings = loaded.settings
     let scale = try self.scale(for: settings)
     let backends = try VideoJob.makeBackends(self.renderer ?? .auto, command: "render", quiet: video.quiet)
-    let renderer = VideoJob.sceneRenderer(backends, effects: loaded.transitionEffects)
+    let renderer = backends.renderer(forEffects: loaded.transitionEffects)
     var width = size?.width ?? settings.width
     var height = size?.height ?? settings.height
 

@@ -32,13 +32,4 @@ extension VideoJob {
       }
     }
   }
-
-  /// The renderer of a scene video whose transitions run `effects`: the CPU where auto chose it
-  /// and it is faster (`RenderBackends.cpuIsFaster`).
-  static func sceneRenderer(_ backends: RenderBackends, effects: some Collection<String>) -> Renderer {
-    guard let cpu = backends.fasterCPU, let gpu = backends.shaders,
-      RenderBackends.cpuIsFaster(than: gpu, effects: effects)
-    else { return backends.renderer }
-    return cpu
-  }
 }

@@ -72,9 +72,7 @@ package final class FFmpegSink: FrameSink, @unchecked Sendable {
     var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
     switch input {
     case .yuv(let chroma):
-      args += ["-f", "rawvideo", "-pix_fmt", chroma.pixelFormatName, "-color_range", "tv"]
-      // BT.601 planes go untagged, as the clips they join are (players take BT.601 for SD).
-      if rematrix == nil { args += ["-colorspace", "bt709"] }
+      args += ["-f", "rawvideo", "-pix_fmt", chroma.pixelFormatName] + encoder.inputTags
     default:
       args += ["-f", "rawvideo", "-pix_fmt", "rgba"]
     }
@@ -127,10 +125,21 @@ package final class FFmpegSink: FrameSink, @unchecked Sendable {
     switch input {
     case .yuv(let chroma):
       let layout = YUVFrameLayout(width: width, height: height, chroma: chroma)
-      let planes = try frame.planes(layout, background: background.tuple)
-      guard let rematrix else { return [planes] }
-      var bytes = planes.withUnsafeBytes { [UInt8]($0) }
-      bytes.withUnsafeMutableBytes { rematrix.apply($0, layout: layout) }
+      guard let rematrix else { return [try frame.planes(layout, background: background.tuple)] }
+      // BT.601: the planes converted (or copied) into the one buffer written, re-expressed there.
+      var failure: MediaError?
+      let bytes = FrameMemory.bytes(count: layout.byteCount) { buffer in
+        let out = UnsafeMutableRawBufferPointer(buffer)
+        do throws(MediaError) {
+          if try !frame.writePlanes(layout, background: background.tuple, into: out) {
+            _ = try VideoFrame.image(try frame.image()).writePlanes(layout, background: background.tuple, into: out)
+          }
+          rematrix.apply(out, layout: layout)
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure }
       return [.bytes(bytes)]
     case .rgbaOpaque: return [.bytes(composited(try frame.image(), over: background))]
     case .rgbaStraight: return [.bytes(Premultiply.straightened(try frame.image().pixels))]

@@ -18,6 +18,9 @@ public struct EncoderSettings: Sendable, Equatable {
   }
 
   public let input: Input
+  /// How the frames fed are described to ffmpeg (Y'CbCr planes: limited range, and BT.709 unless
+  /// the output keeps its clips' untagged BT.601).
+  public let inputTags: [String]
   /// ffmpeg filters over the frames before the encoder (colour conversion, a GIF's palette).
   public let filters: [String]
   /// The video encoder's arguments: codec, pixel format, quality, colour tags, and editly's
@@ -41,6 +44,7 @@ public struct EncoderSettings: Sendable, Equatable {
     keepsAlpha: Bool
   ) {
     let format = target.format
+    let untagged = options.smartStretches?.matrix == .bt601
     var output: [String] = []
     var filters: [String] = []
     let tags = ["-color_range", "tv", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"]
@@ -82,7 +86,7 @@ public struct EncoderSettings: Sendable, Equatable {
         if let preset = options.preset { output += ["-deadline", preset] }
       }
       // An untagged BT.601 output (a smart render of untagged SD clips) stays untagged, as they are.
-      if options.stretch == nil, options.smartStretches?.matrix ?? .bt709 == .bt709 { output += tags }
+      if options.stretch == nil, !untagged { output += tags }
     case .gif:
       input = .rgbaOpaque
       filters.append("split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=sierra2_4a")
@@ -111,6 +115,12 @@ public struct EncoderSettings: Sendable, Equatable {
       return nil
     }
     if options.stretch == nil { output += options.customArguments }
+    switch input {
+    case .yuv:
+      // BT.601 planes go untagged, as the clips they join are (players take BT.601 for SD).
+      inputTags = ["-color_range", "tv"] + (untagged ? [] : ["-colorspace", "bt709"])
+    default: inputTags = []
+    }
     self.input = input
     self.filters = filters
     video = output

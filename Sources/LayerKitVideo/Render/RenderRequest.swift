@@ -40,9 +40,14 @@ public struct RenderBackends {
       guard let shaders else { throw .needsGPU(cpuChosen: cpuChosen) }
       return shaders
     }
-    guard let cpu = fasterCPU, let gpu = shaders, transitions.allSatisfy(\.builtIn),
-      Self.cpuIsFaster(than: gpu, effects: transitions.map(\.effect))
-    else { return renderer }
+    guard transitions.allSatisfy(\.builtIn) else { return renderer }
+    return renderer(forEffects: transitions.map(\.effect))
+  }
+
+  /// The renderer of work whose transitions run built-in `effects` (a scene file's, a
+  /// presentation's): the CPU where `fasterCPU` is given and it is faster (`cpuIsFaster`).
+  public func renderer(forEffects effects: some Collection<String>) -> Renderer {
+    guard let cpu = fasterCPU, let gpu = shaders, Self.cpuIsFaster(than: gpu, effects: effects) else { return renderer }
     return cpu
   }
 
