@@ -19,6 +19,7 @@ extension GLBackend {
   func startPlanesReadBack(_ surface: Surface, background: SIMD3<UInt8>) throws -> UInt64 {
     try checkRing()
     let (width, height) = (surface.target.width, surface.target.height)
+    let planarProgram = try planar()
     let packed = PlanarPackProgram.packedSize(width: width, height: height)
     let output = try targets.take(width: packed.width, height: packed.height, context: context)
     // Back in the pool for later takes: GL orders the copy below before any later drawing into it.

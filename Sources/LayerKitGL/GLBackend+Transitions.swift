@@ -12,7 +12,7 @@ extension GLBackend {
   /// float colour buffers are not renderable.
   /// - Throws: `.nonFiniteCoordinate` or `.nonFiniteColor` naming `file`, the progress and the pixel.
   func checkFinite(effect: String, parameters: [String: TransitionValue], file: String) throws(GLError) {
-    guard transitions[effect] != nil else { return }
+    guard try transitionProgram(effect) != nil else { return }
     let n = 16
     guard let output = try context.makeFloatRenderTarget(width: n, height: n) else { return }
     defer { context.delete(output) }

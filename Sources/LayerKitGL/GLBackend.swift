@@ -20,17 +20,20 @@ import LayerKitRender
 final class GLBackend: RenderBackend {
   let context: GLContext
   private let vertexArray: VertexArrayHandle
-  /// One program per compiled LayerQuadVariant, at `variant.index` (nil: never chosen).
-  let quads: [LayerQuadProgram?]
-  /// One program per FilterKind.
-  let filters: [FilterKind: FilterProgram]
-  /// The contents crossfade program.
-  let crossfadeProgram: CrossfadeProgram
-  /// The Y'CbCr 4:2:0 conversion and packing of a frame read back as planes.
-  let planarProgram: PlanarPackProgram
-  /// One program per transition effect, by name: the built-ins (TransitionEffects.all), plus any
-  /// registered with `GLRenderer.registerTransition`.
-  var transitions: [String: TransitionProgram]
+  // Programs are built the first time a render needs them (GLBackend+Programs.swift): a
+  // process that renders a fade links the few programs a fade takes, not all of them (each
+  // costs tens of milliseconds on a driver with no shader cache yet).
+  /// One program per LayerQuadVariant, at `variant.index`, once built (nil: not yet).
+  var quads = [LayerQuadProgram?](repeating: nil, count: LayerQuadVariant.tableSize)
+  /// One program per FilterKind, once built.
+  var filters: [FilterKind: FilterProgram] = [:]
+  /// The contents crossfade program, once built.
+  var crossfadeProgram: CrossfadeProgram?
+  /// The Y'CbCr 4:2:0 conversion and packing of a frame read back as planes, once built.
+  var planarProgram: PlanarPackProgram?
+  /// One program per transition effect, by name: the built-ins (TransitionEffects.all) once
+  /// built, plus any registered with `GLRenderer.registerTransition`.
+  var transitions: [String: TransitionProgram] = [:]
   /// Path segments, RGBA32F, `segmentRowWidth` texels a row, enough rows for
   /// RenderList.maxPathSegments.
   private let segments: TextureHandle
@@ -58,49 +61,23 @@ final class GLBackend: RenderBackend {
 
   static let segmentRowWidth = 1024
 
-  /// Opens a headless EGL display (LAYERKIT_EGL_PLATFORM in `environment` forces one), creates an
-  /// OpenGL ES 3 context and builds every program.
+  /// Opens a headless EGL display (LAYERKIT_EGL_PLATFORM in `environment` forces one) and
+  /// creates an OpenGL ES 3 context; programs are built as renders need them.
   init(environment: [String: String]) throws(GLError) {
     let connection = try EGLDisplayConnection.open(environment: environment)
     let context = try GLContext(connection: connection)
     self.context = context
     defer { context.releaseCurrent() }
     let vertexArray = try context.makeVertexArray()
-    var built = [LayerQuadProgram?](repeating: nil, count: LayerQuadVariant.tableSize)
-    var builtFilters: [FilterKind: FilterProgram] = [:]
-    var builtTransitions: [String: TransitionProgram] = [:]
-    var crossfade: CrossfadeProgram?
-    var planar: PlanarPackProgram?
     let segments: TextureHandle
     do {
-      for variant in LayerQuadVariant.allCases {
-        built[variant.index] = try LayerQuadProgram(context: context, variant: variant)
-      }
-      for kind in FilterKind.allCases {
-        builtFilters[kind] = try FilterProgram(context: context, kind: kind)
-      }
-      crossfade = try CrossfadeProgram(context: context)
-      planar = try PlanarPackProgram(context: context)
-      for effect in TransitionEffects.all.values.sorted(by: { $0.name < $1.name }) {
-        builtTransitions[effect.name] = try TransitionProgram(context: context, effect: effect)
-      }
       let rows = (RenderList.maxPathSegments + Self.segmentRowWidth - 1) / Self.segmentRowWidth
       segments = try context.makeFloatTexture(width: Self.segmentRowWidth, height: rows)
     } catch {
-      for q in built.compactMap({ $0 }) { context.delete(q.program) }
-      for f in builtFilters.values { context.delete(f.program) }
-      for t in builtTransitions.values { context.delete(t.program) }
-      if let crossfade { context.delete(crossfade.program) }
-      for program in planar?.programs ?? [] { context.delete(program) }
       context.delete(vertexArray)
       throw error
     }
     self.vertexArray = vertexArray
-    self.quads = built
-    self.filters = builtFilters
-    self.transitions = builtTransitions
-    self.crossfadeProgram = crossfade!
-    self.planarProgram = planar!
     self.segments = segments
     try? context.bindTexture(nil)
   }
@@ -112,11 +89,7 @@ final class GLBackend: RenderBackend {
     for surface in retained.removeAll() { context.delete(surface.target) }
     targets.removeAll(context: context)
     pictures.removeAll(context: context)
-    for q in quads.compactMap({ $0 }) { context.delete(q.program) }
-    for f in filters.values { context.delete(f.program) }
-    for t in transitions.values { context.delete(t.program) }
-    context.delete(crossfadeProgram.program)
-    for program in planarProgram.programs { context.delete(program) }
+    deletePrograms()
     context.delete(segments)
     if let coverage { context.delete(coverage) }
     context.delete(vertexArray)
@@ -137,7 +110,9 @@ final class GLBackend: RenderBackend {
     for image in list.images where image.width > limit || image.height > limit {
       throw RenderError.targetTooLarge(width: image.width, height: image.height, limit: limit)
     }
-    // Transition parameters are checked against the effects' uniforms before any GL call.
+    // The built-in effects the list names, built if this is their first use; then the
+    // transition parameters checked against the effects' uniforms before anything is drawn.
+    try buildTransitions(list)
     do {
       try TransitionProgram.check(list, programs: transitions)
     } catch {
@@ -248,6 +223,7 @@ final class GLBackend: RenderBackend {
       bounds: PixelRect(x: 0, y: 0, width: size.width, height: size.height))
     try context.bindTarget(output.target)
     try context.setBlending(false)
+    let crossfadeProgram = try crossfade()
     try context.useProgram(crossfadeProgram.program)
     try crossfadeProgram.set(weight: fade.weight, from: fade.from != nil, to: fade.to != nil, context: context)
     try context.bindTexture(fade.from.flatMap { imageTextures[$0] }, unit: .paint)
@@ -266,9 +242,7 @@ final class GLBackend: RenderBackend {
 
   /// Writes `output` (every pixel, blending off) from `input` with the pass's effect program.
   private func runFilter(_ pass: FilterPass, input: Surface, output: Surface) throws(GLError) {
-    guard let program = filters[FilterKind(pass.operation)] else {
-      throw .unsupported("no program for filter \(pass.operation)")
-    }
+    let program = try filterProgram(FilterKind(pass.operation))
     try context.bindTarget(output.target)
     try context.setBlending(false)
     try context.useProgram(program.program)
@@ -306,9 +280,7 @@ final class GLBackend: RenderBackend {
         try uploadCoverage(mask)
       }
     }
-    guard let quad = quads[variant.index] else {
-      throw .unsupported("no layer_quad variant for \(variant)")
-    }
+    let quad = try quadProgram(variant)
     try context.useProgram(quad.program)
     if quadTargets[variant.index] != current.bounds {
       try quad.setTarget(current.bounds, context: context)

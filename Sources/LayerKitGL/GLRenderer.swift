@@ -1,8 +1,8 @@
 // LayerKitGL: the GPU backend. Executes a RenderList with OpenGL ES 3 on a headless EGL display
 // (Mesa surfaceless, EGL device, or GBM on a render node; no window system, no DISPLAY).
 //
-// GLRenderer is the public face: it opens the display and builds every program at start-up
-// (failing fast with the file and line of a shader error), and hands each list to the executor of
+// GLRenderer is the public face: it opens the display, builds each program the first time a
+// render needs it (a shader error names its file and line), and hands each list to the executor of
 // LayerKitRender, which validates it, runs GLBackend's primitives (GLBackend.swift; the first
 // checks the list against the driver's limits and the effects' parameters) and reads the target
 // back top-down — or, for a video frame (startPlanes), converts it to BT.709 Y'CbCr 4:2:0 on the
@@ -34,13 +34,24 @@ public final class GLRenderer: PlanarRenderer {
   /// Internal, not private: the extensions in other files (picture shaders) reach it.
   let backend: GLBackend
 
-  /// The programs this renderer has linked: layer variants, filters (the contents crossfade
-  /// among them) and transition effects (the built-ins, plus any registered since start-up).
+  /// The programs this renderer has linked so far: layer variants, filters (the contents
+  /// crossfade among them) and transition effects (the built-ins used, plus any registered).
   package var linkedProgramCounts: (layers: Int, filters: Int, transitions: Int) {
-    (backend.quads.compactMap { $0 }.count, backend.filters.count + 1, backend.transitions.count)
+    (
+      backend.quads.compactMap { $0 }.count, backend.filters.count + (backend.crossfadeProgram == nil ? 0 : 1),
+      backend.transitions.count
+    )
   }
 
-  /// Opens a headless EGL display, creates an OpenGL ES 3 context and builds every program.
+  /// Builds every built-in program now rather than at its first use (a test that every shader
+  /// compiles and links on this driver; a server that would rather pay at start).
+  /// - Throws: `GLError.shaderCompile` / `.programLink` for the first that fails.
+  package func buildAllPrograms() throws(GLError) {
+    try backend.buildAllPrograms()
+  }
+
+  /// Opens a headless EGL display and creates an OpenGL ES 3 context; each program is built
+  /// the first time a render needs it.
   ///
   /// The platforms are tried in the order surfaceless, device, gbm; the environment variable
   /// `LAYERKIT_EGL_PLATFORM` (surfaceless | device | gbm) forces one.

@@ -106,9 +106,25 @@ final class GLEffectsTests: XCTestCase {
 
   // MARK: - Start-up
 
-  func testStartUpBuildsEveryProgram() throws {
-    let start = Date()
+  func testProgramsAreBuiltAtFirstUseAndAllBuild() throws {
     guard let renderer = makeRenderer() else { return }
+    // Nothing is linked before a render needs it; a fade links its transition effect and the
+    // layer variant its pictures take, and nothing else of the catalogue.
+    XCTAssertEqual(renderer.linkedProgramCounts.layers, 0)
+    XCTAssertEqual(renderer.linkedProgramCounts.transitions, 0)
+    let a = Layer(frame: Rect(x: 0, y: 0, width: 8, height: 8))
+    a.backgroundColor = .white
+    let b = Layer(frame: Rect(x: 0, y: 0, width: 8, height: 8))
+    b.backgroundColor = Color(red: 1, green: 0, blue: 0)
+    let fade = try renderer.render(
+      try RenderList(transitionFrom: a, to: b, width: 8, height: 8, effect: "fade", progress: 0.5))
+    XCTAssertLessThanOrEqual(abs(Int(fade.pixel(x: 4, y: 4).y) - 128), 1)
+    XCTAssertEqual(renderer.linkedProgramCounts.transitions, 1)
+    XCTAssertEqual(renderer.linkedProgramCounts.filters, 0)
+    XCTAssertGreaterThan(renderer.linkedProgramCounts.layers, 0)
+    XCTAssertLessThan(renderer.linkedProgramCounts.layers, 4)
+    let start = Date()
+    try renderer.buildAllPrograms()
     let seconds = Date().timeIntervalSince(start)
     // What the renderer actually linked, not a sum of constants: 16 common layer variants + 8 for
     // masks, paths and blend modes + 2 for coverage masks (shape layers), 3 filters and the
@@ -119,7 +135,7 @@ final class GLEffectsTests: XCTestCase {
     XCTAssertEqual(linked.transitions, TransitionEffects.all.count)
     XCTAssertEqual(linked.transitions, 16)
     print(
-      "GLRenderer start-up: \(linked.layers + linked.filters + linked.transitions) programs in "
+      "buildAllPrograms: \(linked.layers + linked.filters + linked.transitions) programs in "
         + "\(Int(seconds * 1000)) ms (\(renderer.info.renderer))")
   }
 

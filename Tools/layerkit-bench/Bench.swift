@@ -31,13 +31,13 @@ struct Bench: ParsableCommand {
   @Option(help: "Suite: target sizes, comma-separated.") var sizes: String = "1280x720,1920x1080"
   @Option(help: "Suite: sizes of the end-to-end runs against FFmpeg (none: skip them).") var videoSizes: String =
     "1920x1080"
-  @Option(help: "Suite: timed frames per row (after two warm-up frames).") var frames: Int = 9
+  @Option(help: "Suite: timed frames per row (after a quarter of a second of warm-up frames).") var frames: Int = 9
   @Flag(help: "Suite: leave FFmpeg out even when it is installed.") var noFfmpeg = false
   @Flag(help: "Suite: leave out the clip workloads (concat, clip frames alone, slideshow, 4K fitted).")
   var noClips = false
   @Option(
     help:
-      "Suite: only the rows (frames, clips, the edit) whose workload contains this text (\"shape\", \"fade\", \"edit\", …)."
+      "Suite: only the rows (frames, clips, the edit) whose workload contains this text or one of several, comma-separated (\"shape\", \"fade,push\", \"edit\", …)."
   )
   var only: String?
   @Option(help: "Suite: also write the report as JSON to this file.") var json: String?

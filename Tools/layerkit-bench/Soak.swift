@@ -139,12 +139,14 @@ struct Soak {
       lines.append(
         "soak, \(r.renderer): \(r.frames) frames in \(String(format: "%.1f", r.seconds)) s "
           + "(\(String(format: "%.1f", Double(r.frames) / r.seconds)) fps), read after every frame")
-      lines.append("  up to frame   RSS MB (peak)    GL objects (peak): textures, framebuffers, buffers, VAOs, programs, syncs")
+      lines.append(
+        "  up to frame   RSS MB (peak)    GL objects (peak): textures, framebuffers, buffers, VAOs, programs, syncs")
       for s in r.samples {
-        let gl = s.glObjects.map {
-          "\($0.total) (\(s.peakGLObjects ?? 0)): \($0.textures), \($0.framebuffers), \($0.buffers), "
-            + "\($0.vertexArrays), \($0.programs), \($0.syncs)"
-        } ?? "-"
+        let gl =
+          s.glObjects.map {
+            "\($0.total) (\(s.peakGLObjects ?? 0)): \($0.textures), \($0.framebuffers), \($0.buffers), "
+              + "\($0.vertexArrays), \($0.programs), \($0.syncs)"
+          } ?? "-"
         lines.append(String(format: "  %11d   %6.1f (%6.1f)   ", s.frame, s.rssMB, s.peakRSSMB) + gl)
       }
       if let first = r.samples.first, let last = r.samples.last {

@@ -66,17 +66,22 @@ struct Suite {
   let videoSizes: Set<String>
   /// Run the clip workloads (Suite+Clips.swift).
   var withClips = true
-  /// Only the rows (frames, clips, the edit) whose workload name contains this
-  /// (case-insensitive); nil runs all.
+  /// Only the rows (frames, clips, the edit) whose workload name contains this, or one of its
+  /// comma-separated parts (case-insensitive); nil runs all.
   var only: String?
 
-  func selects(_ workload: String) -> Bool { only.map { workload.lowercased().contains($0.lowercased()) } ?? true }
+  func selects(_ workload: String) -> Bool {
+    guard let only else { return true }
+    return only.lowercased().split(separator: ",").contains { workload.lowercased().contains($0) }
+  }
 
   static let transitionFrames = 181
 
   func run() throws -> SuiteReport {
     FontStack.install()
+    let opening = Self.now()
     let gpu: GLRenderer? = renderers.contains("gpu") ? try GLRenderer() : nil
+    let opened = Self.now() - opening
     // Every frame renders on this thread, as in the video commands.
     gpu?.keepsContextCurrent = true
     let cpu: ReferenceRenderer? = renderers.contains("cpu") ? ReferenceRenderer() : nil
@@ -86,6 +91,9 @@ struct Suite {
     ]
     if let gpu {
       machine["gpu"] = gpu.info.renderer
+      // The display opened, the context made and every program built: what each GPU run of a
+      // video command pays before its first frame.
+      machine["gpu renderer start"] = String(format: "%.0f ms", opened)
       machine["egl"] = "\(gpu.info.platform) (\(gpu.info.eglVendor))"
     }
     let ffmpeg = withFFmpeg ? FFmpeg.locate("ffmpeg") : nil
@@ -179,6 +187,10 @@ struct Suite {
           if name.hasSuffix(".glsl") && renderer.name == "cpu" { continue }
           frames.append(try measure(name, renderer, width: w, height: h, make: make))
           print(Self.describe(frames.last!))
+          if let planar = renderer as? PlanarRenderer {
+            frames.append(try measureOverlapped(name, planar, width: w, height: h, make: make))
+            print(Self.describe(frames.last!))
+          }
         }
       }
       if videoSizes.contains("\(w)x\(h)") {
@@ -224,48 +236,6 @@ struct Suite {
     return layer
   }
 
-  // MARK: - Frames in process
-
-  func measure(_ name: String, _ renderer: Renderer, width: Int, height: Int, make: (Int) throws -> RenderList)
-    throws -> FrameRow
-  {
-    var build: [Double] = []
-    var render: [Double] = []
-    var readback: [Double] = []
-    var drawWait: [Double] = []
-    var convert: [Double] = []
-    var total: [Double] = []
-    let layout = YUVFrameLayout(width: width, height: height, chroma: .yuv420)
-    var planes = [UInt8](repeating: 0, count: layout.byteCount)
-    // Frames spread over the transition (or the animation), two of them first as a warm-up.
-    let count = framesPerRow + 2
-    for i in 0..<count {
-      let k = i * (Self.transitionFrames - 1) / max(1, count - 1)
-      let t0 = Self.now()
-      let list = try make(k)
-      let t1 = Self.now()
-      let image = try renderer.render(list)
-      let t2 = Self.now()
-      try planes.withUnsafeMutableBytes { try YUVConversion.convert(image, chroma: .yuv420, into: $0) }
-      let t3 = Self.now()
-      guard i >= 2 else { continue }
-      build.append(t1 - t0)
-      render.append(t2 - t1)
-      convert.append(t3 - t2)
-      total.append(t3 - t0)
-      if let gpu = renderer as? GLRenderer {
-        readback.append(gpu.lastReadbackSeconds * 1000)
-        drawWait.append(gpu.lastDrawingWaitSeconds * 1000)
-      }
-    }
-    return FrameRow(
-      workload: name, backend: renderer.name, width: width, height: height, frames: total.count,
-      medianMs: Self.median(total), p95Ms: Self.percentile(total, 0.95), buildMs: Self.median(build),
-      renderMs: Self.median(render), drawWaitMs: drawWait.isEmpty ? nil : Self.median(drawWait),
-      readbackMs: readback.isEmpty ? nil : Self.median(readback),
-      convertMs: Self.median(convert), peakRSSMiB: Self.peakRSSMiB())
-  }
-
   // MARK: - End to end, against FFmpeg
 
   /// `layerkit transition` and FFmpeg's xfade, 181 frames at 60 fps, to the same sinks.
@@ -306,10 +276,11 @@ struct Suite {
         }
         if let ffmpeg {
           // Each photo decoded once, converted once to 4:2:0 and looped in memory (the loop
-          // filter), so xfade runs on its fastest path, in yuv420p: the strongest baseline.
+          // filter), so xfade runs on its fastest path, in yuv420p: the strongest baseline. The
+          // rate said (fps, passing every frame) as well, which ffmpeg 7's xfade requires.
           let graph =
-            "[0:v]format=yuv420p,loop=loop=\(Self.transitionFrames):size=1,setpts=N/60/TB[a];"
-            + "[1:v]format=yuv420p,loop=loop=\(Self.transitionFrames):size=1,setpts=N/60/TB[b];"
+            "[0:v]format=yuv420p,loop=loop=\(Self.transitionFrames):size=1,setpts=N/60/TB,fps=60[a];"
+            + "[1:v]format=yuv420p,loop=loop=\(Self.transitionFrames):size=1,setpts=N/60/TB,fps=60[b];"
             + "[a][b]xfade=transition=\(twin):duration=3:offset=0"
           let command =
             [

@@ -60,8 +60,8 @@ struct Surface {
   let bounds: PixelRect
 }
 
-/// The texture units the programs read, one per role, fixed at start-up in every program's
-/// sampler uniforms.
+/// The texture units the programs read, one per role, fixed in every program's sampler uniforms
+/// when it is built.
 enum TextureUnit: Int, CaseIterable {
   /// The paint (layer_quad) or the input surface (effects).
   case paint = 0

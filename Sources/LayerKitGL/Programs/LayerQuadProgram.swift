@@ -1,5 +1,5 @@
 // The programs that execute the `.draw`s of a RenderList: layer_quad.vert + layer_quad.frag,
-// compiled once per variant at start-up, with their uniform locations looked up then.
+// compiled once per variant at its first use, with their uniform locations looked up then.
 
 import CEGL
 import LayerKitRender
@@ -33,7 +33,7 @@ struct LayerQuadVariant: Hashable, CaseIterable {
   /// or stroke): the mask's code alone.
   var coverage: Bool
 
-  /// The variants compiled at start-up: every combination `init(_:)` can produce.
+  /// Every combination `init(_:)` can produce (`buildAllPrograms` builds them all).
   static let allCases: [LayerQuadVariant] = (0..<tableSize).map(LayerQuadVariant.init(index:)).filter(\.isCompiled)
 
   /// Index into a `tableSize`-entry table; `allCases` fills the compiled ones.

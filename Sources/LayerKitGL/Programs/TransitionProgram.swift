@@ -1,6 +1,6 @@
 // The programs that execute the `.transition` passes of a RenderList: effects/effect_quad.vert
 // with transitions/transition_wrapper.frag hosting one effect file in the gl-transitions form
-// (transitions/NAME.glsl for the built-ins, compiled at start-up; any file for tools and tests).
+// (transitions/NAME.glsl for the built-ins, compiled at their first use; any file for tools and tests).
 //
 // The effect's text, adapted to GLSL ES 3.00 by GLTransitionSource (line for line), replaces the
 // wrapper's marker line as a piece of the ComposedShader of its own, numbered as the effect file;
@@ -189,7 +189,8 @@ struct TransitionProgram {
     for op in list.ops {
       guard case .transition(let pass) = op else { continue }
       guard let program = programs[pass.effect] else {
-        throw .unknownEffect(pass.effect, available: programs.keys.sorted())
+        // The built-ins not used yet have no program but are there all the same.
+        throw .unknownEffect(pass.effect, available: Set(programs.keys).union(TransitionEffects.all.keys).sorted())
       }
       _ = try program.source.resolve(pass.parameters, effect: pass.effect)
     }
