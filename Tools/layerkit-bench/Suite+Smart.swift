@@ -6,9 +6,9 @@
 import Foundation
 
 extension Suite {
-  /// The smart rows: six 12 s H.264 clips, six 60 s ones, six 12 s HEVC ones.
+  /// The smart rows: four 12 s H.264 clips, six 60 s ones, six 12 s HEVC ones.
   static let smartNames = [
-    "smart: 6×12 s 1080p H.264, 0.5 s fades → mp4", "smart: 6×60 s 1080p H.264, 0.5 s fades → mp4",
+    "smart: 4×12 s 1080p H.264, 0.5 s fades → mp4", "smart: 6×60 s 1080p H.264, 0.5 s fades → mp4",
     "smart: 6×12 s 1080p HEVC, 0.5 s fades → mp4",
   ]
 
@@ -16,11 +16,12 @@ extension Suite {
     let layerkit = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("layerkit").path
     guard FileManager.default.isExecutableFile(atPath: layerkit) else { return [] }
     var rows: [ClipRow] = []
-    let specs: [(name: String, seconds: Int, codec: String)] = [
-      (Self.smartNames[0], 12, "libx264"), (Self.smartNames[1], 60, "libx264"), (Self.smartNames[2], 12, "libx265"),
+    let specs: [(name: String, count: Int, seconds: Int, codec: String)] = [
+      (Self.smartNames[0], 4, 12, "libx264"), (Self.smartNames[1], 6, 60, "libx264"),
+      (Self.smartNames[2], 6, 12, "libx265"),
     ]
     for spec in specs where selects(spec.name) {
-      // Two clips, each used three times (a b a b a b): six inputs, as a phone's would be.
+      // Two clips, each used in turn (a b a b …), as a phone's would be.
       let pair = try ["testsrc2", "testsrc"].enumerated().map { i, source in
         let path = dir.appendingPathComponent("smart-\(spec.codec)-\(spec.seconds)-\(i).mp4").path
         let gop =
@@ -38,7 +39,7 @@ extension Suite {
           ])
         return path
       }
-      let clips = (0..<6).map { pair[$0 % 2] }
+      let clips = (0..<spec.count).map { pair[$0 % 2] }
       let out = dir.appendingPathComponent("smart.mp4").path
       let ours =
         ["concat"] + clips + [

@@ -133,6 +133,9 @@ struct RunStats: Codable {
   /// Frames copied from the clips' packets by a smart render; absent when every frame was
   /// encoded.
   var copiedFrames: Int?
+  /// Sound packets copied from the clips by a smart render; absent when the sound was encoded
+  /// whole.
+  var copiedSoundPackets: Int?
 
   init(_ summary: VideoPipeline.Summary) {
     frames = summary.frames
@@ -141,6 +144,7 @@ struct RunStats: Codable {
     stages = summary.stages
     occupancy = summary.stages.occupancy(over: summary.seconds)
     copiedFrames = summary.copiedFrames
+    copiedSoundPackets = summary.copiedSoundPackets
   }
 
   func write(to path: String) throws {

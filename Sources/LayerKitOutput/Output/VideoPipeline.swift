@@ -85,6 +85,9 @@ public final class VideoPipeline: @unchecked Sendable {
     /// Of `frames`, those copied from the clips' packets (a `SmartRender`); nil when every
     /// frame was encoded.
     public var copiedFrames: Int?
+    /// Sound packets copied from the clips by a smart render (nil: the sound, if any, was
+    /// encoded whole).
+    public var copiedSoundPackets: Int?
     public var framesPerSecond: Double { seconds > 0 ? Double(frames) / seconds : 0 }
 
     package init(

@@ -136,6 +136,15 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
           for: timeline, tracks: tracks, clipAudio: played.clipAudio, levels: played.levels, range: range)
       }
     }
+    // The sound of a smart render: its clips' packets copied where the edit leaves them alone,
+    // or the whole mix encoded, and why.
+    var sound: Result<SmartSound, Refusal>?
+    if smart.stretch != nil, options.audio != nil {
+      sound = try SmartSound.decide(
+        timeline, tracks: played.tracks, levels: played.levels, clipAudio: played.clipAudio,
+        // An MP4's parts carry the whole sound in the first (`audio(for:…)`), as the whole does.
+        editly: played.editlySound != nil, whole: range == 0..<total || target.format == .mp4)
+    }
     if let stretch = smart.stretch {
       options.pixelFormat = options.pixelFormat ?? stretch.pixelFormat
       let first = stretch.streams.first
@@ -156,11 +165,19 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
     self.renderer = renderer
     sheetFrames = settings.contactSheetFrames > 0 ? Self.spread(settings.contactSheetFrames, over: range) : []
     if let stretch = smart.stretch {
+      let copied = try? sound?.get()
       let smartRender = SmartRender(
-        timeline: timeline, renderer: renderer, plan: plan, smart: stretch.plan, packets: stretch.packets)
+        timeline: timeline, renderer: renderer, plan: plan, smart: stretch.plan, packets: stretch.packets,
+        sound: copied)
       job = smartRender
       pipeline = nil
-      note = stretch.plan.summary(rate: timeline.rate)
+      let heard: String? =
+        switch sound {
+        case .success(let plan)?: plan.summary()
+        case .failure(let refusal)?: "sound encoded whole: \(refusal.reason)"
+        case nil: nil
+        }
+      note = ([stretch.plan.summary(rate: timeline.rate)] + [heard].compactMap { $0 }).joined(separator: "; ")
     } else {
       let pipeline = try VideoPipeline(
         timeline: timeline, renderer: renderer, plan: plan, frames: range, keepFrames: Set(sheetFrames))

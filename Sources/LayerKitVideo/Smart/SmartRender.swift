@@ -43,6 +43,8 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
   public let smart: SmartPlan
   private let renderer: Renderer
   private let packets: [Int: SourcePackets]
+  /// The sound copied where the edit leaves it alone (nil: the whole mix encoded).
+  public let sound: SmartSound?
   /// The clips' codec, which the encoded stretches take too.
   private let codec: String
 
@@ -59,9 +61,13 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
   ///     decided (`EncodingOptions.smartStretches`).
   ///   - timeline: the timeline, its clips' clean keyframes known (`SmartDecision`).
   ///   - smart: which frames are copied, from `packets[item]`'s clip.
+  ///   - sound: the plan of the sound's copied and encoded pieces (nil: the mix of
+  ///     `plan.options.audio`, encoded whole).
   public init(
-    timeline: Timeline, renderer: Renderer, plan: OutputPlan, smart: SmartPlan, packets: [Int: SourcePackets]
+    timeline: Timeline, renderer: Renderer, plan: OutputPlan, smart: SmartPlan, packets: [Int: SourcePackets],
+    sound: SmartSound? = nil
   ) {
+    self.sound = sound
     self.timeline = timeline
     self.renderer = renderer
     self.plan = plan
@@ -109,15 +115,19 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     // encoded stretches are rendered.
     let side = DispatchGroup()
     let sideFailure = Locked<Error?>(nil)
-    var audioPath: String?
+    var audioPath: Splice.Sound?
     if let audio = plan.options.audio {
-      let path = "\(folder)/sound.m4a"
-      audioPath = path
+      let path = "\(folder)/sound" + (sound == nil ? ".m4a" : ".aac")
+      audioPath = sound.map { .adts(path, sampleRate: $0.sampleRate) } ?? .copy(path)
       side.enter()
       DispatchQueue.global().async { [self] in
         defer { side.leave() }
         do {
-          try encodeSound(audio, to: path)
+          if let sound {
+            try sound.write(to: path, folder: folder, run: runChild)
+          } else {
+            try encodeSound(audio, to: path)
+          }
         } catch {
           sideFailure.withLock { $0 = $0 ?? error }
           cancel(error)
@@ -163,12 +173,13 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     if let error = sideFailure.current { throw error }
     try checkCancelled()
     let bytes = try Splice.mux(
-      pieces, codec: codec, sound: audioPath.map { .copy($0) }, frames: total, part: plan.options.part,
+      pieces, codec: codec, sound: audioPath, frames: total, part: plan.options.part,
       target: target, displayPath: plan.target.displayPath, run: runChild)
     stages.cpu = VideoPipeline.cpuSeconds() - cpuAtStart
     var summary = VideoPipeline.Summary(
       frames: total, seconds: Date().timeIntervalSince(started), outputBytes: bytes, stages: stages)
     summary.copiedFrames = smart.copiedFrames
+    summary.copiedSoundPackets = sound?.copiedPackets
     return summary
   }
 

@@ -19,6 +19,9 @@ enum Splice {
   enum Sound {
     /// The first audio stream of a file, copied.
     case copy(String)
+    /// An AAC stream in ADTS frames whose first packet is the encoder's delay, copied; an edit
+    /// list cuts the delay (`SmartSound`).
+    case adts(String, sampleRate: Int)
     /// A mix, encoded once (AAC) under the whole video.
     case encode(AudioMix)
   }
@@ -61,6 +64,11 @@ enum Splice {
     ]
     switch sound {
     case .copy(let path)?: args += ["-i", path, "-map", "0:v:0", "-map", "1:a:0", "-c", "copy"]
+    case .adts(let path, let sampleRate)?:
+      // ADTS frames are stamped from 0: one packet earlier, so the first (the encoder's delay)
+      // is before the start and the MP4's edit list cuts it, as ffmpeg's encoder's own.
+      let back = String(format: "%.9f", 1024 / Double(sampleRate))
+      args += ["-itsoffset", "-" + back, "-i", path, "-map", "0:v:0", "-map", "1:a:0", "-c", "copy"]
     case .encode(let mix)?:
       // The mix's graph counts its inputs from 1, after the video's place.
       for extra in mix.inputs { args += extra }
