@@ -107,4 +107,45 @@ final class SmartSoundTests: XCTestCase {
       XCTAssertNil(json?["copiedSoundPackets"], words)
     }
   }
+
+  /// Whether a clip decodes cleanly is worked out once for the file (a whole decode) and
+  /// remembered under its identity: a verdict on file is believed, and a file touched is asked
+  /// again.
+  func testDecodeChecksAreRememberedForTheFileUntilItChanges() throws {
+    let h = try ToolHarness.make("smart-verdicts")
+    defer { h.cleanUp() }
+    let (a, b) = (try clip(h, "a.mp4", frequency: 440), try clip(h, "b.mp4", frequency: 660))
+    let cache = h.path("verdicts")
+    let env = ["LAYERKIT_CACHE_DIR": cache]
+    let args = ["concat", a, b, "--renderer", "cpu", "--overwrite", "-o", h.path("out.mp4")]
+    let first = try h.run(args, environment: env)
+    XCTAssertEqual(first.status, 0, first.stderr)
+    XCTAssertTrue(first.stderr.contains("from the sources"), first.stderr)
+    let folder = cache + "/decode-checks"
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    XCTAssertEqual(files.count, 4, "a verdict for each clip's pictures and sound: \(files)")
+    var planted = 0
+    for name in files {
+      let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+      let lines = text.split(separator: "\n")
+      XCTAssertEqual(lines.last, "clean", text)
+      guard lines.first?.hasPrefix("video|") == true else { continue }
+      try (lines[0] + "\nfault: planted by the test").write(
+        toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+      planted += 1
+    }
+    XCTAssertEqual(planted, 2)
+    let believed = try h.run(args, environment: env)
+    XCTAssertEqual(believed.status, 0, believed.stderr)
+    XCTAssertTrue(
+      believed.stderr.contains("every frame encoded, none copied: a.mp4 does not decode cleanly (planted by the test)"),
+      believed.stderr)
+    // Touched, the files are other files: decoded again, found clean, copied.
+    for clip in [a, b] {
+      try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: clip)
+    }
+    let asked = try h.run(args, environment: env)
+    XCTAssertEqual(asked.status, 0, asked.stderr)
+    XCTAssertTrue(asked.stderr.contains("from the sources"), asked.stderr)
+  }
 }

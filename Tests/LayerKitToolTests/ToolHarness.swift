@@ -50,8 +50,12 @@ struct ToolHarness {
     return process
   }
 
+  /// Runs `layerkit` to its end, its remembered answers (`LAYERKIT_CACHE_DIR`) kept in this
+  /// harness's folder unless `environment` says otherwise.
   func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-    try ToolHarness.run(try ToolHarness.binary().path, arguments, environment: environment)
+    try ToolHarness.run(
+      try ToolHarness.binary().path, arguments,
+      environment: ["LAYERKIT_CACHE_DIR": path(".cache")].merging(environment) { $1 })
   }
 
   /// The RMS level (dBFS, −200 for silence) of `file`'s sound from `from` to `to` seconds, by

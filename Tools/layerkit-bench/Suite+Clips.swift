@@ -26,6 +26,8 @@ struct ClipStats: Codable {
   var stages: VideoPipeline.Stages
   /// Frames a smart render copied from the clips (nil: every frame encoded).
   var copiedFrames: Int?
+  /// Sound packets a smart render copied from the clips (nil: the sound encoded whole).
+  var copiedSoundPackets: Int?
 }
 
 extension Suite {
@@ -120,18 +122,27 @@ extension Suite {
 
   /// Runs a workload with `layerkit` (its arguments, on each renderer, with its stats) and with
   /// ffmpeg, timing each; the rows, each printed as it comes.
-  func runBoth(_ workload: String, layerkit: [String], ffmpeg: [String], in dir: URL) throws -> [ClipRow] {
+  /// - Parameter again: run LayerKit a second time on the same inputs, its answers about them
+  ///   remembered (a smart render's decode checks: `LAYERKIT_CACHE_DIR`, kept in `dir`), as a
+  ///   render of the same footage runs after the first.
+  func runBoth(_ workload: String, layerkit: [String], ffmpeg: [String], in dir: URL, again: Bool = false) throws
+    -> [ClipRow]
+  {
     var rows: [ClipRow] = []
     let stats = dir.appendingPathComponent("stats.json")
+    let cache = dir.appendingPathComponent("cache-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: cache) }
     for renderer in renderers {
-      let command = layerkit + ["--renderer", renderer, "--quiet", "--stats", stats.path]
-      let (seconds, _) = try Self.time(command)
-      let figures = try? JSONDecoder().decode(ClipStats.self, from: Data(contentsOf: stats))
-      rows.append(
-        ClipRow(
-          workload: workload, tool: "layerkit \(renderer)", seconds: seconds, stats: figures,
-          command: command.dropLast(2).joined(separator: " ")))
-      print(Self.describe(rows.last!))
+      for run in again ? ["", ", again"] : [""] {
+        let command = layerkit + ["--renderer", renderer, "--quiet", "--stats", stats.path]
+        let (seconds, _) = try Self.time(["/usr/bin/env", "LAYERKIT_CACHE_DIR=\(cache.path)"] + command)
+        let figures = try? JSONDecoder().decode(ClipStats.self, from: Data(contentsOf: stats))
+        rows.append(
+          ClipRow(
+            workload: workload, tool: "layerkit \(renderer)\(run)", seconds: seconds, stats: figures,
+            command: command.dropLast(2).joined(separator: " ")))
+        print(Self.describe(rows.last!))
+      }
     }
     // No ffmpeg command: a workload only LayerKit runs here (the peer's row is its own).
     guard !ffmpeg.isEmpty else { return rows }
@@ -154,6 +165,7 @@ extension Suite {
         g.decodeWait, g.draw, g.prepare, g.write, g.finish, g.cpu, s.occupancy * 100)
       if let copied = s.copiedFrames, s.frames > 0 {
         line += String(format: "  copied %.1f %%", 100 * Double(copied) / Double(s.frames))
+        line += s.copiedSoundPackets.map { "  sound packets copied \($0)" } ?? ""
       }
     }
     return line

@@ -60,7 +60,7 @@ extension Suite {
       theirs += ["-c:v", spec.codec, "-preset", "veryfast", "-crf", "18", "-pix_fmt", "yuv420p"]
       if spec.codec == "libx265" { theirs += ["-x265-params", "log-level=error"] }
       theirs += ["-c:a", "aac", "-b:a", "192k", "-y", out]
-      rows += try runBoth(spec.name, layerkit: [layerkit] + ours, ffmpeg: theirs, in: dir)
+      rows += try runBoth(spec.name, layerkit: [layerkit] + ours, ffmpeg: theirs, in: dir, again: true)
       try? FileManager.default.removeItem(atPath: out)
       for p in pair { try? FileManager.default.removeItem(atPath: p) }
     }

@@ -62,8 +62,15 @@ public struct SourcePackets: Sendable, Equatable {
   /// cleanly (`-xerror`: the first damaged picture stops it), or nil when all decode. A damaged
   /// packet copied into a smart render would carry its damage into the output, where a decoder
   /// that conceals it on the way in (the frames LayerKit draws) leaves an encoded stretch clean.
+  /// The answer is remembered for the file (`DecodeVerdicts`).
   /// - Throws: `ProcessError.programNotFound` when ffmpeg is missing.
   public static func decodeFault(_ path: String) throws(ProcessError) -> String? {
+    try DecodeVerdicts.verdict(for: path, stream: "video") { () throws(ProcessError) -> String? in
+      try decodeCheck(path)
+    }
+  }
+
+  private static func decodeCheck(_ path: String) throws(ProcessError) -> String? {
     let process = try FFmpeg.start(
       try FFmpeg.ffmpeg(),
       ["-nostdin", "-hide_banner", "-v", "error", "-xerror", "-i", path, "-map", "0:v:0", "-f", "null", "-"],

@@ -72,23 +72,27 @@ struct SourceSound: Sendable, Equatable {
       }
       sizes.append(size)
     }
-    // Only packets that decode cleanly are copied (as with the pictures: SourcePackets.decodeFault).
-    let decode = try FFmpeg.start(
-      try FFmpeg.ffmpeg(),
-      ["-nostdin", "-hide_banner", "-v", "error", "-xerror", "-i", path, "-map", "0:a:0", "-f", "null", "-"],
-      stdin: false, stdout: .discard)
-    let decoded = decode.wait()
-    let said = decode.errorTail(lines: 4)
-    if decoded != 0 || !said.isEmpty {
-      return .failure(
-        Refusal(
-          "\(name)'s sound does not decode cleanly (\(FFmpeg.explain(said.isEmpty ? "exit status \(decoded)" : said, path: path)))"
-        ))
+    // Only packets that decode cleanly are copied (as with the pictures: SourcePackets.decodeFault),
+    // the answer remembered for the file (DecodeVerdicts).
+    if let fault = try DecodeVerdicts.verdict(for: path, stream: "sound", check: { try soundFault(path) }) {
+      return .failure(Refusal("\(name)'s sound does not decode cleanly (\(fault))"))
     }
     return .success(
       SourceSound(
         path: path, sampleRate: rate, channels: channels, layout: layout, bitRate: int(stream["bit_rate"]),
         firstTime: first, sizes: sizes))
+  }
+
+  /// What is wrong with the file's sound when ffmpeg cannot decode every packet cleanly, else nil.
+  private static func soundFault(_ path: String) throws -> String? {
+    let decode = try FFmpeg.start(
+      try FFmpeg.ffmpeg(),
+      ["-nostdin", "-hide_banner", "-v", "error", "-xerror", "-i", path, "-map", "0:a:0", "-f", "null", "-"],
+      stdin: false, stdout: .discard)
+    let status = decode.wait()
+    let said = decode.errorTail(lines: 4)
+    guard status != 0 || !said.isEmpty else { return nil }
+    return FFmpeg.explain(said.isEmpty ? "exit status \(status)" : said, path: path)
   }
 }
 

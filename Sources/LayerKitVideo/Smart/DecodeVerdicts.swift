@@ -1,0 +1,81 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Whether a clip's stream decodes cleanly, remembered across renders. A smart render copies
+/// only packets that decode cleanly (`SourcePackets.decodeFault`, `SourceSound.probe`), and
+/// finding out decodes the whole stream: for 1080p footage about a sixth of a second of a core a
+/// second of video, the largest cost of a smart render that copies most of its clips. The answer
+/// depends on the file alone, so it is kept under the file's identity — its path, device, inode,
+/// size, and modification and status-change times to the nanosecond (a file written again,
+/// touched or replaced is another file) — and a render of the same footage asks once.
+///
+/// Kept in `$LAYERKIT_CACHE_DIR/decode-checks`, else `$XDG_CACHE_HOME/layerkit/…`, else
+/// `~/.cache/layerkit/…`; `LAYERKIT_CACHE_DIR=off` keeps nothing. A verdict that cannot be read or
+/// written is simply worked out again.
+enum DecodeVerdicts {
+  /// The folder the verdicts are kept in, nil when none is to be kept.
+  static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    let base: String
+    if let dir = environment["LAYERKIT_CACHE_DIR"], !dir.isEmpty {
+      if dir == "off" { return nil }
+      base = dir
+    } else if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+      base = xdg + "/layerkit"
+    } else if let home = environment["HOME"], home.hasPrefix("/") {
+      base = home + "/.cache/layerkit"
+    } else {
+      return nil
+    }
+    return base + "/decode-checks"
+  }
+
+  /// The identity of the file at `path`: nil when it cannot be read.
+  static func identity(_ path: String) -> String? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+    return
+      "\(absolute)|\(info.st_dev)|\(info.st_ino)|\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+      + "|\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
+  }
+
+  /// `check`'s answer for `stream` (`video`, `sound`) of the file at `path` — nil: it decodes
+  /// cleanly; else what was wrong — remembered, or worked out now and kept.
+  static func verdict<E: Error>(for path: String, stream: String, check: () throws(E) -> String?) throws(E)
+    -> String?
+  {
+    guard let folder = folder(), let identity = identity(path) else { return try check() }
+    let key = stream + "|" + identity
+    let file = folder + "/" + Self.name(key)
+    if let text = try? String(contentsOfFile: file, encoding: .utf8) {
+      let lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+      if lines.count == 2, lines[0] == key {
+        return lines[1] == "clean" ? nil : String(lines[1].dropFirst("fault: ".count))
+      }
+    }
+    let verdict = try check()
+    // Written beside, then renamed: a verdict is whole or absent.
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let temporary = file + ".\(getpid()).tmp"
+    if (try? (key + "\n" + (verdict.map { "fault: " + $0 } ?? "clean")).write(
+      toFile: temporary, atomically: false, encoding: .utf8)) != nil
+    {
+      if rename(temporary, file) != 0 { unlink(temporary) }
+    }
+    return verdict
+  }
+
+  /// A file name for `key`: its 64-bit FNV-1a hash in hexadecimal (the key itself is the
+  /// file's first line, so a collision is only a miss).
+  static func name(_ key: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in key.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    return String(hash, radix: 16)
+  }
+}
