@@ -76,6 +76,25 @@ public struct ClipInfo: Sendable, Equatable {
     if let kind = FileIO.irregularKind(path) {
       throw .unreadableClip(path: path, reason: "\(kind), not a regular file")
     }
+    // A clip an edit uses several times is probed once, while the file stays as it was.
+    let key = identity(path)
+    if let key, let known = probed.withLock({ $0[key] }) { return known }
+    let info = try read(path)
+    if let key { probed.withLock { $0[key] = info } }
+    return info
+  }
+
+  /// What this process has probed, by the file's path, size and modification time.
+  private static let probed = Locked<[String: ClipInfo]>([:])
+
+  private static func identity(_ path: String) -> String? {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+      let size = attributes[.size] as? NSNumber, let date = attributes[.modificationDate] as? Date
+    else { return nil }
+    return "\(path)|\(size)|\(date.timeIntervalSince1970)"
+  }
+
+  private static func read(_ path: String) throws(ProcessError) -> ClipInfo {
     let probe = try FFmpeg.start(
       try FFmpeg.ffprobe(),
       [

@@ -116,6 +116,18 @@ public final class TimelineRenderer: FrameSource {
 
   public func willRender(_ frames: Range<Int>) { lookahead.range = frames }
 
+  /// Starts the decoders of the clips frame k shows, at their times for it, so that their
+  /// start-up, seek and first frames run while something else is drawn or encoded (a smart
+  /// render's next stretch, prepared during the one before it).
+  public func prepare(frame k: Int) {
+    let t = timeline.time(ofFrame: k)
+    for (i, decoder) in decoders {
+      let start = timeline.starts[i]
+      guard t >= start - 1e-9, t < start + timeline.items[i].duration else { continue }
+      decoder.start(at: timeline.items[i].clipTime(max(0, t - start)))
+    }
+  }
+
   /// Whether drawn frames are read back as planes (FrameLookahead.planarReadback), for tests
   /// that hold the two ways to each other.
   package var planarReadback: Bool? {

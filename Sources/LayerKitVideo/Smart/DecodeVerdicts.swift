@@ -1,4 +1,5 @@
 import Foundation
+import LayerKitMedia
 
 #if canImport(Glibc)
   import Glibc
@@ -16,6 +17,29 @@ import Foundation
 /// `~/.cache/layerkit/…`; `LAYERKIT_CACHE_DIR=off` keeps nothing. A verdict that cannot be read or
 /// written is simply worked out again.
 enum DecodeVerdicts {
+  /// The stream of a file that is checked.
+  enum Stream: String {
+    case video, sound
+
+    var map: String { self == .video ? "0:v:0" : "0:a:0" }
+  }
+
+  /// What is wrong with `stream` of the file at `path` when ffmpeg cannot decode every packet of
+  /// it cleanly (`-xerror`: the first damaged one stops it), or nil when all decode; remembered.
+  /// - Throws: `ProcessError.programNotFound` when ffmpeg is missing.
+  static func fault(_ path: String, stream: Stream) throws(ProcessError) -> String? {
+    try verdict(for: path, stream: stream.rawValue) { () throws(ProcessError) -> String? in
+      let process = try FFmpeg.start(
+        try FFmpeg.ffmpeg(),
+        ["-nostdin", "-hide_banner", "-v", "error", "-xerror", "-i", path, "-map", stream.map, "-f", "null", "-"],
+        stdin: false, stdout: .discard)
+      let status = process.wait()
+      let said = process.errorTail(lines: 4)
+      guard status != 0 || !said.isEmpty else { return nil }
+      return FFmpeg.explain(said.isEmpty ? "exit status \(status)" : said, path: path)
+    }
+  }
+
   /// The folder the verdicts are kept in, nil when none is to be kept.
   static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
     let base: String

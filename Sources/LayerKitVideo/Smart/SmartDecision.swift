@@ -119,7 +119,8 @@ struct SmartDecision {
     // its decoder conceals, and encoded.
     if wholeCopies {
       var faults: [String: String?] = [:]
-      for (i, p) in packets {
+      // In the items' order, so that the summary names the same clip every time.
+      for (i, p) in packets.sorted(by: { $0.key < $1.key }) {
         if faults[p.path] == nil { faults[p.path] = try SourcePackets.decodeFault(p.path) }
         if let fault = faults[p.path] ?? nil {
           packets[i] = nil

@@ -286,6 +286,8 @@ final class StretchSource: FrameSource {
   /// The frames of every stretch.
   let frameCount: Int
   private var current: (index: Int, source: TimelineRenderer)?
+  /// The next stretch's renderer, its decoders started while this stretch is encoded.
+  private var upcoming: (index: Int, source: TimelineRenderer)?
   private var planes: (YUVFrameLayout, YUVConversion.Background)?
   private let interrupted = Locked(false)
   private let live = Locked<TimelineRenderer?>(nil)
@@ -312,14 +314,28 @@ final class StretchSource: FrameSource {
         finishedWait += old.decodeWaitSeconds
         old.stop()
       }
-      let source = TimelineRenderer(timeline: timeline, renderer: renderer)
-      if let (layout, background) = planes { source.willWrite(planes: layout, background: background) }
-      source.willRender(stretches[s])
+      let source = upcoming?.index == s ? upcoming!.source : renderer(for: s)
+      upcoming = nil
       current = (s, source)
       live.withLock { $0 = source }
       if interrupted.current { interrupt() }
+      // The next stretch's decoders start now: their start-up and seek run while this one is
+      // drawn and encoded, instead of stalling the encoder at the seam.
+      if s + 1 < stretches.count {
+        let next = renderer(for: s + 1)
+        next.prepare(frame: stretches[s + 1].lowerBound)
+        upcoming = (s + 1, next)
+      }
     }
     return (current!.source, stretches[s].lowerBound + i - starts[s])
+  }
+
+  /// A renderer of stretch `s`'s frames alone.
+  private func renderer(for s: Int) -> TimelineRenderer {
+    let source = TimelineRenderer(timeline: timeline, renderer: renderer)
+    if let (layout, background) = planes { source.willWrite(planes: layout, background: background) }
+    source.willRender(stretches[s])
+    return source
   }
 
   func frame(_ index: Int) throws -> Image {
@@ -350,5 +366,7 @@ final class StretchSource: FrameSource {
 
   func stop() {
     current?.source.stop()
+    upcoming?.source.stop()
+    upcoming = nil
   }
 }

@@ -65,20 +65,7 @@ public struct SourcePackets: Sendable, Equatable {
   /// The answer is remembered for the file (`DecodeVerdicts`).
   /// - Throws: `ProcessError.programNotFound` when ffmpeg is missing.
   public static func decodeFault(_ path: String) throws(ProcessError) -> String? {
-    try DecodeVerdicts.verdict(for: path, stream: "video") { () throws(ProcessError) -> String? in
-      try decodeCheck(path)
-    }
-  }
-
-  private static func decodeCheck(_ path: String) throws(ProcessError) -> String? {
-    let process = try FFmpeg.start(
-      try FFmpeg.ffmpeg(),
-      ["-nostdin", "-hide_banner", "-v", "error", "-xerror", "-i", path, "-map", "0:v:0", "-f", "null", "-"],
-      stdin: false, stdout: .discard)
-    let status = process.wait()
-    let said = process.errorTail(lines: 4)
-    guard status != 0 || !said.isEmpty else { return nil }
-    return FFmpeg.explain(said.isEmpty ? "exit status \(status)" : said, path: path)
+    try DecodeVerdicts.fault(path, stream: .video)
   }
 
   /// Reads the packets of `stream`'s clip with ffprobe (no decoding) and the first bytes of each

@@ -74,7 +74,7 @@ struct SourceSound: Sendable, Equatable {
     }
     // Only packets that decode cleanly are copied (as with the pictures: SourcePackets.decodeFault),
     // the answer remembered for the file (DecodeVerdicts).
-    if let fault = try DecodeVerdicts.verdict(for: path, stream: "sound", check: { try soundFault(path) }) {
+    if let fault = try DecodeVerdicts.fault(path, stream: .sound) {
       return .failure(Refusal("\(name)'s sound does not decode cleanly (\(fault))"))
     }
     return .success(
@@ -83,17 +83,6 @@ struct SourceSound: Sendable, Equatable {
         firstTime: first, sizes: sizes))
   }
 
-  /// What is wrong with the file's sound when ffmpeg cannot decode every packet cleanly, else nil.
-  private static func soundFault(_ path: String) throws -> String? {
-    let decode = try FFmpeg.start(
-      try FFmpeg.ffmpeg(),
-      ["-nostdin", "-hide_banner", "-v", "error", "-xerror", "-i", path, "-map", "0:a:0", "-f", "null", "-"],
-      stdin: false, stdout: .discard)
-    let status = decode.wait()
-    let said = decode.errorTail(lines: 4)
-    guard status != 0 || !said.isEmpty else { return nil }
-    return FFmpeg.explain(said.isEmpty ? "exit status \(status)" : said, path: path)
-  }
 }
 
 /// Why a smart render encodes its whole sound, in words for the summary line.
