@@ -46,15 +46,12 @@ extension PartsSource {
         throw ProcessError.programFailed(program: "ffmpeg", status: status, detail: process.errorTail())
       }
     }
-    var pieces: [String] = []
-    for (i, part) in clipParts.enumerated() {
-      let piece = "\(folder)/\(i).ts"
-      EmergencyStop.add(temporary: piece)
-      try Splice.cut(
-        paths[i], codec: streams[0].codec, rate: rate, from: 0, count: part.count, at: part.first,
-        delay: delay, to: piece, run: run)
-      pieces.append(piece)
-    }
+    let pieces = clipParts.indices.map { "\(folder)/\($0).ts" }
+    for piece in pieces { EmergencyStop.add(temporary: piece) }
+    try Splice.cut(
+      clipParts.enumerated().map { i, part in
+        Splice.Cut(path: paths[i], from: 0, count: part.count, at: part.first, piece: pieces[i])
+      }, codec: streams[0].codec, rate: rate, delay: delay, run: run)
     var soundTrack: Splice.Sound?
     if sound {
       if let audio {

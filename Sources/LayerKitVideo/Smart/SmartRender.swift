@@ -140,15 +140,16 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     DispatchQueue.global().async { [self] in
       defer { side.leave() }
       do {
-        for (n, segment) in smart.segments.enumerated() {
+        let cuts = smart.segments.enumerated().compactMap { n, segment -> Splice.Cut? in
           guard case .copy(let item, let frames, let sourceFrames) = segment,
             case .clip(let info) = timeline.items[item].source
-          else { continue }
-          try Splice.cut(
-            info.path, codec: codec, rate: timeline.rate, from: sourceFrames.lowerBound, count: frames.count,
-            at: frames.lowerBound - origin, delay: delay, to: pieces[n], run: runChild)
-          progress?(min(total, copiedDone.add(frames.count)), total)
+          else { return nil }
+          return Splice.Cut(
+            path: info.path, from: sourceFrames.lowerBound, count: frames.count, at: frames.lowerBound - origin,
+            piece: pieces[n])
         }
+        try Splice.cut(cuts, codec: codec, rate: timeline.rate, delay: delay, run: runChild)
+        progress?(min(total, copiedDone.add(cuts.reduce(0) { $0 + $1.count })), total)
       } catch {
         sideFailure.withLock { $0 = $0 ?? error }
         cancel(error)
@@ -224,12 +225,13 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
           "the encoded stretches start at frames \(starts) but their IDR pictures are at \(encoded.keyframes), "
           + "or they reorder \(reorder) frames (at most \(delay))")
     }
-    for ((n, frames), start) in zip(stretches, starts) {
-      try checkCancelled()
-      try Splice.cut(
-        path, codec: codec, rate: timeline.rate, from: start, count: frames.count,
-        at: frames.lowerBound - smart.frames.lowerBound, delay: delay, to: pieces[n], run: runChild)
+    try checkCancelled()
+    let cuts = zip(stretches, starts).map { stretch, start in
+      Splice.Cut(
+        path: path, from: start, count: stretch.1.count, at: stretch.1.lowerBound - smart.frames.lowerBound,
+        piece: pieces[stretch.0])
     }
+    try Splice.cut(cuts, codec: codec, rate: timeline.rate, delay: delay, run: runChild)
     return summary.stages
   }
 

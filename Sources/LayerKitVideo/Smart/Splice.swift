@@ -26,28 +26,43 @@ enum Splice {
     case encode(AudioMix)
   }
 
-  /// Cuts `count` frames of the MP4 at `path` from its frame `first` (a clean keyframe) into the
-  /// MPEG-TS `piece`, restamped as frames `at`… of the video: presentation at the frame's index,
-  /// decode at the packet's place in the whole stream's decode order less `delay` (the largest
-  /// reordering of any piece), so decode times rise one frame a packet across every seam and
-  /// never pass a presentation time; both `delay + 1` frames on, so none is negative. In
-  /// MPEG-TS's 90 kHz ticks.
-  static func cut(
-    _ path: String, codec: String, rate: FrameRate, from first: Int, count: Int, at position: Int, delay: Int,
-    to piece: String, run: ([String]) throws -> Void
-  ) throws {
+  /// One stretch to cut.
+  struct Cut {
+    var path: String
+    var from: Int
+    var count: Int
+    var at: Int
+    var piece: String
+  }
+
+  /// Cuts each `Cut`: `count` frames of the MP4 at `path` from its frame `from` (a clean
+  /// keyframe) into the MPEG-TS `piece`, restamped as frames `at`… of the video: presentation at
+  /// the frame's index, decode at the packet's place in the whole stream's decode order less
+  /// `delay` (the largest reordering of any piece), so decode times rise one frame a packet
+  /// across every seam and never pass a presentation time; both `delay + 1` frames on, so none
+  /// is negative. In MPEG-TS's 90 kHz ticks. One ffmpeg run cuts up to 16: it opens their files
+  /// as inputs, each seeked to its keyframe, and writes each piece as an output of its own (a run
+  /// costs tens of milliseconds of a core before it reads a byte).
+  static func cut(_ cuts: [Cut], codec: String, rate: FrameRate, delay: Int, run: ([String]) throws -> Void) throws {
     let (num, den) = (rate.numerator, rate.denominator)
     let tick = "90000*\(den)/\(num)"
-    let start = delay + 1 + position
     let index = "round((PTS-STARTPTS)*\(num)/(90000*\(den)))"
-    let restamp = "setts=pts=round((\(start)+\(index))*\(tick)):dts=round((\(start)+N-\(delay))*\(tick))"
-    var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
-    // Half a frame past the keyframe: the demuxer seeks back to it, and no further.
-    if first > 0 { args += ["-ss", FFmpeg.seconds((Double(first) + 0.5) / rate.framesPerSecond)] }
-    args += ["-i", path, "-frames:v", String(count), "-map", "0:v:0", "-c", "copy", "-bsf:v"]
-    args.append((codec == "hevc" ? "hevc_mp4toannexb," : "h264_mp4toannexb,") + restamp)
-    args += ["-f", "mpegts", "-muxdelay", "0", "-muxpreload", "0", piece]
-    try run(args)
+    for group in stride(from: 0, to: cuts.count, by: 16).map({ cuts[$0..<min(cuts.count, $0 + 16)] }) {
+      var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
+      for cut in group {
+        // Half a frame past the keyframe: the demuxer seeks back to it, and no further.
+        if cut.from > 0 { args += ["-ss", FFmpeg.seconds((Double(cut.from) + 0.5) / rate.framesPerSecond)] }
+        args += ["-i", cut.path]
+      }
+      for (k, cut) in group.enumerated() {
+        let start = delay + 1 + cut.at
+        let restamp = "setts=pts=round((\(start)+\(index))*\(tick)):dts=round((\(start)+N-\(delay))*\(tick))"
+        args += ["-map", "\(k):v:0", "-frames:v", String(cut.count), "-c", "copy", "-bsf:v"]
+        args.append((codec == "hevc" ? "hevc_mp4toannexb," : "h264_mp4toannexb,") + restamp)
+        args += ["-f", "mpegts", "-muxdelay", "0", "-muxpreload", "0", cut.piece]
+      }
+      try run(args)
+    }
   }
 
   /// The pieces joined (the concat protocol over MPEG-TS) with `sound`, written as an MP4 (`avc3`
