@@ -95,6 +95,7 @@ final class SmartSoundTests: XCTestCase {
     let cases: [([String], String)] = [
       ([a, b, "--audio", music], "sound encoded whole: music or a voice plays under the video"),
       ([a, slow], "sound encoded whole: the clips' sound differs (48000 Hz mono, 44100 Hz mono)"),
+      ([a, b, "--speed", "1", "--speed", "2"], "sound encoded whole: b.mp4's sound plays at another speed or loops"),
     ]
     for (n, (arguments, words)) in cases.enumerated() {
       let out = h.path("out\(n).mp4")

@@ -121,6 +121,12 @@ public struct SmartSound: Sendable, Equatable {
       case .success(let sound): usable.append((i, sound))
       case .failure(let refusal): return .failure(refusal)
       }
+      // The encoded stretches' mix places each sound as it plays, neither sped up nor looped.
+      let item = timeline.items[i]
+      if item.speed != 1 || item.loopLength != nil {
+        let name = (timeline.items[i].source.path as NSString).lastPathComponent
+        return .failure(Refusal("\(name)'s sound plays at another speed or loops"))
+      }
     }
     guard let first = usable.first?.1 else { return .failure(Refusal("no clip has sound")) }
     for (_, s) in usable where s.sampleRate != first.sampleRate || s.layout != first.layout {
