@@ -254,16 +254,24 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
     return (0..<n).map { range.lowerBound + Int((Double($0) * Double(range.count - 1) / Double(n - 1)).rounded()) }
   }
 
-  /// Opens every path, several at once (stills decoded, clips probed); the first failure in
-  /// the paths' order is the one reported.
+  /// Opens every path, several at once and each file once (stills decoded, clips probed); the
+  /// first failure in the paths' order is the one reported.
   public static func open(_ paths: [String]) throws -> [MediaSource] {
+    var unique: [String] = []
+    var index: [String: Int] = [:]
+    for path in paths where index[path] == nil {
+      index[path] = unique.count
+      unique.append(path)
+    }
+    let files = unique
     // Opened outside the lock, each result stored under it (Locked: a lock ThreadSanitizer sees).
-    let results = Locked([Result<MediaSource, Error>?](repeating: nil, count: paths.count))
-    DispatchQueue.concurrentPerform(iterations: paths.count) { i in
-      let opened = Result { try MediaSource.open(paths[i]) }
+    let results = Locked([Result<MediaSource, Error>?](repeating: nil, count: files.count))
+    DispatchQueue.concurrentPerform(iterations: files.count) { i in
+      let opened = Result { try MediaSource.open(files[i]) }
       results.withLock { $0[i] = opened }
     }
-    return try results.current.map { try $0!.get() }
+    let opened = results.current
+    return try paths.map { try opened[index[$0]!]!.get() }
   }
 
   /// The frame rate: `fps`, else the first clip's, else 30.

@@ -71,10 +71,20 @@ struct SmartDecision {
         "a CRF of 0 is lossless H.264 (High 4:4:4 Predictive), a profile the copied packets are not in")
     }
     guard case .file = target.kind else { return try decline("a stream or a device is written as it is encoded") }
-    var streams: [String: SourceStream] = [:]
-    for info in clips.values where streams[info.path] == nil {
-      streams[info.path] = try SourceStream.probe(info.path)
+    // Each file's stream and packets read by ffprobe, files side by side (each run costs tens of
+    // milliseconds before it reads a byte); the packets are only used if the streams can join.
+    let paths = Set(clips.values.map(\.path)).sorted()
+    let frameCounts = Dictionary(clips.values.map { ($0.path, $0.frameCount) }) { a, _ in a }
+    let read = Locked<[String: (stream: Result<SourceStream, Error>, packets: Result<SourcePackets, Error>?)]>([:])
+    DispatchQueue.concurrentPerform(iterations: paths.count) { k in
+      let path = paths[k]
+      let stream = Result { try SourceStream.probe(path) }
+      let packets = (try? stream.get()).map { s in Result { try SourcePackets.scan(s, frameCount: frameCounts[path]!) }
+      }
+      read.withLock { $0[path] = (stream, packets) }
     }
+    var streams: [String: SourceStream] = [:]
+    for path in paths { streams[path] = try read.current[path]!.stream.get() }
     let ordered = clips.keys.sorted().map { streams[clips[$0]!.path]! }
     // Without a codec named, the clips' own: HEVC clips make an HEVC output.
     let encoder = options.codec ?? SmartPlan.encoder(for: ordered[0].codec)
@@ -88,9 +98,7 @@ struct SmartDecision {
     var packets: [Int: SourcePackets] = [:]
     var unusable: [String] = []
     for (i, info) in clips.sorted(by: { $0.key < $1.key }) {
-      if scanned[info.path] == nil {
-        scanned[info.path] = try SourcePackets.scan(streams[info.path]!, frameCount: info.frameCount)
-      }
+      if scanned[info.path] == nil { scanned[info.path] = try read.current[info.path]!.packets!.get() }
       let p = scanned[info.path]!
       if let why = p.unusable {
         unusable.append("\((info.path as NSString).lastPathComponent): \(why)")

@@ -96,12 +96,21 @@ public struct SmartSound: Sendable, Equatable {
         "a gain is set over the whole mix"
       } else if !clipAudio { "the clips' own sound is left out" } else { nil }
     if let refusal { return .failure(Refusal(refusal)) }
-    var sounds: [Int: Result<SourceSound, Refusal>] = [:]
-    var probed: [String: Result<SourceSound, Refusal>] = [:]
+    var paths: [Int: String] = [:]
     for (i, item) in timeline.items.enumerated() {
-      guard case .clip(let info) = item.source, info.hasAudio else { continue }
-      if probed[info.path] == nil { probed[info.path] = try SourceSound.probe(info.path) }
-      sounds[i] = probed[info.path]
+      if case .clip(let info) = item.source, info.hasAudio { paths[i] = info.path }
+    }
+    // Each file once, files side by side.
+    let files = Set(paths.values).sorted()
+    let probed = Locked<[String: Result<Result<SourceSound, Refusal>, Error>]>([:])
+    DispatchQueue.concurrentPerform(iterations: files.count) { k in
+      let result = Result { try SourceSound.probe(files[k]) }
+      probed.withLock { $0[files[k]] = result }
+    }
+    var sounds: [Int: Result<SourceSound, Refusal>] = [:]
+    for file in files {
+      let sound = try probed.current[file]!.get()
+      for (i, path) in paths where path == file { sounds[i] = sound }
     }
     return make(timeline, sounds: sounds, clipVolume: levels.clipVolume)
   }
