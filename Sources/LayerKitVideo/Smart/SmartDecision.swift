@@ -126,10 +126,17 @@ struct SmartDecision {
     // Only packets that decode cleanly are copied: a damaged clip's frames are drawn from what
     // its decoder conceals, and encoded.
     if wholeCopies {
+      // Each file decoded once, files side by side (a decode's start and its end leave a core idle).
+      let files = Set(packets.values.map(\.path)).sorted()
+      let checked = Locked<[String: Result<String?, Error>]>([:])
+      DispatchQueue.concurrentPerform(iterations: files.count) { k in
+        let fault = Result { try SourcePackets.decodeFault(files[k]) }
+        checked.withLock { $0[files[k]] = fault }
+      }
       var faults: [String: String?] = [:]
+      for file in files { faults[file] = try checked.current[file]!.get() }
       // In the items' order, so that the summary names the same clip every time.
       for (i, p) in packets.sorted(by: { $0.key < $1.key }) {
-        if faults[p.path] == nil { faults[p.path] = try SourcePackets.decodeFault(p.path) }
         if let fault = faults[p.path] ?? nil {
           packets[i] = nil
           unusable.append("\((p.path as NSString).lastPathComponent) does not decode cleanly (\(fault))")
