@@ -87,15 +87,17 @@ public struct SmartSound: Sendable, Equatable {
     _ timeline: Timeline, tracks: [AudioMix.Track], levels: AudioMix.Levels, clipAudio: Bool, editly: Bool,
     whole: Bool
   ) throws -> Result<SmartSound, Refusal> {
-    let refusal: String? =
-      if editly { "an editly edit's sound is mixed by editly's rules" } else if !whole {
-        "a part of a sharded render carries the whole video's sound"
-      } else if !tracks.isEmpty { "music or a voice plays under the video" } else if levels.loudness != nil {
-        "a loudness target is met over the whole mix"
-      } else if levels.normalize != nil { "the whole mix is evened out (audioNorm)" } else if levels.outputVolume != 1 {
-        "a gain is set over the whole mix"
-      } else if !clipAudio { "the clips' own sound is left out" } else { nil }
-    if let refusal { return .failure(Refusal(refusal)) }
+    // What makes the sound change everywhere, so that nothing of it can be copied.
+    let everywhere: [(Bool, String)] = [
+      (editly, "an editly edit's sound is mixed by editly's rules"),
+      (!whole, "a part of a sharded render carries the whole video's sound"),
+      (!tracks.isEmpty, "music or a voice plays under the video"),
+      (levels.loudness != nil, "a loudness target is met over the whole mix"),
+      (levels.normalize != nil, "the whole mix is evened out (audioNorm)"),
+      (levels.outputVolume != 1, "a gain is set over the whole mix"),
+      (!clipAudio, "the clips' own sound is left out"),
+    ]
+    if let (_, reason) = everywhere.first(where: { $0.0 }) { return .failure(Refusal(reason)) }
     var paths: [Int: String] = [:]
     for (i, item) in timeline.items.enumerated() {
       if case .clip(let info) = item.source, info.hasAudio { paths[i] = info.path }
