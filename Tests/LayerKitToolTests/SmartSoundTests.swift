@@ -96,6 +96,8 @@ final class SmartSoundTests: XCTestCase {
       ([a, b, "--audio", music], "sound encoded whole: music or a voice plays under the video"),
       ([a, slow], "sound encoded whole: the clips' sound differs (48000 Hz mono, 44100 Hz mono)"),
       ([a, b, "--speed", "1", "--speed", "2"], "sound encoded whole: b.mp4's sound plays at another speed or loops"),
+      ([a, b, "--loudness", "-16"], "sound encoded whole: a loudness target is met over the whole mix"),
+      ([a, b, "--volume", "0.5"], "sound encoded whole: a gain is set over the whole mix"),
     ]
     for (n, (arguments, words)) in cases.enumerated() {
       let out = h.path("out\(n).mp4")
