@@ -58,18 +58,7 @@ extension AudioMix {
           inputs.append(["-ss", FFmpeg.seconds(item.inPoint), "-t", FFmpeg.seconds(played), "-i", info.path])
           chain = ["[\(index):a:0]\(format)"] + tempo + ["apad", "atrim=duration=\(FFmpeg.seconds(item.duration))"]
         }
-        let fadeIn = i > 0 ? timeline.transitions[i - 1].duration : 0
-        let fadeOut = i < timeline.transitions.count ? timeline.transitions[i].duration : 0
-        let curveIn = i > 0 ? timeline.transitions[i - 1].audioInCurve.map { ":curve=\($0)" } ?? "" : ""
-        let curveOut =
-          i < timeline.transitions.count ? timeline.transitions[i].audioOutCurve.map { ":curve=\($0)" } ?? "" : ""
-        if fadeIn > 0 { chain.append("afade=t=in:st=0:d=\(FFmpeg.seconds(fadeIn))\(curveIn)") }
-        if fadeOut > 0 {
-          chain.append(
-            "afade=t=out:st=\(FFmpeg.seconds(item.duration - fadeOut)):d=\(FFmpeg.seconds(fadeOut))\(curveOut)")
-        }
-        let volume = levels.clipVolume * item.volume
-        if volume != 1 { chain.append("volume=\(volume)") }
+        chain += clipLevels(timeline, item: i, volume: levels.clipVolume * item.volume)
         let delay = Int((timeline.starts[i] * 48000).rounded())
         if delay > 0 { chain.append("adelay=delays=\(delay)S:all=1") }
         graph.append(chain.joined(separator: ",") + "[c\(i)]")
@@ -106,6 +95,25 @@ extension AudioMix {
     let loud = try whole.loudnessFilters(target: target)
     let finish = ([even].compactMap { $0 } + loud + [volume].compactMap { $0 }).joined(separator: ",")
     return mix(inputs, graph, labels, total: total, range: range, finish: finish)
+  }
+
+  /// Clip item i's sound faded in over the transition before it and out over the one after
+  /// (with their sound curves), at `volume`: the filters of its chain, whose time 0 is the
+  /// item's start, or `cut` seconds into the item where the chain starts later.
+  package static func clipLevels(_ timeline: Timeline, item i: Int, volume: Double, cut: Double = 0) -> [String] {
+    let fades = timeline.soundFades(ofItem: i)
+    var filters: [String] = []
+    if fades.in > 0 {
+      let curve = timeline.transitions[i - 1].audioInCurve.map { ":curve=\($0)" } ?? ""
+      filters.append("afade=t=in:st=0:d=\(FFmpeg.seconds(fades.in))\(curve)")
+    }
+    if fades.out > 0 {
+      let curve = timeline.transitions[i].audioOutCurve.map { ":curve=\($0)" } ?? ""
+      let start = timeline.items[i].duration - fades.out - cut
+      filters.append("afade=t=out:st=\(FFmpeg.seconds(max(0, start))):d=\(FFmpeg.seconds(fades.out))\(curve)")
+    }
+    if volume != 1 { filters.append("volume=\(volume)") }
+    return filters
   }
 
   /// The true peak (dBTP) a mix brought to a loudness is held under.

@@ -227,6 +227,11 @@ public struct Timeline: Sendable {
   }
 
   /// Seconds from the first frame to the end.
+  /// How long item i's sound fades in (the transition before it) and out (the one after).
+  package func soundFades(ofItem i: Int) -> (in: Double, out: Double) {
+    (i > 0 ? transitions[i - 1].duration : 0, i < transitions.count ? transitions[i].duration : 0)
+  }
+
   public var duration: Double {
     starts[starts.count - 1] + items[items.count - 1].duration
   }

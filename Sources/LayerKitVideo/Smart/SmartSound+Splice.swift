@@ -76,15 +76,7 @@ extension SmartSound {
         "[\(k):a:0]atrim=start_sample=\(p.from):end_sample=\(p.from + p.length)", "asetpts=N/SR/TB",
         "aformat=sample_fmts=fltp",
       ]
-      if p.fadeIn > 0 {
-        chain.append("afade=t=in:st=0:d=\(FFmpeg.seconds(p.fadeIn))" + (p.curveIn.map { ":curve=\($0)" } ?? ""))
-      }
-      if p.fadeOut > 0 {
-        chain.append(
-          "afade=t=out:st=\(FFmpeg.seconds(max(0, p.fadeOutStart))):d=\(FFmpeg.seconds(p.fadeOut))"
-            + (p.curveOut.map { ":curve=\($0)" } ?? ""))
-      }
-      if p.volume != 1 { chain.append("volume=\(p.volume)") }
+      chain += p.levels
       if p.at > 0 { chain.append("adelay=delays=\(p.at)S:all=1") }
       graph.append(chain.joined(separator: ",") + "[p\(k)]")
       labels.append("[p\(k)]")

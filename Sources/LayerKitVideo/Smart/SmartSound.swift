@@ -21,7 +21,7 @@ import LayerKitTimeline
 public struct SmartSound: Sendable, Equatable {
   /// A clip item's sound in the mix the encoded stretches are cut from: its source from sample
   /// `from` on, `length` samples, at output sample `at`, faded and at its level as in the whole
-  /// mix (`AudioMix.make`).
+  /// mix (`levels`: `AudioMix.clipLevels`, as `AudioMix.make` has them).
   struct Placed: Sendable, Equatable {
     var item: Int
     /// Index into `sources`.
@@ -29,13 +29,7 @@ public struct SmartSound: Sendable, Equatable {
     var from: Int
     var length: Int
     var at: Int
-    /// The fades' lengths and where the fade-out starts, in seconds of the chain.
-    var fadeIn: Double
-    var fadeOutStart: Double
-    var fadeOut: Double
-    var curveIn: String?
-    var curveOut: String?
-    var volume: Double
+    var levels: [String]
     /// Samples the sound is moved from where the video puts it.
     var shift: Int
   }
@@ -164,8 +158,7 @@ public struct SmartSound: Sendable, Equatable {
       let length = Int((item.duration * rate).rounded())
       // A sound moved before the video's start loses what falls before it.
       let cut = max(0, -(start + shift))
-      let fadeIn = i > 0 ? timeline.transitions[i - 1].duration : 0
-      let fadeOut = i < timeline.transitions.count ? timeline.transitions[i].duration : 0
+      let (fadeIn, fadeOut) = timeline.soundFades(ofItem: i)
       if sourceIndex[sound.path] == nil {
         sourceIndex[sound.path] = sources.count
         sources.append(sound)
@@ -174,11 +167,9 @@ public struct SmartSound: Sendable, Equatable {
       placed.append(
         Placed(
           item: i, source: sourceIndex[sound.path]!, from: from + cut, length: length - cut, at: start + shift + cut,
-          fadeIn: fadeIn, fadeOutStart: item.duration - fadeOut - Double(cut) / rate, fadeOut: fadeOut,
-          curveIn: i > 0 ? timeline.transitions[i - 1].audioInCurve : nil,
-          curveOut: i < timeline.transitions.count ? timeline.transitions[i].audioOutCurve : nil, volume: volume,
-          shift: shift))
-      if volume == 1, item.speed == 1, item.loopLength == nil {
+          levels: AudioMix.clipLevels(timeline, item: i, volume: volume, cut: Double(cut) / rate), shift: shift))
+      // At its own level (its speed and loop were refused above).
+      if volume == 1 {
         alone[placed.count - 1] = (
           start + shift + Int((fadeIn * rate).rounded()),
           start + shift + Int(((item.duration - fadeOut) * rate).rounded())
