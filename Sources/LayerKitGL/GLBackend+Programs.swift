@@ -5,7 +5,6 @@
 // themselves.
 
 import CEGL
-import LayerKit
 import LayerKitRender
 
 extension GLBackend {
