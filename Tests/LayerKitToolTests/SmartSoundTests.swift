@@ -151,4 +151,50 @@ final class SmartSoundTests: XCTestCase {
     XCTAssertEqual(asked.status, 0, asked.stderr)
     XCTAssertTrue(asked.stderr.contains("from the sources"), asked.stderr)
   }
+
+  /// A clip's pictures and sound are checked by one decode of the file; where it finds damage,
+  /// each stream is decoded alone to say whose it is: a clip whose pictures are damaged is
+  /// encoded, and its sound, found clean, may still be copied.
+  func testOneDecodeChecksPicturesAndSoundAndADamagedPictureIsTheVideosFault() throws {
+    let h = try ToolHarness.make("smart-damaged")
+    defer { h.cleanUp() }
+    let (a, b) = (try clip(h, "a.mp4", frequency: 440), try clip(h, "b.mp4", frequency: 660))
+    // The second half of every fourth picture from the 21st overwritten (positions by ffprobe).
+    let probe = try ToolHarness.run(
+      ToolHarness.which("ffprobe"),
+      ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pos,size", "-of", "compact=p=0", a])
+    XCTAssertEqual(probe.status, 0, probe.stderr)
+    let packets = probe.stdout.split(separator: "\n").map { line in
+      Dictionary(
+        uniqueKeysWithValues: line.split(separator: "|").map { pair in
+          let kv = pair.split(separator: "=")
+          return (String(kv[0]), Int(kv[1]) ?? 0)
+        })
+    }
+    XCTAssertEqual(packets.count, 90)
+    let file = try XCTUnwrap(FileHandle(forUpdatingAtPath: a))
+    for packet in packets[20..<60].enumerated().filter({ $0.offset % 4 == 0 }).map(\.element) {
+      let (position, size) = (packet["pos"]!, packet["size"]!)
+      try file.seek(toOffset: UInt64(position + size / 2))
+      file.write(Data((0..<(size - size / 2)).map { UInt8(truncatingIfNeeded: $0 * 97 + 13) }))
+    }
+    try file.close()
+    let cache = h.path("verdicts")
+    let r = try h.run(
+      ["concat", a, b, "--renderer", "cpu", "-o", h.path("out.mp4")], environment: ["LAYERKIT_CACHE_DIR": cache])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    // b's pictures copied, a's encoded; both clips' sound copied where heard alone.
+    XCTAssertTrue(r.stderr.contains("copied 2.5 s of 5.5 s"), r.stderr)
+    XCTAssertTrue(r.stderr.contains("sound: copied"), r.stderr)
+    var verdicts: [String: String] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: cache + "/decode-checks") {
+      let lines = try String(contentsOfFile: cache + "/decode-checks/" + name, encoding: .utf8).split(separator: "\n")
+      let key = lines[0].split(separator: "|")
+      verdicts[key[0] + " " + (key[1] as NSString).lastPathComponent] = String(lines[1])
+    }
+    XCTAssertEqual(verdicts["sound a.mp4"], "clean", "\(verdicts)")
+    XCTAssertEqual(verdicts["video b.mp4"], "clean", "\(verdicts)")
+    XCTAssertEqual(verdicts["sound b.mp4"], "clean", "\(verdicts)")
+    XCTAssertTrue(verdicts["video a.mp4"]?.hasPrefix("fault: ") == true, "\(verdicts)")
+  }
 }

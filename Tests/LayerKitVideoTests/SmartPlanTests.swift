@@ -127,7 +127,7 @@ final class SmartPlanTests: XCTestCase {
     let path = try makeClip(["-x264-params", "keyint=10:min-keyint=10:scenecut=0:bframes=2"])
     defer { try? FileManager.default.removeItem(atPath: path) }
     let info = try ClipInfo.probe(path)
-    let packets = try SourcePackets.scan(try SourceStream.probe(path), frameCount: info.frameCount)
+    let packets = try SourcePackets.scan(try SourceFile.probe(path), frameCount: info.frameCount)
     XCTAssertNil(packets.unusable)
     XCTAssertEqual(packets.keyframes, [0, 10, 20, 30, 40])
     XCTAssertEqual(packets.frameCount, 50)
@@ -140,7 +140,7 @@ final class SmartPlanTests: XCTestCase {
     let path = try makeClip(["-x264-params", "keyint=10:min-keyint=10:scenecut=0:bframes=3:open-gop=1"])
     defer { try? FileManager.default.removeItem(atPath: path) }
     let info = try ClipInfo.probe(path)
-    let packets = try SourcePackets.scan(try SourceStream.probe(path), frameCount: info.frameCount)
+    let packets = try SourcePackets.scan(try SourceFile.probe(path), frameCount: info.frameCount)
     XCTAssertEqual(packets.keyframes, [0])
   }
 

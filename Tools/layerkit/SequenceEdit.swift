@@ -65,7 +65,7 @@ extension VideoJob {
     slot: (_ index: Int, _ clip: ClipInput?) -> Slot
   ) throws {
     let (transitions, clips) = (options.transitions, options.clips)
-    let sources = try VideoRender.open(inputs)
+    let sources = try VideoRender.open(inputs, readingPackets: copiesPackets)
     let cuts = try clips.cuts(for: sources)
     if !options.video.run.quiet {
       for note in clips.cutsPastTheEnd(for: sources) { printError("layerkit: \(note)") }
@@ -146,7 +146,9 @@ extension VideoJob {
     var byPath: [String: MediaSource] = [:]
     for source in sources { byPath[source.path] = source }
     // Overlays (pictures, or clips for picture-in-picture) opened as the inputs are.
-    for source in try VideoRender.open(edit.mediaPaths.filter { byPath[$0] == nil }) { byPath[source.path] = source }
+    for source in try VideoRender.open(edit.mediaPaths.filter { byPath[$0] == nil }, readingPackets: copiesPackets) {
+      byPath[source.path] = source
+    }
     // A cut past its clip's end ends there: said once, not refused (editly's rule, and --cut's).
     if !options.run.quiet {
       for note in edit.cutsPastTheEnd(sources: byPath) { printError("layerkit: \(note)") }

@@ -49,6 +49,12 @@ struct VideoJob {
     return settings
   }
 
+  /// Whether the render may copy its clips' packets (a smart render's MP4): they are read for
+  /// it as they are opened.
+  var copiesPackets: Bool {
+    options.smart != .off && (try? OutputTarget(path: options.output, format: options.encoder.format))?.format == .mp4
+  }
+
   /// The output the flags name, and how it is encoded.
   func output() throws -> (OutputTarget, EncodingOptions) {
     let target = try OutputTarget(path: options.output, format: options.encoder.format)

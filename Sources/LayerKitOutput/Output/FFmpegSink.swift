@@ -27,6 +27,9 @@ package final class FFmpegSink: FrameSink, @unchecked Sendable {
   private let rate: FrameRate
   /// editly's customOutputArgs, for naming ffmpeg's refusal of them.
   private let customArguments: [String]
+  /// Whether the file is read back to count its frames: not a smart render's encoded stretches,
+  /// whose packets `SmartRender` reads and counts itself (one ffprobe run, not two).
+  private let readsBack: Bool
   /// The most pixels a frame of an animated GIF or WebP holds.
   static let maxAnimatedPixels = 3840 * 2160
   /// The frame rates a GIF plays at as written: delays of 2 to 65 535 hundredths of a second.
@@ -36,6 +39,7 @@ package final class FFmpegSink: FrameSink, @unchecked Sendable {
     self.rate = rate
     let (target, options) = (plan.target, plan.options)
     customArguments = options.stretch == nil ? options.customArguments : []
+    readsBack = options.stretch == nil
     background = options.background
     displayPath = target.displayPath
     self.width = width
@@ -222,7 +226,7 @@ package final class FFmpegSink: FrameSink, @unchecked Sendable {
     do {
       // A device or a pipe (`-o /dev/full`) is not read back, but what ffmpeg said still counts.
       try checkErrorLines()
-      if let temporary { try verify(temporary.path) }
+      if let temporary, readsBack { try verify(temporary.path) }
     } catch {
       temporary?.discard()
       throw error

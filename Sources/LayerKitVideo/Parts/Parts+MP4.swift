@@ -20,7 +20,8 @@ extension PartsSource {
     guard target.format == .mp4, case .file(let output) = target.kind else {
       throw VideoError.incompatibleParts("MP4 parts join into an .mp4 file (their packets are copied)")
     }
-    let streams = try paths.map { try SourceStream.probe($0) }
+    let files = try paths.map { try SourceFile.probe($0) }
+    let streams = files.map(\.stream)
     let rate = try self.rate ?? FrameRate(clipParts[0].info.frameRate)
     if let why = SmartPlan.declines(
       streams, format: .mp4, encoder: SmartPlan.encoder(for: streams[0].codec), pixelFormat: nil, width: width,
@@ -29,8 +30,8 @@ extension PartsSource {
       throw VideoError.incompatibleParts("the parts cannot be joined by their packets: \(why)")
     }
     var delay = 0
-    for (i, stream) in streams.enumerated() {
-      let packets = try SourcePackets.scan(stream, frameCount: clipParts[i].count)
+    for (i, file) in files.enumerated() {
+      let packets = SourcePackets.scan(file, frameCount: clipParts[i].count)
       guard packets.unusable == nil, packets.keyframes.first == 0 else {
         throw VideoError.incompatibleParts(
           "\(paths[i]) does not start on an IDR picture (\(packets.unusable ?? "an open GOP")): it is not a smart part")

@@ -57,7 +57,10 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
     backends: RenderBackends, sources opened: [String: MediaSource] = [:]
   ) throws {
     var byPath = opened
-    for source in try Self.open(edit.mediaPaths.filter { opened[$0] == nil }) { byPath[source.path] = source }
+    let copies = settings.smart != .off && output.format == .mp4
+    for source in try Self.open(edit.mediaPaths.filter { opened[$0] == nil }, readingPackets: copies) {
+      byPath[source.path] = source
+    }
     let sources = edit.picturePaths.compactMap { byPath[$0] }
     let played = try Self.play(edit, sources: byPath, settings: settings, backends: backends)
     try self.init(
@@ -143,7 +146,8 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
       sound = try SmartSound.decide(
         timeline, tracks: played.tracks, levels: played.levels, clipAudio: played.clipAudio,
         // An MP4's parts carry the whole sound in the first (`audio(for:…)`), as the whole does.
-        editly: played.editlySound != nil, whole: range == 0..<total || target.format == .mp4)
+        editly: played.editlySound != nil, whole: range == 0..<total || target.format == .mp4,
+        files: smart.stretch?.files ?? [:])
     }
     if let stretch = smart.stretch {
       options.pixelFormat = options.pixelFormat ?? stretch.pixelFormat
@@ -256,7 +260,9 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
 
   /// Opens every path, several at once and each file once (stills decoded, clips probed); the
   /// first failure in the paths' order is the one reported.
-  public static func open(_ paths: [String]) throws -> [MediaSource] {
+  /// - Parameter readingPackets: the clips are also read as a smart render reads them
+  ///   (`SourceFile`), at the same time, for an output that may copy their packets.
+  public static func open(_ paths: [String], readingPackets: Bool = false) throws -> [MediaSource] {
     var unique: [String] = []
     var index: [String: Int] = [:]
     for path in paths where index[path] == nil {
@@ -266,10 +272,17 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
     let files = unique
     // Opened outside the lock, each result stored under it (Locked: a lock ThreadSanitizer sees).
     let results = Locked([Result<MediaSource, Error>?](repeating: nil, count: files.count))
+    // Clips in the containers smart rendering copies from, by their names (a guess: a wrong one
+    // costs one ffprobe run, or leaves one for later).
+    let copyable =
+      readingPackets
+      ? files.filter { ["mp4", "mov", "m4v"].contains(($0 as NSString).pathExtension.lowercased()) } : []
+    let readingAhead = SourceFile.readAhead(copyable)
     DispatchQueue.concurrentPerform(iterations: files.count) { i in
       let opened = Result { try MediaSource.open(files[i]) }
       results.withLock { $0[i] = opened }
     }
+    readingAhead.wait()
     let opened = results.current
     return try paths.map { try opened[index[$0]!]!.get() }
   }

@@ -14,6 +14,8 @@ struct SmartDecision {
     var plan: SmartPlan
     var packets: [Int: SourcePackets]
     var streams: [SourceStream]
+    /// Each clip file as probed, by path: what the sound's decision reads too.
+    var files: [String: SourceFile]
     /// The pixel format the encoded stretches take: the first copied clip's.
     var pixelFormat: String
 
@@ -71,21 +73,17 @@ struct SmartDecision {
         "a CRF of 0 is lossless H.264 (High 4:4:4 Predictive), a profile the copied packets are not in")
     }
     guard case .file = target.kind else { return try decline("a stream or a device is written as it is encoded") }
-    // Each file's stream and packets read by ffprobe, files side by side (each run costs tens of
-    // milliseconds before it reads a byte); the packets are only used if the streams can join.
+    // Each file's streams and packets read by one ffprobe run, files side by side (each run
+    // costs tens of milliseconds before it reads a byte).
     let paths = Set(clips.values.map(\.path)).sorted()
-    let frameCounts = Dictionary(clips.values.map { ($0.path, $0.frameCount) }) { a, _ in a }
-    let read = Locked<[String: (stream: Result<SourceStream, Error>, packets: Result<SourcePackets, Error>?)]>([:])
+    let read = Locked<[String: Result<SourceFile, Error>]>([:])
     DispatchQueue.concurrentPerform(iterations: paths.count) { k in
-      let path = paths[k]
-      let stream = Result { try SourceStream.probe(path) }
-      let packets = (try? stream.get()).map { s in Result { try SourcePackets.scan(s, frameCount: frameCounts[path]!) }
-      }
-      read.withLock { $0[path] = (stream, packets) }
+      let file = Result { try SourceFile.probe(paths[k]) }
+      read.withLock { $0[paths[k]] = file }
     }
-    var streams: [String: SourceStream] = [:]
-    for path in paths { streams[path] = try read.current[path]!.stream.get() }
-    let ordered = clips.keys.sorted().map { streams[clips[$0]!.path]! }
+    var files: [String: SourceFile] = [:]
+    for path in paths { files[path] = try read.current[path]!.get() }
+    let ordered = clips.keys.sorted().map { files[clips[$0]!.path]!.stream }
     // Without a codec named, the clips' own: HEVC clips make an HEVC output.
     let encoder = options.codec ?? SmartPlan.encoder(for: ordered[0].codec)
     if let reason = SmartPlan.declines(
@@ -98,7 +96,9 @@ struct SmartDecision {
     var packets: [Int: SourcePackets] = [:]
     var unusable: [String] = []
     for (i, info) in clips.sorted(by: { $0.key < $1.key }) {
-      if scanned[info.path] == nil { scanned[info.path] = try read.current[info.path]!.packets!.get() }
+      if scanned[info.path] == nil {
+        scanned[info.path] = SourcePackets.scan(files[info.path]!, frameCount: info.frameCount)
+      }
       let p = scanned[info.path]!
       if let why = p.unusable {
         unusable.append("\((info.path as NSString).lastPathComponent): \(why)")
@@ -126,15 +126,19 @@ struct SmartDecision {
     // Only packets that decode cleanly are copied: a damaged clip's frames are drawn from what
     // its decoder conceals, and encoded.
     if wholeCopies {
-      // Each file decoded once, files side by side (a decode's start and its end leave a core idle).
-      let files = Set(packets.values.map(\.path)).sorted()
+      // Each file decoded once, its sound with its pictures (the sound's packets may be copied
+      // too), files side by side (a decode's start and its end leave a core idle).
+      let checkedPaths = Set(packets.values.map(\.path)).sorted()
+      let soundful = Set(files.values.filter { $0.sound != nil }.map(\.stream.path))
       let checked = Locked<[String: Result<String?, Error>]>([:])
-      DispatchQueue.concurrentPerform(iterations: files.count) { k in
-        let fault = Result { try SourcePackets.decodeFault(files[k]) }
-        checked.withLock { $0[files[k]] = fault }
+      DispatchQueue.concurrentPerform(iterations: checkedPaths.count) { k in
+        let path = checkedPaths[k]
+        let streams: [DecodeVerdicts.Stream] = soundful.contains(path) ? [.video, .sound] : [.video]
+        let fault = Result { try DecodeVerdicts.faults(path, streams: streams)[.video] ?? nil }
+        checked.withLock { $0[path] = fault }
       }
       var faults: [String: String?] = [:]
-      for file in files { faults[file] = try checked.current[file]!.get() }
+      for path in checkedPaths { faults[path] = try checked.current[path]!.get() }
       // In the items' order, so that the summary names the same clip every time.
       for (i, p) in packets.sorted(by: { $0.key < $1.key }) {
         if let fault = faults[p.path] ?? nil {
@@ -150,7 +154,8 @@ struct SmartDecision {
           + "speed touches every one, or the cuts fall between keyframes)")
     }
     return SmartDecision(
-      stretch: Stretches(plan: smart, packets: packets, streams: ordered, pixelFormat: ordered[0].pixelFormat),
+      stretch: Stretches(
+        plan: smart, packets: packets, streams: ordered, files: files, pixelFormat: ordered[0].pixelFormat),
       frames: frames, declined: nil)
   }
 }

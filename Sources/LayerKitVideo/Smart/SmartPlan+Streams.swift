@@ -48,44 +48,11 @@ public struct SourceStream: Sendable, Equatable {
     self.colorRange = colorRange
   }
 
-  /// The first video stream of `path`, by ffprobe.
+  /// The first video stream of `path`, by ffprobe (`SourceFile.probe`, which also lists the
+  /// packets: read the file once where both are wanted).
   /// - Throws: `ProcessError.unreadableClip` when ffprobe cannot read it or it has no video.
   public static func probe(_ path: String) throws(ProcessError) -> SourceStream {
-    let keys = [
-      "codec_name", "profile", "pix_fmt", "width", "height", "r_frame_rate", "color_space", "color_range",
-      "color_primaries", "color_transfer", "time_base", "level", "sample_aspect_ratio",
-    ]
-    let probe = try FFmpeg.start(
-      try FFmpeg.ffprobe(),
-      [
-        "-v", "error", "-select_streams", "v:0", "-show_entries",
-        "stream=" + keys.joined(separator: ",") + ":stream_side_data=rotation:format=format_name", "-of",
-        "default=noprint_wrappers=1", path,
-      ], stdin: false, stdout: .pipe)
-    let text = String(decoding: probe.readAll(), as: UTF8.self)
-    guard probe.wait() == 0 else {
-      throw .unreadableClip(path: path, reason: FFmpeg.explain(probe.errorTail(lines: 4), path: path))
-    }
-    var values: [String: String] = [:]
-    for line in text.split(whereSeparator: \.isNewline) {
-      guard let eq = line.firstIndex(of: "=") else { continue }
-      values[String(line[..<eq])] = String(line[line.index(after: eq)...])
-    }
-    guard let codec = values["codec_name"], let w = values["width"].flatMap(Int.init),
-      let h = values["height"].flatMap(Int.init)
-    else { throw .unreadableClip(path: path, reason: "no video stream") }
-    var stream = SourceStream(
-      path: path, codec: codec, profile: values["profile"] ?? "unknown", pixelFormat: values["pix_fmt"] ?? "unknown",
-      width: w, height: h, frameRate: values["r_frame_rate"] ?? "0/0", colorSpace: values["color_space"] ?? "unknown",
-      colorRange: values["color_range"] ?? "unknown")
-    stream.colorPrimaries = values["color_primaries"] ?? "unknown"
-    stream.colorTransfer = values["color_transfer"] ?? "unknown"
-    stream.timeBase = values["time_base"] ?? "0/0"
-    stream.level = values["level"].flatMap(Int.init) ?? 0
-    stream.sampleAspect = values["sample_aspect_ratio"] ?? "1:1"
-    stream.rotation = values["rotation"].flatMap(Double.init) ?? 0
-    stream.container = values["format_name"] ?? ""
-    return stream
+    try SourceFile.probe(path).stream
   }
 
   /// The time base as (numerator, denominator), nil when it is not one.

@@ -213,7 +213,7 @@ public final class SmartRender: RenderJob, @unchecked Sendable {
     }
     running.withLock { $0.pipeline = nil }
     _ = copiedDone.add(count)
-    let encoded = try SourcePackets.scan(try SourceStream.probe(path), frameCount: count)
+    let encoded = SourcePackets.scan(try SourceFile.probe(path), frameCount: count)
     if let why = encoded.unusable {
       throw ProcessError.programFailed(program: "ffmpeg", status: 0, detail: "the encoded stretches: \(why)")
     }

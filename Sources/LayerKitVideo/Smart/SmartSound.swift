@@ -71,7 +71,7 @@ public struct SmartSound: Sendable, Equatable {
   }
 
   /// Whether a smart render of `timeline` copies its sound, and if so the plan: its clips' sound
-  /// probed (`SourceSound`), then `make`.
+  /// read (`SourceSound`) from their files as the video's decision probed them, then `make`.
   /// - Parameters:
   ///   - whole: the render is the whole video (a part of a sharded one carries the whole sound).
   ///   - editly: the sound is mixed by editly's rules (`AudioMix.editly`).
@@ -79,7 +79,7 @@ public struct SmartSound: Sendable, Equatable {
   /// - Throws: `ProcessError` when ffprobe cannot read a clip.
   static func decide(
     _ timeline: Timeline, tracks: [AudioMix.Track], levels: AudioMix.Levels, clipAudio: Bool, editly: Bool,
-    whole: Bool
+    whole: Bool, files: [String: SourceFile]
   ) throws -> Result<SmartSound, Refusal> {
     // What makes the sound change everywhere, so that nothing of it can be copied.
     let everywhere: [(Bool, String)] = [
@@ -97,10 +97,11 @@ public struct SmartSound: Sendable, Equatable {
       if case .clip(let info) = item.source, info.hasAudio { paths[i] = info.path }
     }
     // Each file once, files side by side.
+    let known = files
     let files = Set(paths.values).sorted()
     let probed = Locked<[String: Result<Result<SourceSound, Refusal>, Error>]>([:])
     DispatchQueue.concurrentPerform(iterations: files.count) { k in
-      let result = Result { try SourceSound.probe(files[k]) }
+      let result = Result { try SourceSound.make(try known[files[k]] ?? SourceFile.probe(files[k])) }
       probed.withLock { $0[files[k]] = result }
     }
     var sounds: [Int: Result<SourceSound, Refusal>] = [:]

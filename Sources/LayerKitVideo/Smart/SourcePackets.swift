@@ -68,42 +68,19 @@ public struct SourcePackets: Sendable, Equatable {
     try DecodeVerdicts.fault(path, stream: .video)
   }
 
-  /// Reads the packets of `stream`'s clip with ffprobe (no decoding) and the first bytes of each
-  /// keyframe from the file, and works out its clean keyframes.
+  /// Works out the clean keyframes of `file`'s video packets (`SourceFile.probe`: ffprobe, no
+  /// decoding), reading the first bytes of each keyframe from the file.
   /// - Parameter frameCount: the frames LayerKit decodes from the clip (`ClipInfo.frameCount`):
   ///   packets that are not exactly those frames make the clip unusable.
-  /// - Throws: `ProcessError.unreadableClip` when ffprobe cannot read it.
-  public static func scan(_ stream: SourceStream, frameCount: Int) throws(ProcessError) -> SourcePackets {
-    let probe = try FFmpeg.start(
-      try FFmpeg.ffprobe(),
-      [
-        "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags,pos,size", "-of",
-        "compact=p=0", stream.path,
-      ], stdin: false, stdout: .pipe)
-    let text = String(decoding: probe.readAll(), as: UTF8.self)
-    guard probe.wait() == 0 else {
-      throw .unreadableClip(path: stream.path, reason: FFmpeg.explain(probe.errorTail(lines: 4), path: stream.path))
-    }
-    var packets: [Packet] = []
-    for line in text.split(whereSeparator: \.isNewline) {
-      // pts=0|size=4943|pos=48|flags=K_
-      var fields: [Substring: Substring] = [:]
-      for pair in line.split(separator: "|") {
-        guard let eq = pair.firstIndex(of: "=") else { continue }
-        fields[pair[..<eq]] = pair[pair.index(after: eq)...]
-      }
-      guard let pts = fields["pts"].flatMap({ Int64($0) }) else {
-        return SourcePackets(
-          path: stream.path, keyframes: [], reorder: [], unusable: "a packet without a presentation time")
-      }
-      packets.append(
-        Packet(
-          pts: pts, isKey: fields["flags"]?.hasPrefix("K") == true, position: fields["pos"].flatMap({ Int64($0) }),
-          size: fields["size"].flatMap({ Int($0) }) ?? 0))
+  public static func scan(_ file: SourceFile, frameCount: Int) -> SourcePackets {
+    let stream = file.stream
+    if file.untimedPackets {
+      return SourcePackets(
+        path: stream.path, keyframes: [], reorder: [], unusable: "a packet without a presentation time")
     }
     let bytes = FileHandle(forReadingAtPath: stream.path)
     defer { try? bytes?.close() }
-    return make(packets, stream: stream, frameCount: frameCount) { packet in
+    return make(file.packets, stream: stream, frameCount: frameCount) { packet in
       guard let bytes, let position = packet.position, packet.size > 0 else { return nil }
       do {
         try bytes.seek(toOffset: UInt64(position))

@@ -23,50 +23,31 @@ struct SourceSound: Sendable, Equatable {
   /// Where packet `k` starts, in samples of the sound as it plays.
   func start(ofPacket k: Int) -> Int { firstTime + k * Self.frameSamples }
 
-  /// The first audio stream of `path` and its packets, by ffprobe.
+  /// The first sound stream of `file` (`SourceFile.probe`) and its packets.
   /// - Returns: the sound, or why its packets cannot be copied.
-  /// - Throws: `ProcessError` when ffprobe cannot run or read the file.
-  static func probe(_ path: String) throws -> Result<SourceSound, Refusal> {
+  /// - Throws: `ProcessError` when ffmpeg cannot run to check that it decodes.
+  static func make(_ file: SourceFile) throws -> Result<SourceSound, Refusal> {
+    let path = file.stream.path
     let name = (path as NSString).lastPathComponent
-    let probe = try FFmpeg.start(
-      try FFmpeg.ffprobe(),
-      [
-        "-v", "error", "-select_streams", "a:0", "-show_entries",
-        "stream=codec_name,profile,sample_rate,channels,channel_layout,time_base,bit_rate:packet=pts,duration,size",
-        "-of", "json", path,
-      ], stdin: false, stdout: .pipe)
-    let data = probe.readAll()
-    let status = probe.wait()
-    guard status == 0 else {
-      throw ProcessError.unreadableClip(path: path, reason: FFmpeg.explain(probe.errorTail(lines: 4), path: path))
+    guard let stream = file.sound else { return .failure(Refusal("\(name) has no sound stream ffprobe describes")) }
+    guard stream.codec == "aac", stream.profile == "LC" else {
+      return .failure(Refusal("\(name)'s sound is \(stream.codec) \(stream.profile), not AAC-LC"))
     }
-    guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let stream = (json["streams"] as? [[String: Any]])?.first
-    else { return .failure(Refusal("\(name) has no sound stream ffprobe describes")) }
-    func int(_ value: Any?) -> Int? {
-      if let n = value as? Int { return n }
-      return (value as? String).flatMap { Int($0) }
-    }
-    let codec = stream["codec_name"] as? String ?? "?"
-    let profile = stream["profile"] as? String ?? "?"
-    guard codec == "aac", profile == "LC" else {
-      return .failure(Refusal("\(name)'s sound is \(codec) \(profile), not AAC-LC"))
-    }
-    guard let rate = int(stream["sample_rate"]), let channels = int(stream["channels"]), rate > 0, channels > 0,
-      let layout = stream["channel_layout"] as? String, !layout.isEmpty
+    guard let rate = stream.sampleRate, let channels = stream.channels, rate > 0, channels > 0,
+      let layout = stream.layout, !layout.isEmpty
     else { return .failure(Refusal("\(name)'s sound has no sample rate or channel layout")) }
-    guard stream["time_base"] as? String == "1/\(rate)" else {
-      return .failure(Refusal("\(name)'s sound is timed in \(stream["time_base"] ?? "?"), not in samples"))
+    guard stream.timeBase == "1/\(rate)" else {
+      return .failure(Refusal("\(name)'s sound is timed in \(stream.timeBase), not in samples"))
     }
-    let packets = json["packets"] as? [[String: Any]] ?? []
+    let packets = stream.packets
     var sizes: [Int] = []
     sizes.reserveCapacity(packets.count)
-    guard let first = packets.first.flatMap({ int($0["pts"]) }) else {
+    guard let first = packets.first?.pts else {
       return .failure(Refusal("\(name)'s sound packets have no times"))
     }
     for (k, packet) in packets.enumerated() {
-      guard let pts = int(packet["pts"]), let size = int(packet["size"]), pts == first + k * frameSamples,
-        k == packets.count - 1 || int(packet["duration"]) == frameSamples
+      guard let pts = packet.pts, let size = packet.size, pts == first + k * frameSamples,
+        k == packets.count - 1 || packet.duration == frameSamples
       else {
         return .failure(Refusal("\(name)'s sound packets are not one after another, 1024 samples each"))
       }
@@ -79,7 +60,7 @@ struct SourceSound: Sendable, Equatable {
     }
     return .success(
       SourceSound(
-        path: path, sampleRate: rate, channels: channels, layout: layout, bitRate: int(stream["bit_rate"]),
+        path: path, sampleRate: rate, channels: channels, layout: layout, bitRate: stream.bitRate,
         firstTime: first, sizes: sizes))
   }
 
