@@ -17,9 +17,15 @@ let package = Package(
     .library(name: "LayerKitText", targets: ["LayerKitText"]),
     .executable(name: "layerkit", targets: ["layerkit"]),
     .executable(name: "layerkit-bench", targets: ["layerkit-bench"]),
+    .executable(name: "layerkit-server", targets: ["layerkit-server"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    // The render server's alone (the layerkit product does not build them).
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
   ],
   targets: [
     // System libraries (Debian -dev packages); module maps only.
@@ -102,6 +108,22 @@ let package = Package(
       ],
       path: "Tools/layerkit"
     ),
+    // The HTTP render server: edits queued (SQLite under --state), rendered through the render
+    // entry, watched and fetched over HTTP.
+    .target(
+      name: "LayerKitServer",
+      dependencies: [
+        "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia", "LayerKitVideo",
+        .product(name: "Hummingbird", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      resources: [.copy("Web")]),
+    .executableTarget(
+      name: "layerkit-server",
+      dependencies: ["LayerKitServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      path: "Tools/layerkit-server"
+    ),
     .executableTarget(
       name: "layerkit-bench",
       dependencies: [
@@ -149,12 +171,13 @@ let package = Package(
       dependencies: [
         "LayerKit", "LayerKitScene", "LayerKitReference", "LayerKitMedia", "LayerKitVideo", "LayerKitTesting",
       ]),
+    .testTarget(name: "LayerKitServerTests", dependencies: ["LayerKitServer"]),
     .testTarget(
       name: "LayerKitToolTests",
       dependencies: [
         "LayerKitMedia", "LayerKitVideo", "LayerKit", "LayerKitSamples", "LayerKitTesting", "LayerKitScene",
         "LayerKitGL",
-        "LayerKitReference", "layerkit",
+        "LayerKitReference", "layerkit", "layerkit-server",
       ],
       // Shaders and media the tests hand to the layerkit binary by path; the player check's page
       // and server (Player/), run from where they lie.

@@ -20,6 +20,7 @@ packages=(
   ffmpeg                              # encoding MP4/WebM/GIF/MOV, decoding clips, mixing audio
   libheif-examples                    # heif-convert: HEIC and AVIF photos (ffmpeg 5.1 cannot decode them)
   chromium python3                    # tests: every MP4 and WebM plays to its end in a real player
+  libsqlite3-dev                      # the render server's queue (GRDB over SQLite)
 )
 
 missing=()

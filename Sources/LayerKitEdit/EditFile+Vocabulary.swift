@@ -74,6 +74,8 @@ extension EditFile {
     /// The command line's seed, over the file's `seed` (read first): editly's random choices
     /// made while reading.
     var seed: UInt64?
+    /// Whether every path must lie inside `folder` (a render server's media folder).
+    var confined = false
     /// editly's `fast` and `customOutputArgs`, taken out of the tree (they shape the output, not
     /// the edit).
     var fast = false
@@ -118,10 +120,28 @@ extension EditFile {
       return a
     }
 
-    /// A path as written, taken from the file's folder when relative.
-    func resolved(_ tree: Tree?) -> Tree? {
-      guard case .string(let p)? = tree, !p.hasPrefix("/"), !p.isEmpty else { return tree }
+    /// A path as written (at `path` in the file), taken from the file's folder when relative.
+    /// - Throws: where the reader is `confined`, for a URL, an absolute path, a `..` step or a
+    ///   link that leads out of the folder.
+    func resolved(_ tree: Tree?, at path: String) throws(EditFile.Error) -> Tree? {
+      guard case .string(let p)? = tree, !p.isEmpty else { return tree }
+      if confined { try confine(p, at: path) }
+      guard !p.hasPrefix("/") else { return tree }
       return .string(folder == "." ? p : (folder as NSString).appendingPathComponent(p))
+    }
+
+    /// Refuses `p` unless it names a file inside `folder`, links followed.
+    func confine(_ p: String, at path: String) throws(EditFile.Error) {
+      if p.contains("://") || p.lowercased().hasPrefix("file:") || p.lowercased().hasPrefix("data:") {
+        throw fail(path, "a URL; only files in the media folder are read")
+      }
+      if p.hasPrefix("/") || p.hasPrefix("~") { throw fail(path, "an absolute path; name a file in the media folder") }
+      if p.split(separator: "/").contains("..") { throw fail(path, "leads out of the media folder (..)") }
+      let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+      let target = URL(fileURLWithPath: folder).appendingPathComponent(p).resolvingSymlinksInPath().path
+      guard target.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
+        throw fail(path, "a link that leads out of the media folder")
+      }
     }
 
     /// The whole file: the tree the `Edit` decodes, and `outPath`.
@@ -152,7 +172,7 @@ extension EditFile {
       }
       var outPath: String?
       if let out = top.removeValue(forKey: "outPath") {
-        guard case .string(let s) = resolved(out)! else {
+        guard case .string(let s) = try resolved(out, at: "outPath")! else {
           throw fail("outPath", "found \(out.kind), expected a string")
         }
         outPath = s
@@ -182,7 +202,8 @@ extension EditFile {
         // What the Edit keeps of the layer defaults: resizeMode and fontPath for every layer.
         var kept: [String: Tree] = [:]
         for key in ["resizeMode", "fontPath"] where layerDefaults[key] != nil {
-          kept[key] = key == "fontPath" ? resolved(layerDefaults[key]) : layerDefaults[key]
+          kept[key] =
+            key == "fontPath" ? try resolved(layerDefaults[key], at: "defaults.layer.fontPath") : layerDefaults[key]
         }
         if !kept.isEmpty { defaults["layer"] = .object(kept) }
         top["defaults"] = .object(defaults)
@@ -211,13 +232,13 @@ extension EditFile {
         for (i, track) in try array(t, at: "audioTracks").enumerated() {
           var o = try check(
             try object(track, at: "audioTracks[\(i)]"), at: "audioTracks[\(i)]", known: EditFile.trackKeys)
-          o["path"] = resolved(o["path"])
+          o["path"] = try resolved(o["path"], at: "audioTracks[\(i)].path")
           tracks.append(.object(o))
         }
       }
       let background = top.removeValue(forKey: "backgroundAudioVolume")
       if let music = top.removeValue(forKey: "audioFilePath") {
-        var track: [String: Tree] = ["path": resolved(music)!]
+        var track: [String: Tree] = ["path": try resolved(music, at: "audioFilePath")!]
         if case .bool(true)? = top["loopAudio"] { track["loop"] = .bool(true) }
         // editly's backgroundAudioVolume: the music's weight in the mix (a number or decibels).
         switch background {
@@ -238,14 +259,14 @@ extension EditFile {
         for (i, overlay) in try array(o, at: "overlays").enumerated() {
           var v = try check(
             try object(overlay, at: "overlays[\(i)]"), at: "overlays[\(i)]", known: EditFile.overlayKeys)
-          v["path"] = resolved(v["path"])
+          v["path"] = try resolved(v["path"], at: "overlays[\(i)].path")
           overlays.append(.object(v))
         }
         top["overlays"] = .array(overlays)
       }
       if let s = top["subtitles"] {
         var v = try check(try object(s, at: "subtitles"), at: "subtitles", known: EditFile.subtitleKeys)
-        v["path"] = resolved(v["path"])
+        v["path"] = try resolved(v["path"], at: "subtitles.path")
         top["subtitles"] = .object(v)
       }
       if let n = top["audioNorm"] {
@@ -322,7 +343,7 @@ extension EditFile {
         if merged["zoomDirection"] == .null { merged["zoomDirection"] = .string("none") }
         var layer = try check(merged, at: at, known: known)
         for key in ["path", "fontPath", "fragmentPath", "vertexPath"] where layer[key] != nil {
-          layer[key] = resolved(layer[key])
+          layer[key] = try resolved(layer[key], at: "\(at).\(key)")
         }
         layers.append(.object(layer))
       }
@@ -336,6 +357,14 @@ extension EditFile {
       if case .string(let name)? = t["name"] {
         let lower = name.lowercased()
         if let mapped = EditFile.transitionNames[lower] { t["name"] = .string(mapped) }
+        if confined, name.contains("/") || lower.hasSuffix(".glsl") {
+          throw fail(
+            path + ".name", "a shader file; name a transition of the catalogue or of the server's gl-transitions")
+        }
+      }
+      // A texture a shader's parameter names (a gl-transitions sampler2D) is a path too.
+      if confined, case .object(let params)? = t["params"] {
+        for (key, value) in params { if case .string(let p) = value { try confine(p, at: "\(path).params.\(key)") } }
       }
       return .object(t)
     }

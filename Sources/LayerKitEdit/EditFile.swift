@@ -48,7 +48,11 @@ public struct EditFile: Sendable {
   }
 
   /// Reads and checks an edit file's bytes; relative paths are taken from `folder`.
-  public static func parse(_ data: Data, file: String, folder: String, seed: UInt64? = nil) throws(Error) -> EditFile {
+  /// - Parameter confined: every path must name a file inside `folder` — no URL, absolute path,
+  ///   `..` or link leading out (a render server's edits, which name files in its media folder).
+  public static func parse(
+    _ data: Data, file: String, folder: String, seed: UInt64? = nil, confined: Bool = false
+  ) throws(Error) -> EditFile {
     let tree: Tree
     if let deep = SyntaxScanner.tooDeep([UInt8](data)) {
       throw Error(file: file, path: "", message: "nested too deep: \(deep)")
@@ -62,7 +66,7 @@ public struct EditFile: Sendable {
       let at = SyntaxScanner.locate([UInt8](data))
       throw Error(file: file, path: "", message: "not JSON5 or JSON: \(at ?? Self.reason(error))")
     }
-    var reader = Reader(file: file, folder: folder, seed: seed)
+    var reader = Reader(file: file, folder: folder, seed: seed, confined: confined)
     let (json, outPath) = try reader.edit(tree)
     do {
       let encoded = try JSONEncoder().encode(json)

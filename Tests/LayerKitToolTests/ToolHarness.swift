@@ -26,15 +26,16 @@ struct ToolHarness {
 
   func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-  /// The built `layerkit` next to the test bundle (SwiftPM puts every product in one folder).
-  static func binary() throws -> URL {
+  /// The built `layerkit` (or `name`) next to the test bundle (SwiftPM puts every product in one
+  /// folder).
+  static func binary(_ name: String = "layerkit") throws -> URL {
     var dir = Bundle(for: BundleMarker.self).bundleURL
     for _ in 0..<3 {
-      let candidate = dir.appendingPathComponent("layerkit")
+      let candidate = dir.appendingPathComponent(name)
       if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
       dir = dir.deletingLastPathComponent()
     }
-    XCTFail("layerkit binary not found next to \(Bundle(for: BundleMarker.self).bundleURL.path)")
+    XCTFail("\(name) binary not found next to \(Bundle(for: BundleMarker.self).bundleURL.path)")
     throw CocoaError(.fileNoSuchFile)
   }
 

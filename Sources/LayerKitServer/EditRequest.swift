@@ -1,0 +1,64 @@
+import Foundation
+import LayerKitEdit
+
+/// A render asked for over HTTP: its edit (editly's form), the values of its placeholders and a
+/// callback, read and checked before it is queued, with the limits and the messages `layerkit
+/// edit` has for a file, and every path confined to the media folder.
+enum EditRequest {
+  /// The edit of `body` (at JSON path `at`) merged with `values` and checked: the text that is
+  /// queued.
+  /// - Throws: `APIError` 400 naming the JSON path of the field at fault.
+  static func edit(_ edit: Any?, values: [String: Any], at path: String, configuration: ServerConfiguration)
+    throws(APIError) -> String
+  {
+    guard let edit = edit as? [String: Any] else {
+      throw APIError(.badRequest, "expected an edit in editly's form (an object)", path: path)
+    }
+    let merged: Any
+    do {
+      merged = try Placeholders.merge(edit, values: values)
+    } catch {
+      throw APIError(
+        .badRequest, "placeholder {{ \(error.name) }} has no value", path: join(path, error.path))
+    }
+    guard let data = try? JSONSerialization.data(withJSONObject: merged, options: [.sortedKeys]) else {
+      throw APIError(.badRequest, "the edit cannot be written as JSON", path: path)
+    }
+    do {
+      _ = try EditFile.parse(data, file: "edit", folder: configuration.media, confined: true)
+    } catch {
+      throw APIError(.badRequest, error.message, path: join(path, error.path))
+    }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// `callback` checked: an http or https URL to a host `--callback-host` names.
+  static func callback(_ value: Any?, at path: String, configuration: ServerConfiguration) throws(APIError)
+    -> String?
+  {
+    guard let value, !(value is NSNull) else { return nil }
+    guard let text = value as? String, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+      scheme == "http" || scheme == "https", let host = url.host
+    else { throw APIError(.badRequest, "expected an http or https URL", path: path) }
+    guard configuration.callbackHosts.contains(host.lowercased()) else {
+      throw APIError(.badRequest, "callbacks go only to hosts named by --callback-host; \(host) is not", path: path)
+    }
+    return text
+  }
+
+  /// The placeholder values at `path`: an object of names to strings, numbers or booleans.
+  static func values(_ value: Any?, at path: String) throws(APIError) -> [String: Any] {
+    guard let value, !(value is NSNull) else { return [:] }
+    guard let object = value as? [String: Any] else {
+      throw APIError(.badRequest, "expected an object of placeholder values", path: path)
+    }
+    for (key, v) in object where v is [Any] || v is [String: Any] {
+      throw APIError(.badRequest, "expected a string, number or boolean", path: join(path, key))
+    }
+    return object
+  }
+
+  static func join(_ a: String, _ b: String) -> String {
+    a.isEmpty ? b : b.isEmpty ? a : b.hasPrefix("[") ? a + b : "\(a).\(b)"
+  }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// `layerkit-server`: the API and the page over HTTP, the worker rendering the queue, and a
+/// graceful shutdown on SIGTERM or SIGINT (what is rendering goes back in the queue).
+public struct RenderServer: Sendable {
+  public let configuration: ServerConfiguration
+
+  public init(configuration: ServerConfiguration) {
+    self.configuration = configuration
+  }
+
+  /// Runs until the process is told to stop.
+  /// - Parameter ready: called with the port once the server listens (the one given, or the
+  ///   one the system chose for port 0).
+  public func run(ready: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+    try FileManager.default.createDirectory(atPath: configuration.state, withIntermediateDirectories: true)
+    let store = try SQLiteStore(path: configuration.database)
+    // The only server on this store: whatever was rendering when it last stopped runs again.
+    _ = try store.requeue(owner: nil)
+    let owner = "\(ProcessInfo.processInfo.hostName):\(getpid())"
+    let worker = RenderWorker(store: store, configuration: configuration, owner: owner)
+    let router = Router()
+    Routes(store: store, worker: worker, configuration: configuration).add(to: router)
+    var logger = Logger(label: "layerkit-server")
+    logger.logLevel = .warning
+    let app = Application(
+      router: router,
+      configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "layerkit"),
+      services: [worker],
+      onServerRunning: { channel in ready(channel.localAddress?.port ?? 0) },
+      logger: logger)
+    try await app.runService()
+  }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import LayerKit
+import LayerKitEdit
+import LayerKitGL
+import LayerKitReference
+import LayerKitVideo
+import ServiceLifecycle
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Takes queued renders from the store, `configuration.renders` at a time, and renders each on a
+/// thread of its own through the library's render entry (`VideoRender(editFile:…)`), its
+/// progress written back as it goes. A render canceled over the API is stopped (its ffmpeg
+/// children too) and leaves nothing; a server shut down puts what it was rendering back in the
+/// queue, and one started again after it was killed does the same first.
+public final class RenderWorker: Service, Sendable {
+  let store: any RenderStore
+  let configuration: ServerConfiguration
+  /// This server's name in the store: the renders it takes are marked with it.
+  let owner: String
+  /// The renders running now, by id (nil until the render is made).
+  private let running = Locked<[String: Running]>([:])
+  /// Bumped when renders are queued, so that the loop does not wait out its poll.
+  private let queued = Awaitable<Int>(0)
+  /// Seconds rendered and frames made by this server, for `/metrics`.
+  let figures = Locked<(seconds: Double, frames: Int)>((0, 0))
+
+  final class Running: Sendable {
+    let render = Locked<VideoRender?>(nil)
+    let canceled = Locked(false)
+    let done = Awaitable(false)
+  }
+
+  public init(store: any RenderStore, configuration: ServerConfiguration, owner: String) {
+    self.store = store
+    self.configuration = configuration
+    self.owner = owner
+  }
+
+  /// Tells the loop renders were queued.
+  func wake() { queued.withLock { $0 += 1 } }
+
+  public func run() async throws {
+    try? FileManager.default.createDirectory(atPath: configuration.outputs, withIntermediateDirectories: true)
+    await cancelWhenGracefulShutdown {
+      while !Task.isCancelled {
+        let busy = self.running.withLock { $0.count }
+        if busy < self.configuration.renders,
+          let record = try? self.store.claim(owner: self.owner, now: Date().timeIntervalSince1970)
+        {
+          self.start(record)
+          continue
+        }
+        let seen = self.queued.withLock { $0 }
+        // Polled (other servers may queue into a shared store), and woken by this one's queue.
+        for _ in 0..<5 where !Task.isCancelled && self.queued.withLock({ $0 }) == seen {
+          try? await Task.sleep(for: .milliseconds(20))
+        }
+      }
+    }
+    // Shut down: what is rendering stops, and goes back in the queue for the next start.
+    let left = running.withLock { Array($0.values) }
+    for job in left { job.render.withLock { $0?.cancel(CancellationError()) } }
+    for job in left { job.done.wait(until: { $0 }) { _ in } }
+    _ = try? store.requeue(owner: owner)
+  }
+
+  /// Stops render `id` if it is running here (the store says canceled already).
+  func cancel(_ id: String) {
+    guard let job = running.withLock({ $0[id] }) else { return }
+    job.canceled.withLock { $0 = true }
+    job.render.withLock { $0?.cancel(CancellationError()) }
+  }
+
+  private func start(_ record: RenderRecord) {
+    let job = Running()
+    running.withLock { $0[record.id] = job }
+    let thread = Thread { [self] in
+      render(record, job)
+      running.withLock { $0[record.id] = nil }
+      job.done.withLock { $0 = true }
+    }
+    // Frames and the filters' stacks are large.
+    thread.stackSize = 8 << 20
+    thread.start()
+  }
+
+  private func render(_ record: RenderRecord, _ job: Running) {
+    var name: String?
+    var failure: (message: String, path: String?)?
+    do {
+      let file = try EditFile.parse(Data(record.edit.utf8), file: "edit", folder: configuration.media, confined: true)
+      let kind = file.outPath.map { ($0 as NSString).pathExtension.lowercased() } ?? ""
+      let made = "\(record.id).\(["mp4", "webm", "mov", "mkv", "gif"].contains(kind) ? kind : "mp4")"
+      let path = (configuration.outputs as NSString).appendingPathComponent(made)
+      // A render run again after its server was killed may find what it wrote then.
+      try? FileManager.default.removeItem(atPath: path)
+      let render = try VideoRender(
+        editFile: file, output: try OutputTarget(path: path), encoding: EncodingOptions(), backends: try backends(),
+        glTransitions: configuration.glTransitions)
+      job.render.withLock { $0 = render }
+      if job.canceled.withLock({ $0 }) { throw CancellationError() }
+      let last = Locked(-1.0)
+      let (store, id) = (store, record.id)
+      let summary = try render.run { done, total in
+        let value = total > 0 ? Double(done) / Double(total) : 0
+        let due = last.withLock { p in
+          guard value - p >= 0.01 else { return false }
+          p = value
+          return true
+        }
+        if due { _ = try? store.progress(id, min(value, 0.999)) }
+      }
+      figures.withLock {
+        $0.seconds += summary.seconds
+        $0.frames += summary.frames
+      }
+      name = made
+    } catch let error as EditFile.Error {
+      failure = (error.message, error.path.isEmpty ? nil : "edit." + error.path)
+    } catch {
+      failure = (job.canceled.withLock { $0 } ? "canceled" : "\(error)", nil)
+    }
+    guard !job.canceled.withLock({ $0 }) else { return }
+    try? store.finish(
+      record.id, output: name, error: failure?.message, path: failure?.path, now: Date().timeIntervalSince1970)
+    if let callback = record.callback, let url = URL(string: callback) { notify(url, id: record.id) }
+  }
+
+  /// The renderer `--renderer` names, made on the render's thread (a GL context is current on
+  /// the thread that made it).
+  private func backends() throws -> RenderBackends {
+    switch configuration.renderer {
+    case "cpu": return RenderBackends(renderer: ReferenceRenderer(), cpuChosen: true)
+    case "gpu":
+      let gpu = try GLRenderer()
+      gpu.keepsContextCurrent = true
+      return RenderBackends(renderer: gpu, shaders: gpu)
+    default:
+      guard let gpu = try? GLRenderer() else { return RenderBackends(renderer: ReferenceRenderer()) }
+      gpu.keepsContextCurrent = true
+      return RenderBackends(renderer: gpu, shaders: gpu, fasterCPU: ReferenceRenderer())
+    }
+  }
+
+  /// POSTs the render's state to its callback (once, ten seconds at most; a callback that
+  /// fails is not retried).
+  private func notify(_ url: URL, id: String) {
+    guard let record = try? store.render(id) else { return }
+    var request = URLRequest(url: url, timeoutInterval: 10)
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    var body: [String: Any] = ["id": id, "status": record.status.rawValue]
+    if let error = record.error { body["error"] = error }
+    if record.output != nil { body["output"] = "/v1/renders/\(id)/output" }
+    request.httpBody = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+    URLSession.shared.dataTask(with: request) { _, _, _ in }.resume()
+  }
+}

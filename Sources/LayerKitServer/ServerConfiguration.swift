@@ -1,0 +1,56 @@
+import Foundation
+
+/// What `layerkit-server` is started with.
+public struct ServerConfiguration: Sendable {
+  /// The folder every path of an edit names a file in.
+  public var media: String
+  /// The folder of the database and the finished videos (`outputs/`).
+  public var state: String
+  public var host = "127.0.0.1"
+  public var port = 8080
+  /// The bearer token every API call carries; without one the server listens on loopback only.
+  public var token: String?
+  /// Renders run at once.
+  public var renders = 1
+  /// The hosts callbacks may be sent to.
+  public var callbackHosts: [String] = []
+  /// A folder of gl-transitions files that transition names are also looked up in.
+  public var glTransitions: String?
+  /// `cpu` (the reference renderer), `gpu` (EGL), or `auto`: the GPU where one can be made.
+  public var renderer = "auto"
+  /// The largest request body, in bytes.
+  public var maxBody = 1 << 20
+  /// Renders queued or rendering for one client at most.
+  public var maxPending = 200
+  /// Rows of one batch at most.
+  public var maxRows = 1000
+
+  public init(media: String, state: String) {
+    self.media = media
+    self.state = state
+  }
+
+  /// The database file.
+  public var database: String { (state as NSString).appendingPathComponent("layerkit.sqlite") }
+  /// The folder finished videos are kept in, named by their render's id.
+  public var outputs: String { (state as NSString).appendingPathComponent("outputs") }
+
+  /// Why the server cannot start as configured, or nil.
+  public func problem() -> String? {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: media, isDirectory: &isFolder), isFolder.boolValue else {
+      return "--media \(media): not a folder"
+    }
+    if token == nil, !Self.isLoopback(host) {
+      return "--host \(host) is not loopback: give --token to listen beyond this machine"
+    }
+    if let token, token.count < 16 { return "--token: at least 16 characters" }
+    guard renders >= 1, renders <= 64 else { return "--renders \(renders): 1 to 64" }
+    return nil
+  }
+
+  /// Whether `host` is this machine's loopback.
+  public static func isLoopback(_ host: String) -> Bool {
+    host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
+  }
+}

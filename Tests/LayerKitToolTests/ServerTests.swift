@@ -1,0 +1,291 @@
+import Foundation
+import LayerKit
+import XCTest
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// `layerkit-server` tested as a server: started, called over loopback, killed and started
+/// again, its answers held to its OpenAPI document and its videos to ffmpeg.
+final class ServerTests: XCTestCase {
+  /// A short edit of two colours and a fade: a few frames, rendered in a moment.
+  static func edit(_ a: String = "#d03020", _ b: String = "#2040d0", seconds: Double = 0.6, size: Int = 160) -> [String:
+    Any]
+  {
+    [
+      "width": size, "height": size * 9 / 16, "fps": 10,
+      "clips": [
+        ["duration": seconds, "layers": [["type": "fill-color", "color": a]]],
+        ["duration": seconds, "layers": [["type": "fill-color", "color": b]]],
+      ],
+      "defaults": ["transition": ["name": "fade", "duration": 0.2]],
+    ]
+  }
+
+  func testEveryEndpointOverLoopback() throws {
+    let h = try ToolHarness.make("server-endpoints")
+    defer { h.cleanUp() }
+    let media = h.path("media")
+    try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+    let server = try ServerHarness(media: media, state: h.path("state"))
+    XCTAssertTrue(server.stderr.contains("loopback only"), server.stderr)
+
+    XCTAssertEqual(try server.call("GET", "/healthz").json["status"] as? String, "ok")
+    let document = try server.call("GET", "/openapi.json")
+    XCTAssertEqual(document.status, 200)
+    let paths = try XCTUnwrap(document.json["paths"] as? [String: Any])
+    for path in [
+      "/v1/renders", "/v1/renders/{id}", "/v1/renders/{id}/events", "/v1/renders/{id}/output",
+      "/v1/templates", "/v1/templates/{id}/renders", "/healthz", "/metrics",
+    ] {
+      XCTAssertNotNil(paths[path], path)
+    }
+    let page = try server.call("GET", "/")
+    XCTAssertEqual(page.status, 200)
+    XCTAssertTrue(page.text.contains("<video") || page.text.contains("createElement(\"video\")"), page.text)
+
+    let submitted = try server.call("POST", "/v1/renders", json: ["edit": Self.edit()])
+    XCTAssertEqual(submitted.status, 202, submitted.text)
+    let id = try XCTUnwrap(submitted.json["id"] as? String)
+    XCTAssertEqual(submitted.json["status"] as? String, "queued")
+    XCTAssertEqual(submitted.headers["location"], "/v1/renders/\(id)")
+
+    // Progress as events, to the end.
+    let events = try server.call("GET", "/v1/renders/\(id)/events")
+    XCTAssertEqual(events.status, 200)
+    XCTAssertEqual(events.headers["content-type"], "text/event-stream")
+    XCTAssertTrue(events.text.contains("event: end"), events.text)
+    XCTAssertTrue(events.text.contains("\"status\":\"done\""), events.text)
+
+    let done = try server.wait(for: id)
+    XCTAssertEqual(done["status"] as? String, "done", "\(done)")
+    XCTAssertEqual(done["progress"] as? Double, 1)
+    XCTAssertEqual(done["attempts"] as? Int, 1)
+    let output = try XCTUnwrap(done["output"] as? String)
+
+    let video = try server.call("GET", output)
+    XCTAssertEqual(video.status, 200)
+    XCTAssertEqual(video.headers["content-type"], "video/mp4")
+    XCTAssertEqual(video.headers["accept-ranges"], "bytes")
+    let file = h.path("fetched.mp4")
+    try video.data.write(to: URL(fileURLWithPath: file))
+    let streams = try h.probe(file)
+    // editly's length: 0.6 + 0.6 − 0.2 s at 10 fps.
+    XCTAssertEqual(streams.first { $0["codec_type"] == "video" }?["nb_read_frames"], "10")
+    let part = try server.call("GET", output, headers: ["Range": "bytes=100-199"])
+    XCTAssertEqual(part.status, 206)
+    XCTAssertEqual(part.data, video.data[100..<200])
+    XCTAssertEqual(part.headers["content-range"], "bytes 100-199/\(video.data.count)")
+    let tail = try server.call("GET", output, headers: ["Range": "bytes=-10"])
+    XCTAssertEqual(tail.data, video.data.suffix(10))
+    XCTAssertEqual(try server.call("GET", output, headers: ["Range": "bytes=\(video.data.count)-"]).status, 416)
+
+    let list = try server.call("GET", "/v1/renders")
+    XCTAssertEqual((list.json["renders"] as? [[String: Any]])?.first?["id"] as? String, id)
+    XCTAssertEqual(try server.call("DELETE", "/v1/renders/\(id)").status, 409)
+    XCTAssertEqual(try server.call("GET", "/v1/renders/no-such").status, 404)
+    XCTAssertEqual(try server.call("GET", "/v1/renders/no-such").json["error"] as? String, "no such render")
+    let metrics = try server.call("GET", "/metrics").text
+    XCTAssertTrue(metrics.contains("layerkit_renders{status=\"done\"} 1"), metrics)
+    XCTAssertTrue(metrics.contains("layerkit_queue_depth 0"), metrics)
+    XCTAssertTrue(metrics.contains("layerkit_frames_total 10"), metrics)
+
+    // A render canceled while queued behind a long one, and the long one while it renders.
+    let long = try server.call("POST", "/v1/renders", json: ["edit": Self.edit(seconds: 30, size: 640)])
+    let queued = try server.call("POST", "/v1/renders", json: ["edit": Self.edit()])
+    let longID = try XCTUnwrap(long.json["id"] as? String)
+    let queuedID = try XCTUnwrap(queued.json["id"] as? String)
+    XCTAssertEqual(try server.call("DELETE", "/v1/renders/\(queuedID)").json["status"] as? String, "canceled")
+    _ = try server.wait(for: longID) { ($0["progress"] as? Double ?? 0) > 0 }
+    XCTAssertEqual(try server.call("DELETE", "/v1/renders/\(longID)").status, 200)
+    let canceled = try server.wait(for: longID)
+    XCTAssertEqual(canceled["status"] as? String, "canceled")
+    // Nothing left of it in the outputs, once its children are gone.
+    Thread.sleep(forTimeInterval: 1)
+    let outputs = try FileManager.default.contentsOfDirectory(atPath: h.path("state/outputs"))
+    XCTAssertEqual(outputs, ["\(id).mp4"])
+    server.stop()
+    XCTAssertEqual(server.process.terminationStatus, 0, server.stderr)
+  }
+
+  /// Nobody in where they do not belong: the token, the media folder, callbacks, limits.
+  func testTheTokenTheMediaFolderAndTheLimitsHoldEveryoneToTheirPlace() throws {
+    let h = try ToolHarness.make("server-guard")
+    defer { h.cleanUp() }
+    let media = h.path("media")
+    try FileManager.default.createDirectory(atPath: media + "/pictures", withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: media + "/out", withDestinationPath: "/etc")
+    // Beyond loopback only with a token.
+    let open = try ToolHarness.run(
+      try ToolHarness.binary("layerkit-server").path, ["--media", media, "--host", "0.0.0.0", "--port", "0"])
+    XCTAssertNotEqual(open.status, 0)
+    XCTAssertTrue(open.stderr.contains("give --token"), open.stderr)
+
+    let token = "a-token-of-sixteen-or-more"
+    let server = try ServerHarness(
+      media: media, state: h.path("state"), token: token, arguments: ["--callback-host", "localhost"])
+    XCTAssertEqual(try server.call("GET", "/v1/renders", token: "").status, 401)
+    XCTAssertEqual(
+      try server.call("GET", "/v1/renders", token: "").json["error"] as? String,
+      "a token is required (Authorization: Bearer …)")
+    XCTAssertEqual(try server.call("GET", "/v1/renders", token: "wrong-token-wrong-token").status, 401)
+    XCTAssertEqual(try server.call("GET", "/metrics", token: "").status, 401)
+    XCTAssertEqual(try server.call("GET", "/v1/renders?access_token=\(token)", token: "").status, 200)
+    XCTAssertEqual(try server.call("GET", "/healthz", token: "").status, 200)
+
+    func refused(_ body: [String: Any], _ path: String, _ words: String, status: Int = 400) throws {
+      let r = try server.call("POST", "/v1/renders", json: body)
+      XCTAssertEqual(r.status, status, r.text)
+      XCTAssertEqual(r.json["path"] as? String, path, r.text)
+      XCTAssertTrue((r.json["error"] as? String ?? "").contains(words), r.text)
+    }
+    func picture(_ path: String) -> [String: Any] {
+      ["clips": [["duration": 1, "layers": [["type": "image", "path": path]]]]]
+    }
+    try refused(["edit": picture("/etc/passwd")], "edit.clips[0].layers[0].path", "an absolute path")
+    try refused(["edit": picture("../secret.png")], "edit.clips[0].layers[0].path", "leads out of the media folder")
+    try refused(["edit": picture("pictures/../../x.png")], "edit.clips[0].layers[0].path", "(..)")
+    try refused(["edit": picture("out/passwd")], "edit.clips[0].layers[0].path", "a link that leads out")
+    try refused(["edit": picture("https://example.com/a.png")], "edit.clips[0].layers[0].path", "a URL")
+    try refused(
+      [
+        "edit": [
+          "clips": [["duration": 1, "layers": [["type": "title", "text": "x", "fontPath": "/usr/share/fonts/x.ttf"]]]]
+        ]
+      ],
+      "edit.clips[0].layers[0].fontPath", "an absolute path")
+    try refused(["edit": ["audioFilePath": "/tmp/a.mp3", "clips": []]], "edit.audioFilePath", "an absolute path")
+    // The command line's words for an edit it cannot read.
+    try refused(
+      ["edit": ["clips": [["duration": 1, "layers": [["type": "fill-colour", "color": "red"]]]]]],
+      "edit.clips[0].layers[0].type", "unknown layer type \"fill-colour\" (did you mean \"fill-color\"?)")
+    try refused(["edit": Self.edit(), "callback": "http://example.com/done"], "callback", "--callback-host")
+    try refused(["edit": Self.edit(), "callback": "file:///etc/passwd"], "callback", "an http or https URL")
+    try refused(["edit": Self.edit(), "colour": 1], "colour", "unknown key")
+    try refused(["edit": "not an object"], "edit", "expected an edit")
+    let big = try server.call(
+      "POST", "/v1/renders", body: Data(count: 2 << 20), headers: ["Content-Type": "application/json"])
+    XCTAssertEqual(big.status, 413, big.text)
+    let garbage = try server.call("POST", "/v1/renders", body: Data("{".utf8))
+    XCTAssertEqual(garbage.status, 400)
+    XCTAssertEqual(garbage.json["error"] as? String, "the body is not a JSON object")
+    // Nothing refused was queued.
+    XCTAssertEqual((try server.call("GET", "/v1/renders").json["renders"] as? [Any])?.count, 0)
+  }
+
+  /// `kill -9` in the middle of a render loses nothing: started again, the server renders it
+  /// again, to a whole video; the one finished before stays finished.
+  func testAServerKilledMidRenderRendersItAgainWhenStartedAgain() throws {
+    let h = try ToolHarness.make("server-kill")
+    defer { h.cleanUp() }
+    let media = h.path("media")
+    try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+    let state = h.path("state")
+    var server = try ServerHarness(media: media, state: state)
+    let first = try XCTUnwrap(try server.call("POST", "/v1/renders", json: ["edit": Self.edit()]).json["id"] as? String)
+    XCTAssertEqual(try server.wait(for: first)["status"] as? String, "done")
+    let long = try XCTUnwrap(
+      try server.call("POST", "/v1/renders", json: ["edit": Self.edit(seconds: 4, size: 640)]).json["id"] as? String)
+    _ = try server.wait(for: long) { ($0["progress"] as? Double ?? 0) > 0.05 }
+    server.stop(SIGKILL)
+    // Nothing under the render's name: its video is whole or absent.
+    XCTAssertFalse(FileManager.default.fileExists(atPath: "\(state)/outputs/\(long).mp4"))
+    Thread.sleep(forTimeInterval: 0.5)
+    server = try ServerHarness(media: media, state: state)
+    let again = try server.wait(for: long)
+    XCTAssertEqual(again["status"] as? String, "done", "\(again)")
+    XCTAssertEqual(again["attempts"] as? Int, 2)
+    XCTAssertEqual(try server.call("GET", "/v1/renders/\(first)").json["attempts"] as? Int, 1)
+    let decoded = try ToolHarness.run(
+      ToolHarness.which("ffmpeg"), ["-v", "error", "-xerror", "-i", "\(state)/outputs/\(long).mp4", "-f", "null", "-"])
+    XCTAssertEqual(decoded.status, 0, decoded.stderr)
+    XCTAssertEqual(try h.probe("\(state)/outputs/\(long).mp4").first?["nb_read_frames"], "78")
+  }
+
+  /// A template's placeholders merged for each row, through the API: each video is its row's
+  /// (its colour), and all twenty are rendered once.
+  func testATemplateRendersOneVideoForEachRow() throws {
+    let h = try ToolHarness.make("server-template")
+    defer { h.cleanUp() }
+    let media = h.path("media")
+    try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+    let server = try ServerHarness(media: media, state: h.path("state"), arguments: ["--renders", "2"])
+    let template: [String: Any] = [
+      "width": 64, "height": 36, "fps": 10,
+      "clips": [
+        [
+          "duration": "{{ SECONDS }}",
+          "layers": [
+            ["type": "fill-color", "color": "{{ COLOR }}"],
+            ["type": "title", "text": "Order {{ ID }} for {{ NAME }}"],
+          ],
+        ]
+      ],
+    ]
+    let missing = try server.call("POST", "/v1/templates", json: ["edit": template, "sample": ["COLOR": "#fff"]])
+    XCTAssertEqual(missing.status, 400, missing.text)
+    XCTAssertEqual(missing.json["error"] as? String, "placeholder {{ SECONDS }} has no value")
+    XCTAssertEqual(missing.json["path"] as? String, "edit.clips[0].duration")
+    let made = try server.call(
+      "POST", "/v1/templates",
+      json: ["edit": template, "sample": ["COLOR": "#fff", "SECONDS": 1, "ID": 1, "NAME": "x"]])
+    XCTAssertEqual(made.status, 201, made.text)
+    let templateID = try XCTUnwrap(made.json["id"] as? String)
+    let colours = (0..<20).map { i in String(format: "#%02x%02x%02x", i * 12, 255 - i * 12, (i * 37) % 256) }
+    let rows: [[String: Any]] = colours.enumerated().map { i, c in
+      ["COLOR": c, "SECONDS": 0.5, "ID": i, "NAME": "Row \(i)"]
+    }
+    let batch = try server.call("POST", "/v1/templates/\(templateID)/renders", json: ["rows": rows])
+    XCTAssertEqual(batch.status, 202, batch.text)
+    let ids = try XCTUnwrap(batch.json["renders"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+    XCTAssertEqual(Set(ids).count, 20)
+    for (i, id) in ids.enumerated() {
+      let done = try server.wait(for: id)
+      XCTAssertEqual(done["status"] as? String, "done", "\(done)")
+      XCTAssertEqual(done["attempts"] as? Int, 1)
+      XCTAssertEqual(done["template"] as? String, templateID)
+      // The row's colour at the frame's corner (the title is in the middle).
+      let file = h.path("row\(i).mp4")
+      try server.call("GET", "/v1/renders/\(id)/output").data.write(to: URL(fileURLWithPath: file))
+      let pixel = try ToolHarness.run(
+        ToolHarness.which("ffmpeg"),
+        [
+          "-v", "error", "-i", file, "-frames:v", "1", "-vf", "crop=4:4:0:0,scale=1:1", "-f", "rawvideo", "-pix_fmt",
+          "rgb24", "-",
+        ])
+      let rgb = [UInt8](pixel.data)
+      let want = [1, 3, 5].map { UInt8(colours[i].dropFirst($0).prefix(2), radix: 16)! }
+      XCTAssertEqual(rgb.count, 3)
+      for k in 0..<3 { XCTAssertLessThanOrEqual(abs(Int(rgb[k]) - Int(want[k])), 6, "row \(i): \(rgb) for \(want)") }
+    }
+    let bad = try server.call("POST", "/v1/templates/\(templateID)/renders", json: ["rows": [["COLOR": "#000"]]])
+    XCTAssertEqual(bad.status, 400)
+    XCTAssertEqual(bad.json["path"] as? String, "rows[0].clips[0].duration")
+  }
+
+  /// Fifty renders asked for at once: all done, none lost, none rendered twice.
+  func testFiftyRendersAtOnceAreAllDoneOnce() throws {
+    let h = try ToolHarness.make("server-fifty")
+    defer { h.cleanUp() }
+    let media = h.path("media")
+    try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+    let server = try ServerHarness(media: media, state: h.path("state"), arguments: ["--renders", "2"])
+    let ids = Locked<[String]>([])
+    DispatchQueue.concurrentPerform(iterations: 50) { i in
+      let edit = Self.edit(String(format: "#%02x0000", i * 5), "#000000", seconds: 0.3, size: 64)
+      if let id = (try? server.call("POST", "/v1/renders", json: ["edit": edit]))?.json["id"] as? String {
+        ids.withLock { $0.append(id) }
+      }
+    }
+    XCTAssertEqual(Set(ids.current).count, 50)
+    for id in ids.current {
+      let done = try server.wait(for: id)
+      XCTAssertEqual(done["status"] as? String, "done", "\(done)")
+      XCTAssertEqual(done["attempts"] as? Int, 1, "\(done)")
+    }
+    let outputs = try FileManager.default.contentsOfDirectory(atPath: h.path("state/outputs"))
+    XCTAssertEqual(Set(outputs), Set(ids.current.map { "\($0).mp4" }))
+    XCTAssertTrue(try server.call("GET", "/metrics").text.contains("layerkit_renders{status=\"done\"} 50"))
+  }
+}
