@@ -21,6 +21,7 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
     // The render server's alone (the layerkit product does not build them).
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -105,6 +106,7 @@ let package = Package(
         "LayerKit", "LayerKitGL", "LayerKitReference", "LayerKitMedia", "LayerKitVideo", "LayerKitSamples",
         "LayerKitScene", "CMalloc",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "SwiftCSV", package: "SwiftCSV"),
       ],
       path: "Tools/layerkit"
     ),
@@ -171,7 +173,7 @@ let package = Package(
       dependencies: [
         "LayerKit", "LayerKitScene", "LayerKitReference", "LayerKitMedia", "LayerKitVideo", "LayerKitTesting",
       ]),
-    .testTarget(name: "LayerKitServerTests", dependencies: ["LayerKitServer"]),
+    .testTarget(name: "LayerKitServerTests", dependencies: ["LayerKitServer", "LayerKitEdit"]),
     .testTarget(
       name: "LayerKitToolTests",
       dependencies: [

@@ -53,19 +53,7 @@ public struct EditFile: Sendable {
   public static func parse(
     _ data: Data, file: String, folder: String, seed: UInt64? = nil, confined: Bool = false
   ) throws(Error) -> EditFile {
-    let tree: Tree
-    if let deep = SyntaxScanner.tooDeep([UInt8](data)) {
-      throw Error(file: file, path: "", message: "nested too deep: \(deep)")
-    }
-    do {
-      let decoder = JSONDecoder()
-      decoder.allowsJSON5 = true
-      tree = try decoder.decode(Tree.self, from: data)
-    } catch {
-      // Foundation's reader says no more than that the file is not valid: the scanner says where.
-      let at = SyntaxScanner.locate([UInt8](data))
-      throw Error(file: file, path: "", message: "not JSON5 or JSON: \(at ?? Self.reason(error))")
-    }
+    let tree = try Self.tree(data, file: file)
     var reader = Reader(file: file, folder: folder, seed: seed, confined: confined)
     let (json, outPath) = try reader.edit(tree)
     do {
@@ -78,6 +66,22 @@ public struct EditFile: Sendable {
       throw Error(file: file, path: path, message: message)
     } catch {
       throw Error(file: file, path: "", message: "\(error)")
+    }
+  }
+
+  /// The JSON5 or JSON of `data`, as read.
+  static func tree(_ data: Data, file: String) throws(Error) -> Tree {
+    if let deep = SyntaxScanner.tooDeep([UInt8](data)) {
+      throw Error(file: file, path: "", message: "nested too deep: \(deep)")
+    }
+    do {
+      let decoder = JSONDecoder()
+      decoder.allowsJSON5 = true
+      return try decoder.decode(Tree.self, from: data)
+    } catch {
+      // Foundation's reader says no more than that the file is not valid: the scanner says where.
+      let at = SyntaxScanner.locate([UInt8](data))
+      throw Error(file: file, path: "", message: "not JSON5 or JSON: \(at ?? Self.reason(error))")
     }
   }
 

@@ -8,21 +8,21 @@ enum EditRequest {
   /// The edit of `body` (at JSON path `at`) merged with `values` and checked: the text that is
   /// queued.
   /// - Throws: `APIError` 400 naming the JSON path of the field at fault.
-  static func edit(_ edit: Any?, values: [String: Any], at path: String, configuration: ServerConfiguration)
-    throws(APIError) -> String
-  {
-    guard let edit = edit as? [String: Any] else {
+  static func edit(
+    _ edit: Any?, values: [String: Placeholders.Value], at path: String, configuration: ServerConfiguration
+  ) throws(APIError) -> String {
+    guard let edit = edit as? [String: Any],
+      let written = try? JSONSerialization.data(withJSONObject: edit, options: [.sortedKeys])
+    else {
       throw APIError(.badRequest, "expected an edit in editly's form (an object)", path: path)
     }
-    let merged: Any
+    let data: Data
     do {
-      merged = try Placeholders.merge(edit, values: values)
+      data = try Placeholders.merge(written, values: values)
+    } catch let error as Placeholders.Missing {
+      throw APIError(.badRequest, "placeholder {{ \(error.name) }} has no value", path: join(path, error.path))
     } catch {
-      throw APIError(
-        .badRequest, "placeholder {{ \(error.name) }} has no value", path: join(path, error.path))
-    }
-    guard let data = try? JSONSerialization.data(withJSONObject: merged, options: [.sortedKeys]) else {
-      throw APIError(.badRequest, "the edit cannot be written as JSON", path: path)
+      throw APIError(.badRequest, "\(error)", path: path)
     }
     do {
       _ = try EditFile.parse(data, file: "edit", folder: configuration.media, confined: true)
@@ -47,15 +47,21 @@ enum EditRequest {
   }
 
   /// The placeholder values at `path`: an object of names to strings, numbers or booleans.
-  static func values(_ value: Any?, at path: String) throws(APIError) -> [String: Any] {
+  static func values(_ value: Any?, at path: String) throws(APIError) -> [String: Placeholders.Value] {
     guard let value, !(value is NSNull) else { return [:] }
     guard let object = value as? [String: Any] else {
       throw APIError(.badRequest, "expected an object of placeholder values", path: path)
     }
-    for (key, v) in object where v is [Any] || v is [String: Any] {
-      throw APIError(.badRequest, "expected a string, number or boolean", path: join(path, key))
+    var values: [String: Placeholders.Value] = [:]
+    for key in object.keys.sorted() {
+      switch object[key]! {
+      case let s as String: values[key] = .text(s)
+      case let n as NSNumber where String(cString: n.objCType) == "c": values[key] = .bool(n.boolValue)
+      case let n as NSNumber: values[key] = .number(n.doubleValue)
+      default: throw APIError(.badRequest, "expected a string, number or boolean", path: join(path, key))
+      }
     }
-    return object
+    return values
   }
 
   static func join(_ a: String, _ b: String) -> String {

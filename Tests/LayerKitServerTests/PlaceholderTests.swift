@@ -1,33 +1,47 @@
 import Foundation
+import LayerKitEdit
 import XCTest
 
 @testable import LayerKitServer
 
 final class PlaceholderTests: XCTestCase {
+  func merged(_ json: String, _ values: [String: Placeholders.Value]) throws -> [String: Any] {
+    let data = try Placeholders.merge(Data(json.utf8), values: values)
+    return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+  }
+
   func testAPlaceholderAloneTakesTheValueAndInTextItsText() throws {
-    let edit: [String: Any] = [
-      "clips": [
-        ["duration": "{{SECONDS}}", "layers": [["type": "title", "text": "Hello {{ NAME }}, {{ N }} items"]]]
-      ],
-      "loop": "{{ FLAG }}",
-    ]
-    let merged = try XCTUnwrap(
-      try Placeholders.merge(edit, values: ["SECONDS": 2.5, "NAME": "Ada", "N": 3, "FLAG": true]) as? [String: Any])
-    let clip = try XCTUnwrap((merged["clips"] as? [[String: Any]])?.first)
+    let edit = try merged(
+      #"{clips: [{duration: "{{SECONDS}}", layers: [{type: "title", text: "Hello {{ NAME }}, {{ N }} items"}]}], loop: "{{ FLAG }}"}"#,
+      ["SECONDS": .number(2.5), "NAME": .text("Ada"), "N": .number(3), "FLAG": .bool(true)])
+    let clip = try XCTUnwrap((edit["clips"] as? [[String: Any]])?.first)
     XCTAssertEqual(clip["duration"] as? Double, 2.5)
     let layer = try XCTUnwrap((clip["layers"] as? [[String: Any]])?.first)
     XCTAssertEqual(layer["text"] as? String, "Hello Ada, 3 items")
-    XCTAssertEqual(merged["loop"] as? Bool, true)
-    XCTAssertEqual(Placeholders.text(NSNumber(value: true)), "true")
-    XCTAssertEqual(Placeholders.text(NSNumber(value: 7)), "7")
+    XCTAssertEqual(edit["loop"] as? Bool, true)
+    XCTAssertEqual(try Placeholders.names(in: Data(#"{a: "{{X}} {{ Y }}", b: ["{{Z}}"]}"#.utf8)), ["X", "Y", "Z"])
+  }
+
+  func testCSVCellsAreNumbersOnlyWhenWrittenAsJSONNumbers() {
+    XCTAssertEqual(Placeholders.Value(cell: "1.5"), .number(1.5))
+    XCTAssertEqual(Placeholders.Value(cell: "-2"), .number(-2))
+    XCTAssertEqual(Placeholders.Value(cell: "007"), .text("007"))
+    XCTAssertEqual(Placeholders.Value(cell: "1,5"), .text("1,5"))
+    XCTAssertEqual(Placeholders.Value(cell: "true"), .bool(true))
+    XCTAssertEqual(Placeholders.Value(cell: "Ada"), .text("Ada"))
+    XCTAssertEqual(Placeholders.Value.number(3).text, "3")
+    XCTAssertEqual(Placeholders.Value.number(0.25).text, "0.25")
   }
 
   func testAPlaceholderWithoutAValueIsNamedWithItsPath() {
-    XCTAssertThrowsError(try Placeholders.merge(["clips": [["layers": [["text": "{{ WHO }}"]]]]], values: [:])) {
+    XCTAssertThrowsError(
+      try Placeholders.merge(Data(#"{"clips": [{"layers": [{"text": "{{ WHO }}"}]}]}"#.utf8), values: [:])
+    ) {
       XCTAssertEqual($0 as? Placeholders.Missing, Placeholders.Missing(name: "WHO", path: "clips[0].layers[0].text"))
     }
     // Braces that are not a placeholder stay as they are.
-    XCTAssertEqual(try Placeholders.merge("a {{}} b {{ not one! }}", values: [:]) as? String, "a {{}} b {{ not one! }}")
+    XCTAssertEqual(
+      try? self.merged(#"{"a": "x {{}} y {{ not one! }}"}"#, [:])["a"] as? String, "x {{}} y {{ not one! }}")
   }
 
   func testByteRangesAsAVideoElementAsksForThem() {

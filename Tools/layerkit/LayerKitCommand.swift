@@ -17,7 +17,7 @@ struct LayerKitCommand: ParsableCommand {
     commandName: "layerkit",
     abstract: "Render Core Animation–style layer trees offscreen, on the GPU (headless EGL) or the CPU.",
     subcommands: [
-      Render.self, Present.self, TransitionCommand.self, Slideshow.self, Concat.self, EditCommand.self, Join.self,
+      Render.self, Present.self, TransitionCommand.self, Slideshow.self, Concat.self, EditCommand.self, BatchCommand.self, Join.self,
       List.self,
       Compare.self,
       Parity.self,
