@@ -27,6 +27,7 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
   ],
   targets: [
     // System libraries (Debian -dev packages); module maps only.
@@ -119,6 +120,7 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
       ],
       resources: [.copy("Web")]),
     .executableTarget(

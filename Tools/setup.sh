@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages LayerKit builds and runs with, and nothing else. Idempotent: it asks
 # apt only for what `dpkg-query` says is missing, so a second run is a no-op that needs no network.
-# Both README commands and .ci/run go through this script.
+# Both README commands and .ci/run go through this script; `--tests` (the test command's) also
+# installs what only the tests use: schemathesis, from PyPI, in .build/python (the render
+# server's API is held to its OpenAPI document by it).
 set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+tests=false
+[ "${1:-}" = "--tests" ] && tests=true
 
 packages=(
   libegl-dev libgles-dev libgbm-dev   # EGL + OpenGL ES 3 headers, GBM for render nodes
@@ -22,6 +27,12 @@ packages=(
   chromium python3                    # tests: every MP4 and WebM plays to its end in a real player
   libsqlite3-dev                      # the render server's queue (GRDB over SQLite)
 )
+if $tests; then
+  packages+=(python3-venv)            # tests: a virtual environment for schemathesis
+  packages+=(postgresql)              # tests: two render servers sharing one PostgreSQL queue
+fi
+SUDO=
+if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO=sudo; fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -29,19 +40,42 @@ for p in "${packages[@]}"; do
   [ "$status" = "installed" ] || missing+=("$p")
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
-fi
-
-echo "setup: installing ${missing[*]}" >&2
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+install_missing() {
+  echo "setup: installing ${missing[*]}" >&2
+  if [ "$(id -u)" -ne 0 ] && [ -z "$SUDO" ]; then
     echo "setup: missing packages (${missing[*]}) and not root; run this script as root" >&2
     exit 1
   fi
-else
-  SUDO=
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+[ ${#missing[@]} -eq 0 ] || install_missing
+
+if $tests; then
+  venv="$root/.build/python"
+  schemathesis=4.32.5
+  if ! "$venv/bin/st" --version 2>/dev/null | grep -q "$schemathesis"; then
+    echo "setup: installing schemathesis $schemathesis in .build/python" >&2
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==$schemathesis"
+  fi
 fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+
+if $tests; then
+  # A PostgreSQL cluster of the tests' own on 127.0.0.1:55432 (Debian's cluster tools), started
+  # if it is not running; its address in .build/postgres-url, where the tests read it.
+  version=$(ls /usr/lib/postgresql | sort -n | tail -1)
+  if ! pg_lsclusters -h | awk '{print $1 "/" $2}' | grep -qx "$version/layerkit"; then
+    $SUDO pg_createcluster "$version" layerkit --port 55432 >/dev/null
+  fi
+  if ! pg_lsclusters -h | awk '$1 == "'"$version"'" && $2 == "layerkit" {print $4}' | grep -qx online; then
+    $SUDO pg_ctlcluster "$version" layerkit start
+  fi
+  as_postgres() { $SUDO runuser -u postgres -- psql -p 55432 -qAt "$@"; }
+  if [ "$(as_postgres -c "SELECT 1 FROM pg_roles WHERE rolname = 'layerkit'")" != 1 ]; then
+    as_postgres -c "CREATE ROLE layerkit LOGIN PASSWORD 'layerkit'" -c "CREATE DATABASE layerkit OWNER layerkit"
+  fi
+  mkdir -p "$root/.build"
+  echo "postgres://layerkit:layerkit@127.0.0.1:55432/layerkit" > "$root/.build/postgres-url"
+fi

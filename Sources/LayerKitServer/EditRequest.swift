@@ -36,7 +36,7 @@ enum EditRequest {
   static func callback(_ value: Any?, at path: String, configuration: ServerConfiguration) throws(APIError)
     -> String?
   {
-    guard let value, !(value is NSNull) else { return nil }
+    guard let value else { return nil }
     guard let text = value as? String, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
       scheme == "http" || scheme == "https", let host = url.host
     else { throw APIError(.badRequest, "expected an http or https URL", path: path) }
@@ -48,7 +48,7 @@ enum EditRequest {
 
   /// The placeholder values at `path`: an object of names to strings, numbers or booleans.
   static func values(_ value: Any?, at path: String) throws(APIError) -> [String: Placeholders.Value] {
-    guard let value, !(value is NSNull) else { return [:] }
+    guard let value else { return [:] }
     guard let object = value as? [String: Any] else {
       throw APIError(.badRequest, "expected an object of placeholder values", path: path)
     }

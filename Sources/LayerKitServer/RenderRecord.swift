@@ -58,28 +58,33 @@ public struct TemplateRecord: Codable, Sendable, Equatable {
 }
 
 /// What the server keeps: its renders (the queue among them) and its templates. Every call is
-/// one transaction; `claim` takes a queued render for one server only.
+/// one transaction; `claim` takes a queued render for one server only — or one whose server has
+/// stopped telling that it renders it (`heartbeat`) for longer than the lease.
 public protocol RenderStore: Sendable {
   /// Queues `records`, all or none.
-  func insert(_ records: [RenderRecord]) throws
-  func render(_ id: String) throws -> RenderRecord?
+  func insert(_ records: [RenderRecord]) async throws
+  func render(_ id: String) async throws -> RenderRecord?
   /// The newest `limit` renders, newest first.
-  func renders(limit: Int) throws -> [RenderRecord]
-  /// The oldest queued render, now rendering for `owner`; nil when none is queued.
-  func claim(owner: String, now: Double) throws -> RenderRecord?
-  /// Sets a rendering render's progress; false when it is no longer rendering (canceled).
-  @discardableResult func progress(_ id: String, _ value: Double) throws -> Bool
+  func renders(limit: Int) async throws -> [RenderRecord]
+  /// The oldest queued render (or one left by a server silent for `lease` seconds), now
+  /// rendering for `owner`; nil when there is none.
+  func claim(owner: String, now: Double, lease: Double) async throws -> RenderRecord?
+  /// Says that `owner` still renders what it took.
+  func heartbeat(owner: String, now: Double) async throws
+  /// Sets a rendering render's progress (never lower than it was); false when it is no longer
+  /// rendering (canceled).
+  @discardableResult func progress(_ id: String, _ value: Double) async throws -> Bool
   /// Ends a rendering render: done with `output`, or failed with `error` (at `path`).
-  func finish(_ id: String, output: String?, error: String?, path: String?, now: Double) throws
+  func finish(_ id: String, output: String?, error: String?, path: String?, now: Double) async throws
   /// Cancels a queued or rendering render; its status before, nil when there is no such render.
-  func cancel(_ id: String, now: Double) throws -> RenderStatus?
+  func cancel(_ id: String, now: Double) async throws -> RenderStatus?
   /// Puts the renders `owner` (nil: anyone) was rendering back in the queue: a server that
   /// starts again after it was killed, or one shutting down.
-  func requeue(owner: String?) throws -> Int
+  func requeue(owner: String?) async throws -> Int
   /// Renders queued or rendering for `client`.
-  func pending(client: String) throws -> Int
+  func pending(client: String) async throws -> Int
   /// How many renders are in each status.
-  func counts() throws -> [RenderStatus: Int]
-  func insert(_ template: TemplateRecord) throws
-  func template(_ id: String) throws -> TemplateRecord?
+  func counts() async throws -> [RenderStatus: Int]
+  func insert(_ template: TemplateRecord) async throws
+  func template(_ id: String) async throws -> TemplateRecord?
 }

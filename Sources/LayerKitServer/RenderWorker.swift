@@ -29,8 +29,12 @@ public final class RenderWorker: Service, Sendable {
 
   final class Running: Sendable {
     let render = Locked<VideoRender?>(nil)
+    /// Canceled over the API.
     let canceled = Locked(false)
-    let done = Awaitable(false)
+    /// Stopped by the server's shutdown.
+    let stopping = Locked(false)
+    /// The render has ended and what it made is recorded.
+    let ended = Locked(false)
   }
 
   public init(store: any RenderStore, configuration: ServerConfiguration, owner: String) {
@@ -45,12 +49,23 @@ public final class RenderWorker: Service, Sendable {
   public func run() async throws {
     try? FileManager.default.createDirectory(atPath: configuration.outputs, withIntermediateDirectories: true)
     await cancelWhenGracefulShutdown {
+      var beat = Date.distantPast
       while !Task.isCancelled {
+        let now = Date()
+        // What this server renders, said every few seconds: a server that falls silent (killed)
+        // leaves its renders to the others once the lease runs out.
+        if now.timeIntervalSince(beat) >= self.configuration.lease / 4 {
+          try? await self.store.heartbeat(owner: self.owner, now: now.timeIntervalSince1970)
+          beat = now
+        }
         let busy = self.running.withLock { $0.count }
         if busy < self.configuration.renders,
-          let record = try? self.store.claim(owner: self.owner, now: Date().timeIntervalSince1970)
+          let record = try? await self.store.claim(
+            owner: self.owner, now: now.timeIntervalSince1970, lease: self.configuration.lease)
         {
-          self.start(record)
+          let job = Running()
+          self.running.withLock { $0[record.id] = job }
+          Task { await self.render(record, job) }
           continue
         }
         let seen = self.queued.withLock { $0 }
@@ -62,9 +77,14 @@ public final class RenderWorker: Service, Sendable {
     }
     // Shut down: what is rendering stops, and goes back in the queue for the next start.
     let left = running.withLock { Array($0.values) }
-    for job in left { job.render.withLock { $0?.cancel(CancellationError()) } }
-    for job in left { job.done.wait(until: { $0 }) { _ in } }
-    _ = try? store.requeue(owner: owner)
+    for job in left {
+      job.stopping.withLock { $0 = true }
+      job.render.withLock { $0?.cancel(CancellationError()) }
+    }
+    for job in left {
+      while !job.ended.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(20)) }
+    }
+    _ = try? await store.requeue(owner: owner)
   }
 
   /// Stops render `id` if it is running here (the store says canceled already).
@@ -74,22 +94,33 @@ public final class RenderWorker: Service, Sendable {
     job.render.withLock { $0?.cancel(CancellationError()) }
   }
 
-  private func start(_ record: RenderRecord) {
-    let job = Running()
-    running.withLock { $0[record.id] = job }
-    let thread = Thread { [self] in
-      render(record, job)
-      running.withLock { $0[record.id] = nil }
-      job.done.withLock { $0 = true }
+  /// Renders `record` on a thread of its own, then says how it ended.
+  private func render(_ record: RenderRecord, _ job: Running) async {
+    let outcome = await withCheckedContinuation { (done: CheckedContinuation<Outcome, Never>) in
+      let thread = Thread { [self] in done.resume(returning: self.renderNow(record, job)) }
+      // Frames and the filters' stacks are large.
+      thread.stackSize = 8 << 20
+      thread.start()
     }
-    // Frames and the filters' stacks are large.
-    thread.stackSize = 8 << 20
-    thread.start()
+    defer {
+      running.withLock { $0[record.id] = nil }
+      job.ended.withLock { $0 = true }
+    }
+    // Canceled: the store says so already; stopped by a shutdown: it goes back in the queue.
+    guard !job.canceled.withLock({ $0 }), !job.stopping.withLock({ $0 }) else { return }
+    try? await store.finish(
+      record.id, output: outcome.output, error: outcome.failure?.message, path: outcome.failure?.path,
+      now: Date().timeIntervalSince1970)
+    if let callback = record.callback, let url = URL(string: callback) { await notify(url, id: record.id) }
   }
 
-  private func render(_ record: RenderRecord, _ job: Running) {
-    var name: String?
+  struct Outcome: Sendable {
+    var output: String?
     var failure: (message: String, path: String?)?
+  }
+
+  /// The render itself, on its thread: through the library's entry into the outputs folder.
+  private func renderNow(_ record: RenderRecord, _ job: Running) -> Outcome {
     do {
       let file = try EditFile.parse(Data(record.edit.utf8), file: "edit", folder: configuration.media, confined: true)
       let kind = file.outPath.map { ($0 as NSString).pathExtension.lowercased() } ?? ""
@@ -101,7 +132,7 @@ public final class RenderWorker: Service, Sendable {
         editFile: file, output: try OutputTarget(path: path), encoding: EncodingOptions(), backends: try backends(),
         glTransitions: configuration.glTransitions)
       job.render.withLock { $0 = render }
-      if job.canceled.withLock({ $0 }) { throw CancellationError() }
+      if job.canceled.withLock({ $0 }) || job.stopping.withLock({ $0 }) { throw CancellationError() }
       let last = Locked(-1.0)
       let (store, id) = (store, record.id)
       let summary = try render.run { done, total in
@@ -111,22 +142,18 @@ public final class RenderWorker: Service, Sendable {
           p = value
           return true
         }
-        if due { _ = try? store.progress(id, min(value, 0.999)) }
+        if due { Task { _ = try? await store.progress(id, min(value, 0.999)) } }
       }
       figures.withLock {
         $0.seconds += summary.seconds
         $0.frames += summary.frames
       }
-      name = made
+      return Outcome(output: made)
     } catch let error as EditFile.Error {
-      failure = (error.message, error.path.isEmpty ? nil : "edit." + error.path)
+      return Outcome(failure: (error.message, error.path.isEmpty ? nil : "edit." + error.path))
     } catch {
-      failure = (job.canceled.withLock { $0 } ? "canceled" : "\(error)", nil)
+      return Outcome(failure: ("\(error)", nil))
     }
-    guard !job.canceled.withLock({ $0 }) else { return }
-    try? store.finish(
-      record.id, output: name, error: failure?.message, path: failure?.path, now: Date().timeIntervalSince1970)
-    if let callback = record.callback, let url = URL(string: callback) { notify(url, id: record.id) }
   }
 
   /// The renderer `--renderer` names, made on the render's thread (a GL context is current on
@@ -147,8 +174,8 @@ public final class RenderWorker: Service, Sendable {
 
   /// POSTs the render's state to its callback (once, ten seconds at most; a callback that
   /// fails is not retried).
-  private func notify(_ url: URL, id: String) {
-    guard let record = try? store.render(id) else { return }
+  private func notify(_ url: URL, id: String) async {
+    guard let record = try? await store.render(id) else { return }
     var request = URLRequest(url: url, timeoutInterval: 10)
     request.httpMethod = "POST"
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -8,20 +8,21 @@ struct Routes: Sendable {
   let configuration: ServerConfiguration
 
   func add(to router: Router<BasicRequestContext>) {
+    router.add(middleware: MethodCheck())
     router.add(middleware: TokenCheck(token: configuration.token))
     router.get("/") { _, _ in try Self.resource("index.html", type: "text/html; charset=utf-8") }
     router.get("/openapi.json") { _, _ in try Self.resource("openapi.json", type: "application/json") }
     router.get("/healthz") { _, _ in try JSON.response(["status": "ok"]) }
-    router.get("/metrics") { _, _ in try metrics() }
+    router.get("/metrics") { _, _ in try await metrics() }
     router.post("/v1/renders") { request, context in try await submit(request, context: context) }
-    router.get("/v1/renders") { request, _ in try list(request) }
-    router.get("/v1/renders/:id") { _, context in try JSON.response(view(try record(context))) }
-    router.delete("/v1/renders/:id") { _, context in try cancel(try context.parameters.require("id")) }
-    router.get("/v1/renders/:id/events") { _, context in try events(try record(context)) }
+    router.get("/v1/renders") { request, _ in try await list(request) }
+    router.get("/v1/renders/:id") { _, context in try JSON.response(view(try await record(context))) }
+    router.delete("/v1/renders/:id") { _, context in try await cancel(try context.parameters.require("id")) }
+    router.get("/v1/renders/:id/events") { _, context in try events(try await record(context)) }
     router.get("/v1/renders/:id/output") { request, context in try await output(request, context: context) }
     router.post("/v1/templates") { request, context in try await addTemplate(request, context: context) }
     router.get("/v1/templates/:id") { _, context in
-      guard let t = try store.template(try context.parameters.require("id")) else {
+      guard let t = try await store.template(try context.parameters.require("id")) else {
         throw APIError(.notFound, "no such template")
       }
       return JSON.data(Data(#"{"id":\#(Self.quoted(t.id)),"edit":\#(t.edit)}"#.utf8))
@@ -49,8 +50,8 @@ struct Routes: Sendable {
       output: r.output == nil ? nil : "/v1/renders/\(r.id)/output", template: r.template, attempts: r.attempts)
   }
 
-  func record(_ context: BasicRequestContext) throws -> RenderRecord {
-    guard let r = try store.render(try context.parameters.require("id")) else {
+  func record(_ context: BasicRequestContext) async throws -> RenderRecord {
+    guard let r = try await store.render(try context.parameters.require("id")) else {
       throw APIError(.notFound, "no such render")
     }
     return r
@@ -83,31 +84,33 @@ struct Routes: Sendable {
     let edit = try EditRequest.edit(body["edit"], values: values, at: "edit", configuration: configuration)
     let callback = try EditRequest.callback(body["callback"], at: "callback", configuration: configuration)
     let who = client(request)
-    guard try store.pending(client: who) < configuration.maxPending else {
+    guard try await store.pending(client: who) < configuration.maxPending else {
       throw APIError(.tooManyRequests, "\(configuration.maxPending) renders are already queued or rendering")
     }
     let record = RenderRecord(
       id: UUID().uuidString.lowercased(), edit: edit, client: who, callback: callback, template: nil,
       created: Date().timeIntervalSince1970)
-    try store.insert([record])
+    try await store.insert([record])
     worker.wake()
     return try JSON.response(
       ["id": record.id, "status": "queued"], status: .accepted, headers: [.location: "/v1/renders/\(record.id)"])
   }
 
-  func list(_ request: Request) throws -> Response {
-    let limit = request.uri.queryParameters["limit"].flatMap { Int($0) } ?? 100
-    guard (1...1000).contains(limit) else { throw APIError(.badRequest, "expected 1 to 1000", path: "limit") }
-    return try JSON.response(["renders": try store.renders(limit: limit).map(view)])
+  func list(_ request: Request) async throws -> Response {
+    let given = request.uri.queryParameters[values: "limit"]
+    guard given.count <= 1, let limit = given.isEmpty ? 100 : Int(given[0]), (1...1000).contains(limit) else {
+      throw APIError(.badRequest, "expected one whole number from 1 to 1000", path: "limit")
+    }
+    return try JSON.response(["renders": try await store.renders(limit: limit).map(view)])
   }
 
-  func cancel(_ id: String) throws -> Response {
-    guard let before = try store.cancel(id, now: Date().timeIntervalSince1970) else {
+  func cancel(_ id: String) async throws -> Response {
+    guard let before = try await store.cancel(id, now: Date().timeIntervalSince1970) else {
       throw APIError(.notFound, "no such render")
     }
     if before == .rendering { worker.cancel(id) }
     guard !before.isFinal else { throw APIError(.conflict, "the render is \(before.rawValue) already") }
-    return try JSON.response(view(try store.render(id)!))
+    return try JSON.response(view(try await store.render(id)!))
   }
 
   /// Progress as Server-Sent Events: one `progress` event a change, the last one `end`.
@@ -116,7 +119,7 @@ struct Routes: Sendable {
     let body = ResponseBody { writer in
       var last: RenderRecord?
       while true {
-        guard let r = try store.render(id) else { break }
+        guard let r = try await store.render(id) else { break }
         if r != last {
           let data = try JSONEncoder().encode(view(r))
           let kind = r.status.isFinal ? "end" : "progress"
@@ -135,7 +138,7 @@ struct Routes: Sendable {
 
   /// The finished video, whole or the byte range asked for (a `<video>` element seeks in it).
   func output(_ request: Request, context: BasicRequestContext) async throws -> Response {
-    let r = try record(context)
+    let r = try await record(context)
     guard r.status == .done, let name = r.output else {
       throw APIError(.conflict, "the render is \(r.status.rawValue); its video is there when it is done")
     }
@@ -205,14 +208,14 @@ struct Routes: Sendable {
     let template = TemplateRecord(
       id: UUID().uuidString.lowercased(), edit: String(decoding: data, as: UTF8.self),
       created: Date().timeIntervalSince1970)
-    try store.insert(template)
+    try await store.insert(template)
     return try JSON.response(
       ["id": template.id], status: .created, headers: [.location: "/v1/templates/\(template.id)"])
   }
 
   /// One render for each row of values, all queued or none.
   func batch(_ request: Request, context: BasicRequestContext) async throws -> Response {
-    guard let template = try store.template(try context.parameters.require("id")) else {
+    guard let template = try await store.template(try context.parameters.require("id")) else {
       throw APIError(.notFound, "no such template")
     }
     let body = try await body(request, context: context)
@@ -226,7 +229,7 @@ struct Routes: Sendable {
       throw APIError(.badRequest, "at most \(configuration.maxRows) rows at once", path: "rows")
     }
     let who = client(request)
-    guard try store.pending(client: who) + rows.count <= configuration.maxPending else {
+    guard try await store.pending(client: who) + rows.count <= configuration.maxPending else {
       throw APIError(.tooManyRequests, "at most \(configuration.maxPending) renders queued or rendering")
     }
     let callback = try EditRequest.callback(body["callback"], at: "callback", configuration: configuration)
@@ -241,7 +244,7 @@ struct Routes: Sendable {
           id: UUID().uuidString.lowercased(), edit: merged, client: who, callback: callback, template: template.id,
           created: now))
     }
-    try store.insert(records)
+    try await store.insert(records)
     worker.wake()
     return try JSON.response(
       ["renders": records.map { ["id": $0.id, "status": "queued"] }], status: .accepted)
@@ -250,8 +253,8 @@ struct Routes: Sendable {
   // MARK: Metrics
 
   /// Prometheus's text format: the queue, renders by outcome, render seconds and frames.
-  func metrics() throws -> Response {
-    let counts = try store.counts()
+  func metrics() async throws -> Response {
+    let counts = try await store.counts()
     var lines = [
       "# HELP layerkit_queue_depth Renders queued.", "# TYPE layerkit_queue_depth gauge",
       "layerkit_queue_depth \(counts[.queued] ?? 0)",
@@ -286,6 +289,39 @@ struct Routes: Sendable {
 
   static func quoted(_ s: String) -> String {
     String(decoding: (try? JSONEncoder().encode(s)) ?? Data("\"\"".utf8), as: UTF8.self)
+  }
+}
+
+/// A method the API has no operation for at a path it has is `405 Method Not Allowed`, naming
+/// the ones it has (`Allow`); a path it does not have is left to the router's `404`.
+struct MethodCheck: RouterMiddleware {
+  typealias Context = BasicRequestContext
+
+  /// The API's paths (a segment `*` is any one segment) and their methods.
+  static let table: [(segments: [String], methods: [HTTPRequest.Method])] = [
+    ([], [.get]), (["openapi.json"], [.get]), (["healthz"], [.get]), (["metrics"], [.get]),
+    (["v1", "renders"], [.get, .post]), (["v1", "renders", "*"], [.get, .delete]),
+    (["v1", "renders", "*", "events"], [.get]), (["v1", "renders", "*", "output"], [.get]),
+    (["v1", "templates"], [.post]), (["v1", "templates", "*"], [.get]), (["v1", "templates", "*", "renders"], [.post]),
+  ]
+
+  func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    -> Response
+  {
+    let segments = request.uri.path.split(separator: "/").map(String.init)
+    guard
+      let route = Self.table.first(where: { route in
+        route.segments.count == segments.count && zip(route.segments, segments).allSatisfy { $0 == "*" || $0 == $1 }
+      })
+    else { return try await next(request, context) }
+    let allowed = route.methods + (route.methods.contains(.get) ? [.head] : [])
+    guard allowed.contains(request.method) else {
+      var response = try APIError(.methodNotAllowed, "\(request.method) is not a method of \(request.uri.path)")
+        .response(from: request, context: context)
+      response.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
+      return response
+    }
+    return try await next(request, context)
   }
 }
 

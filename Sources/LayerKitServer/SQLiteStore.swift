@@ -20,7 +20,7 @@ public final class SQLiteStore: RenderStore {
             seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, status TEXT NOT NULL,
             progress REAL NOT NULL DEFAULT 0, error TEXT, errorPath TEXT, output TEXT, edit TEXT NOT NULL,
             client TEXT NOT NULL, callback TEXT, template TEXT, created REAL NOT NULL, started REAL,
-            finished REAL, attempts INTEGER NOT NULL DEFAULT 0, owner TEXT);
+            finished REAL, attempts INTEGER NOT NULL DEFAULT 0, owner TEXT, heartbeat REAL);
           CREATE INDEX renders_status ON renders (status, seq);
           CREATE TABLE templates (id TEXT PRIMARY KEY, edit TEXT NOT NULL, created REAL NOT NULL);
           """)
@@ -28,8 +28,8 @@ public final class SQLiteStore: RenderStore {
     try migrator.migrate(pool)
   }
 
-  public func insert(_ records: [RenderRecord]) throws {
-    try pool.write { db in
+  public func insert(_ records: [RenderRecord]) async throws {
+    try await pool.write { db in
       for r in records {
         try db.execute(
           sql: """
@@ -41,38 +41,48 @@ public final class SQLiteStore: RenderStore {
     }
   }
 
-  public func render(_ id: String) throws -> RenderRecord? {
-    try pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM renders WHERE id = ?", arguments: [id]) }
+  public func render(_ id: String) async throws -> RenderRecord? {
+    try await pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM renders WHERE id = ?", arguments: [id]) }
       .map(Self.record)
   }
 
-  public func renders(limit: Int) throws -> [RenderRecord] {
-    try pool.read { db in
+  public func renders(limit: Int) async throws -> [RenderRecord] {
+    try await pool.read { db in
       try Row.fetchAll(db, sql: "SELECT * FROM renders ORDER BY seq DESC LIMIT ?", arguments: [limit])
     }.map(Self.record)
   }
 
-  public func claim(owner: String, now: Double) throws -> RenderRecord? {
-    try pool.write { db in
+  public func claim(owner: String, now: Double, lease: Double) async throws -> RenderRecord? {
+    try await pool.write { db in
       try Row.fetchOne(
         db,
         sql: """
-          UPDATE renders SET status = 'rendering', owner = ?, started = ?, progress = 0, attempts = attempts + 1
-          WHERE seq = (SELECT seq FROM renders WHERE status = 'queued' ORDER BY seq LIMIT 1) RETURNING *
-          """, arguments: [owner, now])
+          UPDATE renders SET status = 'rendering', owner = ?, started = ?, heartbeat = ?, progress = 0,
+            attempts = attempts + 1
+          WHERE seq = (SELECT seq FROM renders WHERE status = 'queued'
+            OR (status = 'rendering' AND heartbeat < ?) ORDER BY seq LIMIT 1) RETURNING *
+          """, arguments: [owner, now, now, now - lease])
     }.map(Self.record)
   }
 
-  @discardableResult public func progress(_ id: String, _ value: Double) throws -> Bool {
-    try pool.write { db in
+  public func heartbeat(owner: String, now: Double) async throws {
+    try await pool.write { db in
       try db.execute(
-        sql: "UPDATE renders SET progress = ? WHERE id = ? AND status = 'rendering'", arguments: [value, id])
+        sql: "UPDATE renders SET heartbeat = ? WHERE owner = ? AND status = 'rendering'", arguments: [now, owner])
+    }
+  }
+
+  @discardableResult public func progress(_ id: String, _ value: Double) async throws -> Bool {
+    try await pool.write { db in
+      try db.execute(
+        sql: "UPDATE renders SET progress = max(progress, ?) WHERE id = ? AND status = 'rendering'",
+        arguments: [value, id])
       return db.changesCount > 0
     }
   }
 
-  public func finish(_ id: String, output: String?, error: String?, path: String?, now: Double) throws {
-    try pool.write { db in
+  public func finish(_ id: String, output: String?, error: String?, path: String?, now: Double) async throws {
+    try await pool.write { db in
       try db.execute(
         sql: """
           UPDATE renders SET status = ?, progress = CASE WHEN ? IS NULL THEN 1 ELSE progress END, output = ?,
@@ -82,8 +92,8 @@ public final class SQLiteStore: RenderStore {
     }
   }
 
-  public func cancel(_ id: String, now: Double) throws -> RenderStatus? {
-    try pool.write { db in
+  public func cancel(_ id: String, now: Double) async throws -> RenderStatus? {
+    try await pool.write { db in
       guard let status = try String.fetchOne(db, sql: "SELECT status FROM renders WHERE id = ?", arguments: [id])
       else { return nil }
       try db.execute(
@@ -95,8 +105,8 @@ public final class SQLiteStore: RenderStore {
     }
   }
 
-  public func requeue(owner: String?) throws -> Int {
-    try pool.write { db in
+  public func requeue(owner: String?) async throws -> Int {
+    try await pool.write { db in
       if let owner {
         try db.execute(
           sql: "UPDATE renders SET status = 'queued', progress = 0 WHERE status = 'rendering' AND owner = ?",
@@ -108,16 +118,16 @@ public final class SQLiteStore: RenderStore {
     }
   }
 
-  public func pending(client: String) throws -> Int {
-    try pool.read { db in
+  public func pending(client: String) async throws -> Int {
+    try await pool.read { db in
       try Int.fetchOne(
         db, sql: "SELECT count(*) FROM renders WHERE client = ? AND status IN ('queued', 'rendering')",
         arguments: [client]) ?? 0
     }
   }
 
-  public func counts() throws -> [RenderStatus: Int] {
-    try pool.read { db in
+  public func counts() async throws -> [RenderStatus: Int] {
+    try await pool.read { db in
       var counts: [RenderStatus: Int] = [:]
       for row in try Row.fetchAll(db, sql: "SELECT status, count(*) AS n FROM renders GROUP BY status") {
         if let status = RenderStatus(rawValue: row["status"]) { counts[status] = row["n"] }
@@ -126,16 +136,16 @@ public final class SQLiteStore: RenderStore {
     }
   }
 
-  public func insert(_ template: TemplateRecord) throws {
-    try pool.write { db in
+  public func insert(_ template: TemplateRecord) async throws {
+    try await pool.write { db in
       try db.execute(
         sql: "INSERT INTO templates (id, edit, created) VALUES (?, ?, ?)",
         arguments: [template.id, template.edit, template.created])
     }
   }
 
-  public func template(_ id: String) throws -> TemplateRecord? {
-    try pool.read { db in
+  public func template(_ id: String) async throws -> TemplateRecord? {
+    try await pool.read { db in
       try Row.fetchOne(db, sql: "SELECT * FROM templates WHERE id = ?", arguments: [id]).map {
         TemplateRecord(id: $0["id"], edit: $0["edit"], created: $0["created"])
       }

@@ -24,6 +24,12 @@ public struct ServerConfiguration: Sendable {
   public var maxPending = 200
   /// Rows of one batch at most.
   public var maxRows = 1000
+  /// Seconds a render is left to a server that has stopped saying it renders it (killed): then
+  /// another server (or this one, started again) takes it.
+  public var lease = 30.0
+  /// `postgres://user:password@host:port/database`: renders queued in PostgreSQL, which several
+  /// servers share; nil: in SQLite under `state`.
+  public var queue: String?
 
   public init(media: String, state: String) {
     self.media = media
@@ -46,6 +52,10 @@ public struct ServerConfiguration: Sendable {
     }
     if let token, token.count < 16 { return "--token: at least 16 characters" }
     guard renders >= 1, renders <= 64 else { return "--renders \(renders): 1 to 64" }
+    guard lease >= 1 else { return "--lease \(lease): at least a second" }
+    if let queue, PostgresStore.Address(queue) == nil {
+      return "--queue \(queue): expected postgres://USER:PASSWORD@HOST:PORT/DATABASE"
+    }
     return nil
   }
 

@@ -164,6 +164,8 @@ final class ServerTests: XCTestCase {
     try refused(["edit": Self.edit(), "callback": "file:///etc/passwd"], "callback", "an http or https URL")
     try refused(["edit": Self.edit(), "colour": 1], "colour", "unknown key")
     try refused(["edit": "not an object"], "edit", "expected an edit")
+    try refused(["edit": Self.edit(), "callback": NSNull()], "callback", "an http or https URL")
+    try refused(["edit": Self.edit(), "merge": NSNull()], "merge", "expected an object of placeholder values")
     let big = try server.call(
       "POST", "/v1/renders", body: Data(count: 2 << 20), headers: ["Content-Type": "application/json"])
     XCTAssertEqual(big.status, 413, big.text)
@@ -287,5 +289,120 @@ final class ServerTests: XCTestCase {
     let outputs = try FileManager.default.contentsOfDirectory(atPath: h.path("state/outputs"))
     XCTAssertEqual(Set(outputs), Set(ids.current.map { "\($0).mp4" }))
     XCTAssertTrue(try server.call("GET", "/metrics").text.contains("layerkit_renders{status=\"done\"} 50"))
+  }
+
+  /// The page, driven in headless chromium as a person would use it (Player/drive.py): the
+  /// token and an edit typed, Render pressed, the bar watched until it is full, and the video
+  /// played in the page to its end.
+  func testThePageRendersAnEditAndPlaysItToItsEndInChromium() throws {
+    let h = try ToolHarness.make("server-page")
+    defer { h.cleanUp() }
+    XCTAssertTrue(
+      FileManager.default.isExecutableFile(atPath: ToolHarness.which("chromium")),
+      "chromium is not installed: run Tools/setup.sh")
+    let media = h.path("media")
+    try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+    let token = "the-page-token-1234"
+    let server = try ServerHarness(media: media, state: h.path("state"), token: token)
+    let edit = h.path("edit.json")
+    try JSONSerialization.data(withJSONObject: Self.edit(seconds: 1, size: 320)).write(to: URL(fileURLWithPath: edit))
+    let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Player/drive.py")
+    let r = try ToolHarness.run(
+      ToolHarness.which("python3"), [driver.path, "http://127.0.0.1:\(server.port)/", edit, token, "120"])
+    XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+    let seen = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], r.stdout)
+    XCTAssertEqual((seen["statuses"] as? [String])?.last, "done", r.stdout)
+    XCTAssertEqual((seen["progress"] as? [Double])?.last, 1, r.stdout)
+    let played = try XCTUnwrap(seen["played"] as? [String: Any], r.stdout)
+    XCTAssertEqual(played["ended"] as? Bool, true, r.stdout)
+    // editly's length: 1 + 1 − 0.2 s.
+    XCTAssertEqual(played["duration"] as? Double ?? 0, 1.8, accuracy: 0.05, r.stdout)
+    XCTAssertEqual(played["currentTime"] as? Double ?? 0, 1.8, accuracy: 0.05, r.stdout)
+  }
+
+  /// schemathesis (from PyPI, put in .build/python by `Tools/setup.sh --tests`) generates calls
+  /// from /openapi.json — its examples, then valid and invalid data, then sequences linked by
+  /// the ids the POSTs answer with — against a running server: no server error, no status,
+  /// header, content type or body outside the document, a 405 for a method a path lacks, and no
+  /// call let through without the token. Not checked: that every edit of the right shape is
+  /// taken (an edit is more than its shape — its files must be in --media) and that a render
+  /// is gone after DELETE (DELETE cancels it; it stays, canceled, to say so).
+  func testTheAPIKeepsToItsOpenAPIDocumentUnderSchemathesis() throws {
+    let h = try ToolHarness.make("server-schemathesis")
+    defer { h.cleanUp() }
+    var root = URL(fileURLWithPath: #filePath)
+    while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
+      root.deleteLastPathComponent()
+    }
+    let st = root.appendingPathComponent(".build/python/bin/st").path
+    guard FileManager.default.isExecutableFile(atPath: st) else {
+      return XCTFail("schemathesis is not installed: run bash Tools/setup.sh --tests")
+    }
+    let media = h.path("media")
+    try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+    let token = "schemathesis-token-0123"
+    let server = try ServerHarness(media: media, state: h.path("state"), token: token, arguments: ["--renders", "2"])
+    let r = try ToolHarness.run(
+      st,
+      [
+        "run", "http://127.0.0.1:\(server.port)/openapi.json", "-H", "Authorization: Bearer \(token)", "--checks",
+        "all",
+        "--exclude-checks", "positive_data_acceptance,use_after_free", "--max-examples", "6", "--seed", "7",
+        "--max-time", "75", "--request-timeout", "60", "--exclude-path", "/v1/renders/{id}/events",
+        "--report", "junit", "--report-dir", h.path("report"),
+      ], environment: ["NO_COLOR": "1", "SCHEMATHESIS_HOOKS": ""])
+    XCTAssertEqual(r.status, 0, String((r.stdout + r.stderr).suffix(6000)))
+    XCTAssertTrue(r.stdout.contains("Tested: 10"), String(r.stdout.suffix(3000)))
+    XCTAssertFalse(server.stderr.contains("Fatal"), server.stderr)
+  }
+
+  /// Two servers on one PostgreSQL queue (started by `Tools/setup.sh --tests`): renders queued
+  /// through either are taken once each, and the one a server was rendering when it was killed
+  /// is taken by the other once its lease runs out, to a whole video.
+  func testTwoServersShareOnePostgreSQLQueueAndTheLivingOneFinishesTheKilledOnesRender() throws {
+    let h = try ToolHarness.make("server-postgres")
+    defer { h.cleanUp() }
+    var root = URL(fileURLWithPath: #filePath)
+    while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
+      root.deleteLastPathComponent()
+    }
+    guard let url = try? String(contentsOf: root.appendingPathComponent(".build/postgres-url"), encoding: .utf8)
+    else { return XCTFail("no PostgreSQL for the tests: run bash Tools/setup.sh --tests") }
+    let queue = url.trimmingCharacters(in: .whitespacesAndNewlines)
+    // A queue of this test's own: the tables of an earlier run dropped (the servers make them).
+    let reset = try ToolHarness.run(
+      ToolHarness.which("psql"), [queue, "-qc", "DROP TABLE IF EXISTS layerkit_renders, layerkit_templates"])
+    XCTAssertEqual(reset.status, 0, reset.stderr)
+    let (media, state) = (h.path("media"), h.path("state"))
+    try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+    let shared = ["--queue", queue, "--lease", "3"]
+    let a = try ServerHarness(media: media, state: state, arguments: shared)
+    let long = try XCTUnwrap(
+      try a.call("POST", "/v1/renders", json: ["edit": Self.edit(seconds: 4, size: 640)]).json["id"] as? String)
+    _ = try a.wait(for: long) { ($0["progress"] as? Double ?? 0) > 0.05 }
+    let b = try ServerHarness(media: media, state: state, arguments: shared)
+    var short: [String] = []
+    for k in 0..<10 {
+      let server = k % 2 == 0 ? a : b
+      let edit = Self.edit(String(format: "#%02x8040", k * 20), "#000000", seconds: 0.3, size: 64)
+      short.append(try XCTUnwrap(try server.call("POST", "/v1/renders", json: ["edit": edit]).json["id"] as? String))
+    }
+    a.stop(SIGKILL)
+    for id in short {
+      let done = try b.wait(for: id)
+      XCTAssertEqual(done["status"] as? String, "done", "\(done)")
+      XCTAssertEqual(done["attempts"] as? Int, 1, "\(done)")
+    }
+    let taken = try b.wait(for: long, seconds: 180)
+    XCTAssertEqual(taken["status"] as? String, "done", "\(taken)")
+    XCTAssertEqual(taken["attempts"] as? Int, 2, "\(taken)")
+    let video = "\(state)/outputs/\(long).mp4"
+    let decoded = try ToolHarness.run(
+      ToolHarness.which("ffmpeg"), ["-v", "error", "-xerror", "-i", video, "-f", "null", "-"])
+    XCTAssertEqual(decoded.status, 0, decoded.stderr)
+    XCTAssertEqual(try h.probe(video).first?["nb_read_frames"], "78")
+    let listed = try XCTUnwrap(try b.call("GET", "/v1/renders").json["renders"] as? [[String: Any]])
+    XCTAssertEqual(listed.count, 11)
+    XCTAssertTrue(try b.call("GET", "/metrics").text.contains("layerkit_renders{status=\"done\"} 11"))
   }
 }

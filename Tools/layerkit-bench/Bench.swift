@@ -47,6 +47,11 @@ struct Bench: ParsableCommand {
       "Run the soak instead: the example scenes played in turn for --soak-frames frames through the video pipeline (Y4M to /dev/null) on each --renderer, reporting resident memory and the GPU's live GL objects at frame 100 and every tenth."
   )
   var soak = false
+  @Option(
+    help:
+      "Run the server bench instead: this many short edits queued at once on layerkit-server at --renders 1 and 2, against layerkit edit one after another (renders a minute, time to the first byte of each video). 0: not run."
+  )
+  var server = 0
   @Option(help: "Soak: frames to render.") var soakFrames: Int = 10_000
   @Option(help: "Soak: the scene files played in turn (default: examples/scenes layer-kinds, text, composition).")
   var soakScenes: [String] = []
@@ -110,6 +115,7 @@ struct Bench: ParsableCommand {
   func run() throws {
     if suite { return try runSuite() }
     if soak { return try runSoak() }
+    if server > 0 { return try ServerBench(renders: server, renderer: renderer == "both" ? "cpu" : renderer).run() }
     let (w, h) = parsedSize!
     let (dw, dh) = (Double(w), Double(h))
     // Building the list is part of a frame: flatten + render + read back.

@@ -27,6 +27,10 @@ struct ServerCommand: AsyncParsableCommand {
   @Option(name: .customLong("gl-transitions"), help: "A folder of gl-transitions files names are looked up in.")
   var glTransitions: String?
   @Option(help: "auto, cpu or gpu.") var renderer = "auto"
+  @Option(
+    help: "postgres://USER:PASSWORD@HOST:PORT/DATABASE: a queue several servers share (default: SQLite under --state).")
+  var queue: String?
+  @Option(help: "Seconds before a silent server's renders are taken by another (default 30).") var lease = 30.0
 
   func run() async throws {
     var settings = ServerConfiguration(media: media, state: state)
@@ -37,6 +41,7 @@ struct ServerCommand: AsyncParsableCommand {
       throw ValidationError("--renderer \(renderer): auto, cpu or gpu")
     }
     settings.renderer = renderer
+    (settings.queue, settings.lease) = (queue, lease)
     if let problem = settings.problem() { throw ValidationError(problem) }
     let shown = settings
     try await RenderServer(configuration: settings).run { port in
