@@ -9,6 +9,15 @@ import XCTest
 /// `layerkit-server` tested as a server: started, called over loopback, killed and started
 /// again, its answers held to its OpenAPI document and its videos to ffmpeg.
 final class ServerTests: XCTestCase {
+  /// The repository's root (where `Tools/setup.sh --tests` puts what the tests use, in .build).
+  static var root: URL {
+    var root = URL(fileURLWithPath: #filePath)
+    while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
+      root.deleteLastPathComponent()
+    }
+    return root
+  }
+
   /// A short edit of two colours and a fade: a few frames, rendered in a moment.
   static func edit(_ a: String = "#d03020", _ b: String = "#2040d0", seconds: Double = 0.6, size: Int = 160) -> [String:
     Any]
@@ -330,11 +339,7 @@ final class ServerTests: XCTestCase {
   func testTheAPIKeepsToItsOpenAPIDocumentUnderSchemathesis() throws {
     let h = try ToolHarness.make("server-schemathesis")
     defer { h.cleanUp() }
-    var root = URL(fileURLWithPath: #filePath)
-    while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
-      root.deleteLastPathComponent()
-    }
-    let st = root.appendingPathComponent(".build/python/bin/st").path
+    let st = Self.root.appendingPathComponent(".build/python/bin/st").path
     guard FileManager.default.isExecutableFile(atPath: st) else {
       return XCTFail("schemathesis is not installed: run bash Tools/setup.sh --tests")
     }
@@ -362,11 +367,7 @@ final class ServerTests: XCTestCase {
   func testTwoServersShareOnePostgreSQLQueueAndTheLivingOneFinishesTheKilledOnesRender() throws {
     let h = try ToolHarness.make("server-postgres")
     defer { h.cleanUp() }
-    var root = URL(fileURLWithPath: #filePath)
-    while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
-      root.deleteLastPathComponent()
-    }
-    guard let url = try? String(contentsOf: root.appendingPathComponent(".build/postgres-url"), encoding: .utf8)
+    guard let url = try? String(contentsOf: Self.root.appendingPathComponent(".build/postgres-url"), encoding: .utf8)
     else { return XCTFail("no PostgreSQL for the tests: run bash Tools/setup.sh --tests") }
     let queue = url.trimmingCharacters(in: .whitespacesAndNewlines)
     // A queue of this test's own: the tables of an earlier run dropped (the servers make them).

@@ -49,10 +49,16 @@ public struct SourceFile: Sendable {
   /// - Returns: a group that is done when every file is read.
   static func readAhead(_ paths: [String]) -> DispatchGroup {
     let group = DispatchGroup()
+    // Eight ffprobe runs at a time at most: an edit of a hundred clips does not start a hundred.
+    let slots = DispatchSemaphore(value: 8)
     for path in paths {
       group.enter()
       Thread {
-        defer { group.leave() }
+        slots.wait()
+        defer {
+          slots.signal()
+          group.leave()
+        }
         guard let identity = DecodeVerdicts.identity(path), let file = try? read(path) else { return }
         ahead.withLock {
           // Bounded: a read never asked for (a render that declined) is not kept for long.
