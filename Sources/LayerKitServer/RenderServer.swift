@@ -31,7 +31,7 @@ public struct RenderServer: Sendable {
       _ = try await sqlite.requeue(owner: nil)
       store = sqlite
     }
-    let worker = RenderWorker(store: store, configuration: configuration, owner: owner)
+    let worker = RenderWorker(store: store, configuration: configuration, owner: owner, metrics: ServerMetrics())
     let router = Router()
     Routes(store: store, worker: worker, configuration: configuration).add(to: router)
     var logger = Logger(label: "layerkit-server")

@@ -15,7 +15,7 @@ import ServiceLifecycle
 /// progress written back as it goes. A render canceled over the API is stopped (its ffmpeg
 /// children too) and leaves nothing; a server shut down puts what it was rendering back in the
 /// queue, and one started again after it was killed does the same first.
-public final class RenderWorker: Service, Sendable {
+final class RenderWorker: Service, Sendable {
   let store: any RenderStore
   let configuration: ServerConfiguration
   /// This server's name in the store: the renders it takes are marked with it.
@@ -24,8 +24,8 @@ public final class RenderWorker: Service, Sendable {
   private let running = Locked<[String: Running]>([:])
   /// Bumped when renders are queued, so that the loop does not wait out its poll.
   private let queued = Awaitable<Int>(0)
-  /// Seconds rendered and frames made by this server, for `/metrics`.
-  let figures = Locked<(seconds: Double, frames: Int)>((0, 0))
+  /// This server's renders, for `/metrics`.
+  let metrics: ServerMetrics
 
   final class Running: Sendable {
     let render = Locked<VideoRender?>(nil)
@@ -37,16 +37,17 @@ public final class RenderWorker: Service, Sendable {
     let ended = Locked(false)
   }
 
-  public init(store: any RenderStore, configuration: ServerConfiguration, owner: String) {
+  init(store: any RenderStore, configuration: ServerConfiguration, owner: String, metrics: ServerMetrics) {
     self.store = store
     self.configuration = configuration
     self.owner = owner
+    self.metrics = metrics
   }
 
   /// Tells the loop renders were queued.
   func wake() { queued.withLock { $0 += 1 } }
 
-  public func run() async throws {
+  func run() async throws {
     try? FileManager.default.createDirectory(atPath: configuration.outputs, withIntermediateDirectories: true)
     await cancelWhenGracefulShutdown {
       var beat = Date.distantPast
@@ -107,7 +108,10 @@ public final class RenderWorker: Service, Sendable {
       job.ended.withLock { $0 = true }
     }
     // Canceled: the store says so already; stopped by a shutdown: it goes back in the queue.
+    if job.canceled.withLock({ $0 }) { metrics.ended(.canceled) }
     guard !job.canceled.withLock({ $0 }), !job.stopping.withLock({ $0 }) else { return }
+    metrics.ended(
+      outcome.failure == nil ? .done : .failed, seconds: outcome.seconds, frames: outcome.frames)
     try? await store.finish(
       record.id, output: outcome.output, error: outcome.failure?.message, path: outcome.failure?.path,
       now: Date().timeIntervalSince1970)
@@ -117,6 +121,8 @@ public final class RenderWorker: Service, Sendable {
   struct Outcome: Sendable {
     var output: String?
     var failure: (message: String, path: String?)?
+    var seconds = 0.0
+    var frames = 0
   }
 
   /// The render itself, on its thread: through the library's entry into the outputs folder.
@@ -144,11 +150,7 @@ public final class RenderWorker: Service, Sendable {
         }
         if due { Task { _ = try? await store.progress(id, min(value, 0.999)) } }
       }
-      figures.withLock {
-        $0.seconds += summary.seconds
-        $0.frames += summary.frames
-      }
-      return Outcome(output: made)
+      return Outcome(output: made, seconds: summary.seconds, frames: summary.frames)
     } catch let error as EditFile.Error {
       return Outcome(failure: (error.message, error.path.isEmpty ? nil : "edit." + error.path))
     } catch {

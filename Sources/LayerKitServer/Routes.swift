@@ -252,30 +252,12 @@ struct Routes: Sendable {
 
   // MARK: Metrics
 
-  /// Prometheus's text format: the queue, renders by outcome, render seconds and frames.
+  /// Prometheus's text format (`ServerMetrics`).
   func metrics() async throws -> Response {
-    let counts = try await store.counts()
-    var lines = [
-      "# HELP layerkit_queue_depth Renders queued.", "# TYPE layerkit_queue_depth gauge",
-      "layerkit_queue_depth \(counts[.queued] ?? 0)",
-      "# HELP layerkit_renders Renders by status.", "# TYPE layerkit_renders gauge",
-    ]
-    for status in RenderStatus.allCases {
-      lines.append("layerkit_renders{status=\"\(status.rawValue)\"} \(counts[status] ?? 0)")
-    }
-    let figures = worker.figures.current
-    lines += [
-      "# HELP layerkit_render_seconds_total Seconds spent rendering, by this server.",
-      "# TYPE layerkit_render_seconds_total counter", "layerkit_render_seconds_total \(figures.seconds)",
-      "# HELP layerkit_frames_total Frames rendered, by this server.", "# TYPE layerkit_frames_total counter",
-      "layerkit_frames_total \(figures.frames)",
-      "# HELP layerkit_frames_per_second Frames a second over this server's renders.",
-      "# TYPE layerkit_frames_per_second gauge",
-      "layerkit_frames_per_second \(figures.seconds > 0 ? Double(figures.frames) / figures.seconds : 0)",
-    ]
+    let text = worker.metrics.text(counts: try await store.counts())
     return Response(
       status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-      body: ResponseBody(byteBuffer: ByteBuffer(string: lines.joined(separator: "\n") + "\n")))
+      body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
   }
 
   // MARK: Files

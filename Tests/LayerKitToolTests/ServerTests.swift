@@ -18,6 +18,14 @@ final class ServerTests: XCTestCase {
     return root
   }
 
+  /// The value of `name` (with its labels, as Prometheus writes them) in `/metrics`' text.
+  static func metric(_ text: String, _ name: String) -> Double? {
+    text.split(separator: "\n").lazy.compactMap { line -> Double? in
+      guard line.hasPrefix(name + " ") else { return nil }
+      return Double(line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces))
+    }.first
+  }
+
   /// A short edit of two colours and a fade: a few frames, rendered in a moment.
   static func edit(_ a: String = "#d03020", _ b: String = "#2040d0", seconds: Double = 0.6, size: Int = 160) -> [String:
     Any]
@@ -96,9 +104,12 @@ final class ServerTests: XCTestCase {
     XCTAssertEqual(try server.call("GET", "/v1/renders/no-such").status, 404)
     XCTAssertEqual(try server.call("GET", "/v1/renders/no-such").json["error"] as? String, "no such render")
     let metrics = try server.call("GET", "/metrics").text
-    XCTAssertTrue(metrics.contains("layerkit_renders{status=\"done\"} 1"), metrics)
-    XCTAssertTrue(metrics.contains("layerkit_queue_depth 0"), metrics)
-    XCTAssertTrue(metrics.contains("layerkit_frames_total 10"), metrics)
+    XCTAssertEqual(Self.metric(metrics, #"layerkit_renders{status="done"}"#), 1, metrics)
+    XCTAssertEqual(Self.metric(metrics, "layerkit_queue_depth"), 0, metrics)
+    XCTAssertEqual(Self.metric(metrics, "layerkit_frames_total"), 10, metrics)
+    XCTAssertEqual(Self.metric(metrics, #"layerkit_renders_ended_total{outcome="done"}"#), 1, metrics)
+    XCTAssertGreaterThan(Self.metric(metrics, "layerkit_render_seconds_total") ?? 0, 0, metrics)
+    XCTAssertGreaterThan(Self.metric(metrics, "layerkit_frames_per_second") ?? 0, 0, metrics)
 
     // A render canceled while queued behind a long one, and the long one while it renders.
     let long = try server.call("POST", "/v1/renders", json: ["edit": Self.edit(seconds: 30, size: 640)])
@@ -297,7 +308,7 @@ final class ServerTests: XCTestCase {
     }
     let outputs = try FileManager.default.contentsOfDirectory(atPath: h.path("state/outputs"))
     XCTAssertEqual(Set(outputs), Set(ids.current.map { "\($0).mp4" }))
-    XCTAssertTrue(try server.call("GET", "/metrics").text.contains("layerkit_renders{status=\"done\"} 50"))
+    XCTAssertEqual(Self.metric(try server.call("GET", "/metrics").text, #"layerkit_renders{status="done"}"#), 50)
   }
 
   /// The page, driven in headless chromium as a person would use it (Player/drive.py): the
@@ -404,6 +415,6 @@ final class ServerTests: XCTestCase {
     XCTAssertEqual(try h.probe(video).first?["nb_read_frames"], "78")
     let listed = try XCTUnwrap(try b.call("GET", "/v1/renders").json["renders"] as? [[String: Any]])
     XCTAssertEqual(listed.count, 11)
-    XCTAssertTrue(try b.call("GET", "/metrics").text.contains("layerkit_renders{status=\"done\"} 11"))
+    XCTAssertEqual(Self.metric(try b.call("GET", "/metrics").text, #"layerkit_renders{status="done"}"#), 11)
   }
 }
