@@ -417,4 +417,59 @@ final class ServerTests: XCTestCase {
     XCTAssertEqual(listed.count, 11)
     XCTAssertEqual(Self.metric(try b.call("GET", "/metrics").text, #"layerkit_renders{status="done"}"#), 11)
   }
+
+  /// A render's callback is told once, when it ends, at a host `--callback-host` names.
+  func testACallbackIsToldWhenTheRenderEnds() throws {
+    let h = try ToolHarness.make("server-callback")
+    defer { h.cleanUp() }
+    let media = h.path("media")
+    try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+    // A receiver on loopback that writes each POST's body down.
+    let told = h.path("told.jsonl")
+    let receiver = Process()
+    receiver.executableURL = URL(fileURLWithPath: ToolHarness.which("python3"))
+    receiver.arguments = [
+      "-c",
+      """
+      import http.server, sys
+      class H(http.server.BaseHTTPRequestHandler):
+          def do_POST(self):
+              body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+              open(sys.argv[1], "ab").write(body + b"\\n")
+              self.send_response(204)
+              self.end_headers()
+          def log_message(self, *a):
+              pass
+      s = http.server.HTTPServer(("127.0.0.1", 0), H)
+      print(s.server_address[1], flush=True)
+      s.serve_forever()
+      """,
+      told,
+    ]
+    let out = Pipe()
+    receiver.standardOutput = out
+    try receiver.run()
+    defer { receiver.terminate() }
+    let port = try XCTUnwrap(
+      Int(
+        String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(
+          in: .whitespacesAndNewlines)))
+    let server = try ServerHarness(media: media, state: h.path("state"), arguments: ["--callback-host", "127.0.0.1"])
+    let id = try XCTUnwrap(
+      try server.call("POST", "/v1/renders", json: ["edit": Self.edit(), "callback": "http://127.0.0.1:\(port)/done"])
+        .json["id"] as? String)
+    XCTAssertEqual(try server.wait(for: id)["status"] as? String, "done")
+    let deadline = Date().addingTimeInterval(10)
+    var lines: [String] = []
+    while Date() < deadline {
+      lines = ((try? String(contentsOfFile: told, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+      if !lines.isEmpty { break }
+      Thread.sleep(forTimeInterval: 0.1)
+    }
+    XCTAssertEqual(lines.count, 1, "\(lines)")
+    let body = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data((lines.first ?? "{}").utf8)) as? [String: Any])
+    XCTAssertEqual(body["id"] as? String, id)
+    XCTAssertEqual(body["status"] as? String, "done")
+    XCTAssertEqual(body["output"] as? String, "/v1/renders/\(id)/output")
+  }
 }
