@@ -24,7 +24,8 @@ final class ServerMetrics: Sendable {
       })
     outcomes = Dictionary(
       uniqueKeysWithValues: [RenderStatus.done, .failed, .canceled].map {
-        ($0, CoreMetrics.Counter(label: "layerkit_renders_ended_total", dimensions: [("outcome", $0.rawValue)], factory: factory))
+        let outcome = [("outcome", $0.rawValue)]
+        return ($0, CoreMetrics.Counter(label: "layerkit_renders_ended_total", dimensions: outcome, factory: factory))
       })
     seconds = CoreMetrics.FloatingPointCounter(label: "layerkit_render_seconds_total", factory: factory)
     frames = CoreMetrics.Counter(label: "layerkit_frames_total", factory: factory)
