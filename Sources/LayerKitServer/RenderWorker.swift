@@ -23,7 +23,7 @@ final class RenderWorker: Service, Sendable {
   /// The renders running now, by id (nil until the render is made).
   private let running = Locked<[String: Running]>([:])
   /// Bumped when renders are queued, so that the loop does not wait out its poll.
-  private let queued = Awaitable<Int>(0)
+  private let queued = Locked(0)
   /// This server's renders, for `/metrics`.
   let metrics: ServerMetrics
 
@@ -115,6 +115,11 @@ final class RenderWorker: Service, Sendable {
     try? await store.finish(
       record.id, output: outcome.output, error: outcome.failure?.message, path: outcome.failure?.path,
       now: Date().timeIntervalSince1970)
+    // Canceled elsewhere as it ended: nothing of it is kept.
+    if let output = outcome.output, (try? await store.render(record.id))?.status == .canceled {
+      try? FileManager.default.removeItem(atPath: (configuration.outputs as NSString).appendingPathComponent(output))
+      return
+    }
     if let callback = record.callback, let url = URL(string: callback) { await notify(url, id: record.id) }
   }
 
@@ -148,7 +153,12 @@ final class RenderWorker: Service, Sendable {
           p = value
           return true
         }
-        if due { Task { _ = try? await store.progress(id, min(value, 0.999)) } }
+        // A render canceled through another server sharing the queue is stopped here.
+        if due {
+          Task { [weak self] in
+            if (try? await store.progress(id, min(value, 0.999))) == false { self?.cancel(id) }
+          }
+        }
       }
       return Outcome(output: made, seconds: summary.seconds, frames: summary.frames)
     } catch let error as EditFile.Error {
