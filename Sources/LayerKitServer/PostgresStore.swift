@@ -65,7 +65,7 @@ public final class PostgresStore: RenderStore, Service {
           try await connection.query(
             """
             CREATE TABLE IF NOT EXISTS layerkit_templates (
-              id TEXT PRIMARY KEY, edit TEXT NOT NULL, created DOUBLE PRECISION NOT NULL)
+              id TEXT PRIMARY KEY, edit TEXT NOT NULL, client TEXT NOT NULL, created DOUBLE PRECISION NOT NULL)
             """, logger: Self.logger)
         }
       }
@@ -117,8 +117,10 @@ public final class PostgresStore: RenderStore, Service {
     try await records("SELECT \(unescaped: Self.columns) FROM layerkit_renders WHERE id = \(id)").first
   }
 
-  public func renders(limit: Int) async throws -> [RenderRecord] {
-    try await records("SELECT \(unescaped: Self.columns) FROM layerkit_renders ORDER BY seq DESC LIMIT \(limit)")
+  public func renders(limit: Int, client: String) async throws -> [RenderRecord] {
+    try await records(
+      "SELECT \(unescaped: Self.columns) FROM layerkit_renders WHERE client = \(client) ORDER BY seq DESC LIMIT \(limit)"
+    )
   }
 
   public func claim(owner: String, now: Double, lease: Double) async throws -> RenderRecord? {
@@ -215,16 +217,19 @@ public final class PostgresStore: RenderStore, Service {
   public func insert(_ template: TemplateRecord) async throws {
     try await ready()
     try await client.query(
-      "INSERT INTO layerkit_templates (id, edit, created) VALUES (\(template.id), \(template.edit), \(template.created))",
+      """
+      INSERT INTO layerkit_templates (id, edit, client, created)
+      VALUES (\(template.id), \(template.edit), \(template.client), \(template.created))
+      """,
       logger: Self.logger)
   }
 
   public func template(_ id: String) async throws -> TemplateRecord? {
     try await ready()
-    for try await (id, edit, created) in try await client.query(
-      "SELECT id, edit, created FROM layerkit_templates WHERE id = \(id)", logger: Self.logger
-    ).decode((String, String, Double).self) {
-      return TemplateRecord(id: id, edit: edit, created: created)
+    for try await (id, edit, who, created) in try await client.query(
+      "SELECT id, edit, client, created FROM layerkit_templates WHERE id = \(id)", logger: Self.logger
+    ).decode((String, String, String, Double).self) {
+      return TemplateRecord(id: id, edit: edit, client: who, created: created)
     }
     return nil
   }

@@ -54,6 +54,8 @@ public struct RenderRecord: Codable, Sendable, Equatable {
 public struct TemplateRecord: Codable, Sendable, Equatable {
   public var id: String
   public var edit: String
+  /// Whose it is.
+  public var client: String
   public var created: Double
 }
 
@@ -64,8 +66,8 @@ public protocol RenderStore: Sendable {
   /// Queues `records`, all or none.
   func insert(_ records: [RenderRecord]) async throws
   func render(_ id: String) async throws -> RenderRecord?
-  /// The newest `limit` renders, newest first.
-  func renders(limit: Int) async throws -> [RenderRecord]
+  /// The newest `limit` renders of `client`, newest first.
+  func renders(limit: Int, client: String) async throws -> [RenderRecord]
   /// The oldest queued render (or one left by a server silent for `lease` seconds), now
   /// rendering for `owner`; nil when there is none.
   func claim(owner: String, now: Double, lease: Double) async throws -> RenderRecord?

@@ -9,22 +9,20 @@ struct Routes: Sendable {
 
   func add(to router: Router<BasicRequestContext>) {
     router.add(middleware: MethodCheck())
-    router.add(middleware: TokenCheck(token: configuration.token))
+    router.add(middleware: TokenCheck(configuration: configuration))
     router.get("/") { _, _ in try Self.resource("index.html", type: "text/html; charset=utf-8") }
     router.get("/openapi.json") { _, _ in try Self.resource("openapi.json", type: "application/json") }
     router.get("/healthz") { _, _ in try JSON.response(["status": "ok"]) }
     router.get("/metrics") { _, _ in try await metrics() }
     router.post("/v1/renders") { request, context in try await submit(request, context: context) }
     router.get("/v1/renders") { request, _ in try await list(request) }
-    router.get("/v1/renders/:id") { _, context in try JSON.response(view(try await record(context))) }
-    router.delete("/v1/renders/:id") { _, context in try await cancel(try context.parameters.require("id")) }
-    router.get("/v1/renders/:id/events") { _, context in try events(try await record(context)) }
+    router.get("/v1/renders/:id") { request, context in try JSON.response(view(try await record(request, context))) }
+    router.delete("/v1/renders/:id") { request, context in try await cancel(try await record(request, context).id) }
+    router.get("/v1/renders/:id/events") { request, context in try events(try await record(request, context)) }
     router.get("/v1/renders/:id/output") { request, context in try await output(request, context: context) }
     router.post("/v1/templates") { request, context in try await addTemplate(request, context: context) }
-    router.get("/v1/templates/:id") { _, context in
-      guard let t = try await store.template(try context.parameters.require("id")) else {
-        throw APIError(.notFound, "no such template")
-      }
+    router.get("/v1/templates/:id") { request, context in
+      let t = try await template(request, context)
       return JSON.data(Data(#"{"id":\#(Self.quoted(t.id)),"edit":\#(t.edit)}"#.utf8))
     }
     router.post("/v1/templates/:id/renders") { request, context in try await batch(request, context: context) }
@@ -50,11 +48,20 @@ struct Routes: Sendable {
       output: r.output == nil ? nil : "/v1/renders/\(r.id)/output", template: r.template, attempts: r.attempts)
   }
 
-  func record(_ context: BasicRequestContext) async throws -> RenderRecord {
-    guard let r = try await store.render(try context.parameters.require("id")) else {
+  /// The render the path names, when it is the asking client's (another's is not there for it).
+  func record(_ request: Request, _ context: BasicRequestContext) async throws -> RenderRecord {
+    guard let r = try await store.render(try context.parameters.require("id")), r.client == client(request) else {
       throw APIError(.notFound, "no such render")
     }
     return r
+  }
+
+  /// The template the path names, when it is the asking client's.
+  func template(_ request: Request, _ context: BasicRequestContext) async throws -> TemplateRecord {
+    guard let t = try await store.template(try context.parameters.require("id")), t.client == client(request) else {
+      throw APIError(.notFound, "no such template")
+    }
+    return t
   }
 
   /// The JSON object of a request's body.
@@ -72,8 +79,8 @@ struct Routes: Sendable {
     return object
   }
 
-  /// Who asks: the token's holder, or loopback.
-  func client(_ request: Request) -> String { configuration.token == nil ? "loopback" : "token" }
+  /// Who asks: the client whose token the request carries (TokenCheck let it in), or loopback.
+  func client(_ request: Request) -> String { configuration.client(token: TokenCheck.given(request)) ?? "" }
 
   func submit(_ request: Request, context: BasicRequestContext) async throws -> Response {
     let body = try await body(request, context: context)
@@ -101,7 +108,7 @@ struct Routes: Sendable {
     guard given.count <= 1, let limit = given.isEmpty ? 100 : Int(given[0]), (1...1000).contains(limit) else {
       throw APIError(.badRequest, "expected one whole number from 1 to 1000", path: "limit")
     }
-    return try JSON.response(["renders": try await store.renders(limit: limit).map(view)])
+    return try JSON.response(["renders": try await store.renders(limit: limit, client: client(request)).map(view)])
   }
 
   func cancel(_ id: String) async throws -> Response {
@@ -138,7 +145,7 @@ struct Routes: Sendable {
 
   /// The finished video, whole or the byte range asked for (a `<video>` element seeks in it).
   func output(_ request: Request, context: BasicRequestContext) async throws -> Response {
-    let r = try await record(context)
+    let r = try await record(request, context)
     guard r.status == .done, let name = r.output else {
       throw APIError(.conflict, "the render is \(r.status.rawValue); its video is there when it is done")
     }
@@ -206,7 +213,7 @@ struct Routes: Sendable {
     }
     let data = try JSONSerialization.data(withJSONObject: edit, options: [.sortedKeys])
     let template = TemplateRecord(
-      id: UUID().uuidString.lowercased(), edit: String(decoding: data, as: UTF8.self),
+      id: UUID().uuidString.lowercased(), edit: String(decoding: data, as: UTF8.self), client: client(request),
       created: Date().timeIntervalSince1970)
     try await store.insert(template)
     return try JSON.response(
@@ -215,9 +222,7 @@ struct Routes: Sendable {
 
   /// One render for each row of values, all queued or none.
   func batch(_ request: Request, context: BasicRequestContext) async throws -> Response {
-    guard let template = try await store.template(try context.parameters.require("id")) else {
-      throw APIError(.notFound, "no such template")
-    }
+    let template = try await template(request, context)
     let body = try await body(request, context: context)
     for key in body.keys where !["rows", "callback"].contains(key) {
       throw APIError(.badRequest, "unknown key", path: key)
@@ -312,18 +317,22 @@ struct MethodCheck: RouterMiddleware {
 /// source, an EventSource) as `?access_token=T`.
 struct TokenCheck: RouterMiddleware {
   typealias Context = BasicRequestContext
-  let token: String?
+  let configuration: ServerConfiguration
+
+  /// The token a request carries.
+  static func given(_ request: Request) -> String? {
+    request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+      ?? request.uri.queryParameters["access_token"].map(String.init)
+  }
 
   func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
     -> Response
   {
-    guard let token else { return try await next(request, context) }
+    guard !configuration.tokens.isEmpty else { return try await next(request, context) }
     let path = request.uri.path
     if path == "/" || path == "/openapi.json" || path == "/healthz" { return try await next(request, context) }
-    let given =
-      request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-      ?? request.uri.queryParameters["access_token"].map(String.init)
-    guard let given, Self.same(given, token) else {
+    let given = Self.given(request)
+    guard configuration.client(token: given) != nil else {
       throw APIError(.unauthorized, given == nil ? "a token is required (Authorization: Bearer …)" : "wrong token")
     }
     return try await next(request, context)

@@ -22,7 +22,7 @@ public final class SQLiteStore: RenderStore {
             client TEXT NOT NULL, callback TEXT, template TEXT, created REAL NOT NULL, started REAL,
             finished REAL, attempts INTEGER NOT NULL DEFAULT 0, owner TEXT, heartbeat REAL);
           CREATE INDEX renders_status ON renders (status, seq);
-          CREATE TABLE templates (id TEXT PRIMARY KEY, edit TEXT NOT NULL, created REAL NOT NULL);
+          CREATE TABLE templates (id TEXT PRIMARY KEY, edit TEXT NOT NULL, client TEXT NOT NULL, created REAL NOT NULL);
           """)
     }
     try migrator.migrate(pool)
@@ -46,9 +46,10 @@ public final class SQLiteStore: RenderStore {
       .map(Self.record)
   }
 
-  public func renders(limit: Int) async throws -> [RenderRecord] {
+  public func renders(limit: Int, client: String) async throws -> [RenderRecord] {
     try await pool.read { db in
-      try Row.fetchAll(db, sql: "SELECT * FROM renders ORDER BY seq DESC LIMIT ?", arguments: [limit])
+      try Row.fetchAll(
+        db, sql: "SELECT * FROM renders WHERE client = ? ORDER BY seq DESC LIMIT ?", arguments: [client, limit])
     }.map(Self.record)
   }
 
@@ -139,15 +140,15 @@ public final class SQLiteStore: RenderStore {
   public func insert(_ template: TemplateRecord) async throws {
     try await pool.write { db in
       try db.execute(
-        sql: "INSERT INTO templates (id, edit, created) VALUES (?, ?, ?)",
-        arguments: [template.id, template.edit, template.created])
+        sql: "INSERT INTO templates (id, edit, client, created) VALUES (?, ?, ?, ?)",
+        arguments: [template.id, template.edit, template.client, template.created])
     }
   }
 
   public func template(_ id: String) async throws -> TemplateRecord? {
     try await pool.read { db in
       try Row.fetchOne(db, sql: "SELECT * FROM templates WHERE id = ?", arguments: [id]).map {
-        TemplateRecord(id: $0["id"], edit: $0["edit"], created: $0["created"])
+        TemplateRecord(id: $0["id"], edit: $0["edit"], client: $0["client"], created: $0["created"])
       }
     }
   }

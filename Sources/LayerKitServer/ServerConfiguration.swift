@@ -8,8 +8,9 @@ public struct ServerConfiguration: Sendable {
   public var state: String
   public var host = "127.0.0.1"
   public var port = 8080
-  /// The bearer token every API call carries; without one the server listens on loopback only.
-  public var token: String?
+  /// The bearer tokens API calls carry, one a client: each client sees and counts its own
+  /// renders and templates alone. Without one the server listens on loopback only.
+  public var tokens: [String] = []
   /// Renders run at once.
   public var renders = 1
   /// The hosts callbacks may be sent to.
@@ -22,6 +23,16 @@ public struct ServerConfiguration: Sendable {
   public var maxBody = 1 << 20
   /// Renders queued or rendering for one client at most.
   public var maxPending = 200
+
+  /// The client whose token `given` is, nil for none (no tokens: everyone is `loopback`).
+  public func client(token given: String?) -> String? {
+    guard !tokens.isEmpty else { return "loopback" }
+    guard let given else { return nil }
+    // Every token compared, each in time that does not depend on where it differs.
+    var found: String?
+    for (i, token) in tokens.enumerated() where TokenCheck.same(given, token) { found = "client-\(i + 1)" }
+    return found
+  }
   /// Rows of one batch at most.
   public var maxRows = 1000
   /// Seconds a render is left to a server that has stopped saying it renders it (killed): then
@@ -47,10 +58,11 @@ public struct ServerConfiguration: Sendable {
     guard FileManager.default.fileExists(atPath: media, isDirectory: &isFolder), isFolder.boolValue else {
       return "--media \(media): not a folder"
     }
-    if token == nil, !Self.isLoopback(host) {
+    if tokens.isEmpty, !Self.isLoopback(host) {
       return "--host \(host) is not loopback: give --token to listen beyond this machine"
     }
-    if let token, token.count < 16 { return "--token: at least 16 characters" }
+    for token in tokens where token.count < 16 { return "--token: at least 16 characters" }
+    if Set(tokens).count < tokens.count { return "--token: each client's token is its own" }
     guard renders >= 1, renders <= 64 else { return "--renders \(renders): 1 to 64" }
     guard lease >= 1 else { return "--lease \(lease): at least a second" }
     if let queue, PostgresStore.Address(queue) == nil {

@@ -472,4 +472,37 @@ final class ServerTests: XCTestCase {
     XCTAssertEqual(body["status"] as? String, "done")
     XCTAssertEqual(body["output"] as? String, "/v1/renders/\(id)/output")
   }
+
+  /// Several tokens, several clients: each sees, cancels and counts its own renders and
+  /// templates alone (another's are not there for it), and its own queue is bounded.
+  func testEachClientSeesItsOwnRendersAloneAndItsQueueIsBounded() throws {
+    let h = try ToolHarness.make("server-clients")
+    defer { h.cleanUp() }
+    let media = h.path("media")
+    try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+    let (a, b) = ("client-a-token-0000", "client-b-token-0000")
+    let server = try ServerHarness(
+      media: media, state: h.path("state"), token: a, arguments: ["--token", b, "--max-queued", "2"])
+    let long = try XCTUnwrap(
+      try server.call("POST", "/v1/renders", json: ["edit": Self.edit(seconds: 30, size: 640)]).json["id"] as? String)
+    XCTAssertEqual(try server.call("POST", "/v1/renders", json: ["edit": Self.edit()]).status, 202)
+    let third = try server.call("POST", "/v1/renders", json: ["edit": Self.edit()])
+    XCTAssertEqual(third.status, 429, third.text)
+    XCTAssertEqual(third.json["error"] as? String, "2 renders are already queued or rendering")
+    let theirs = try server.call("POST", "/v1/renders", json: ["edit": Self.edit()], token: b)
+    XCTAssertEqual(theirs.status, 202, theirs.text)
+    XCTAssertEqual((try server.call("GET", "/v1/renders").json["renders"] as? [Any])?.count, 2)
+    XCTAssertEqual((try server.call("GET", "/v1/renders", token: b).json["renders"] as? [Any])?.count, 1)
+    for (method, path) in [("GET", ""), ("GET", "/output"), ("GET", "/events"), ("DELETE", "")] {
+      let r = try server.call(method, "/v1/renders/\(long)\(path)", token: b)
+      XCTAssertEqual(r.status, 404, "\(method) \(path): \(r.text)")
+    }
+    let template = try XCTUnwrap(
+      try server.call("POST", "/v1/templates", json: ["edit": Self.edit()]).json["id"] as? String)
+    XCTAssertEqual(try server.call("GET", "/v1/templates/\(template)", token: b).status, 404)
+    XCTAssertEqual(
+      try server.call("POST", "/v1/templates/\(template)/renders", json: ["rows": [[:]]], token: b).status, 404)
+    XCTAssertEqual(try server.call("GET", "/v1/templates/\(template)").status, 200)
+    XCTAssertEqual(try server.call("DELETE", "/v1/renders/\(long)").status, 200)
+  }
 }

@@ -20,7 +20,13 @@ struct ServerCommand: AsyncParsableCommand {
   @Option(help: "The folder of the queue's database and the finished videos.") var state = "layerkit-state"
   @Option(help: "The address to listen on (loopback unless a token is given).") var host = "127.0.0.1"
   @Option(help: "The port to listen on (0: one the system chooses, printed when listening).") var port = 8080
-  @Option(help: "The bearer token every API call must carry (at least 16 characters).") var token: String?
+  @Option(
+    help:
+      "A bearer token API calls carry (at least 16 characters); repeat it for several clients, each seeing its own renders alone."
+  )
+  var token: [String] = []
+  @Option(name: .customLong("max-queued"), help: "Renders queued or rendering for one client at most.")
+  var maxQueued = 200
   @Option(help: "Renders at once.") var renders = 1
   @Option(name: .customLong("callback-host"), help: "A host callbacks may be sent to (repeatable).")
   var callbackHosts: [String] = []
@@ -34,7 +40,9 @@ struct ServerCommand: AsyncParsableCommand {
 
   func run() async throws {
     var settings = ServerConfiguration(media: media, state: state)
-    (settings.host, settings.port, settings.token, settings.renders) = (host, port, token, renders)
+    (settings.host, settings.port, settings.tokens, settings.renders) = (host, port, token, renders)
+    guard maxQueued >= 1 else { throw ValidationError("--max-queued \(maxQueued): at least 1") }
+    settings.maxPending = maxQueued
     settings.callbackHosts = callbackHosts.map { $0.lowercased() }
     settings.glTransitions = glTransitions
     guard ["auto", "cpu", "gpu"].contains(renderer) else {
@@ -45,7 +53,7 @@ struct ServerCommand: AsyncParsableCommand {
     if let problem = settings.problem() { throw ValidationError(problem) }
     let shown = settings
     try await RenderServer(configuration: settings).run { port in
-      let scope = shown.token == nil ? " (loopback only: no --token)" : ""
+      let scope = shown.tokens.isEmpty ? " (loopback only: no --token)" : ""
       FileHandle.standardError.write(Data("layerkit-server: listening on http://\(shown.host):\(port)\(scope)\n".utf8))
     }
   }
