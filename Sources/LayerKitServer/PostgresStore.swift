@@ -100,9 +100,21 @@ public final class PostgresStore: RenderStore, Service {
     return found
   }
 
-  public func insert(_ records: [RenderRecord]) async throws {
+  public func insert(_ records: [RenderRecord], limit: Int) async throws -> Bool {
     try await ready()
-    try await client.withTransaction(logger: Self.logger) { connection in
+    guard let who = records.first?.client else { return true }
+    return try await client.withTransaction(logger: Self.logger) { connection in
+      // One client's inserts one after another, on every server: the count holds until commit.
+      try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(who)))", logger: Self.logger)
+      var pending = 0
+      for try await (n, ) in try await connection.query(
+        """
+        SELECT count(*)::INTEGER FROM layerkit_renders WHERE client = \(who) AND status IN ('queued', 'rendering')
+        """, logger: Self.logger
+      ).decode((Int,).self) {
+        pending = n
+      }
+      guard pending + records.count <= limit else { return false }
       for r in records {
         try await connection.query(
           """
@@ -110,6 +122,7 @@ public final class PostgresStore: RenderStore, Service {
           VALUES (\(r.id), \(r.status.rawValue), \(r.edit), \(r.client), \(r.callback), \(r.template), \(r.created))
           """, logger: Self.logger)
       }
+      return true
     }
   }
 
@@ -189,18 +202,6 @@ public final class PostgresStore: RenderStore, Service {
       }
       ?? "UPDATE layerkit_renders SET status = 'queued', progress = 0 WHERE status = 'rendering' RETURNING \(unescaped: Self.columns)"
     return try await records(query).count
-  }
-
-  public func pending(client who: String) async throws -> Int {
-    try await ready()
-    var count = 0
-    for try await (n, ) in try await client.query(
-      "SELECT count(*)::INTEGER FROM layerkit_renders WHERE client = \(who) AND status IN ('queued', 'rendering')",
-      logger: Self.logger
-    ).decode((Int,).self) {
-      count = n
-    }
-    return count
   }
 
   public func counts() async throws -> [RenderStatus: Int] {

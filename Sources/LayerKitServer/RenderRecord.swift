@@ -63,8 +63,10 @@ public struct TemplateRecord: Codable, Sendable, Equatable {
 /// one transaction; `claim` takes a queued render for one server only — or one whose server has
 /// stopped telling that it renders it (`heartbeat`) for longer than the lease.
 public protocol RenderStore: Sendable {
-  /// Queues `records`, all or none.
-  func insert(_ records: [RenderRecord]) async throws
+  /// Queues `records` (all of one client), all or none: none when that would leave more than
+  /// `limit` of the client's renders queued or rendering (checked in the same transaction).
+  /// - Returns: whether they were queued.
+  func insert(_ records: [RenderRecord], limit: Int) async throws -> Bool
   func render(_ id: String) async throws -> RenderRecord?
   /// The newest `limit` renders of `client`, newest first.
   func renders(limit: Int, client: String) async throws -> [RenderRecord]
@@ -83,8 +85,6 @@ public protocol RenderStore: Sendable {
   /// Puts the renders `owner` (nil: anyone) was rendering back in the queue: a server that
   /// starts again after it was killed, or one shutting down.
   func requeue(owner: String?) async throws -> Int
-  /// Renders queued or rendering for `client`.
-  func pending(client: String) async throws -> Int
   /// How many renders are in each status.
   func counts() async throws -> [RenderStatus: Int]
   func insert(_ template: TemplateRecord) async throws

@@ -91,13 +91,12 @@ struct Routes: Sendable {
     let edit = try EditRequest.edit(body["edit"], values: values, at: "edit", configuration: configuration)
     let callback = try EditRequest.callback(body["callback"], at: "callback", configuration: configuration)
     let who = client(request)
-    guard try await store.pending(client: who) < configuration.maxPending else {
-      throw APIError(.tooManyRequests, "\(configuration.maxPending) renders are already queued or rendering")
-    }
     let record = RenderRecord(
       id: UUID().uuidString.lowercased(), edit: edit, client: who, callback: callback, template: nil,
       created: Date().timeIntervalSince1970)
-    try await store.insert([record])
+    guard try await store.insert([record], limit: configuration.maxPending) else {
+      throw APIError(.tooManyRequests, "\(configuration.maxPending) renders are already queued or rendering")
+    }
     worker.wake()
     return try JSON.response(
       ["id": record.id, "status": "queued"], status: .accepted, headers: [.location: "/v1/renders/\(record.id)"])
@@ -234,9 +233,6 @@ struct Routes: Sendable {
       throw APIError(.badRequest, "at most \(configuration.maxRows) rows at once", path: "rows")
     }
     let who = client(request)
-    guard try await store.pending(client: who) + rows.count <= configuration.maxPending else {
-      throw APIError(.tooManyRequests, "at most \(configuration.maxPending) renders queued or rendering")
-    }
     let callback = try EditRequest.callback(body["callback"], at: "callback", configuration: configuration)
     let edit = try JSONSerialization.jsonObject(with: Data(template.edit.utf8))
     let now = Date().timeIntervalSince1970
@@ -249,7 +245,9 @@ struct Routes: Sendable {
           id: UUID().uuidString.lowercased(), edit: merged, client: who, callback: callback, template: template.id,
           created: now))
     }
-    try await store.insert(records)
+    guard try await store.insert(records, limit: configuration.maxPending) else {
+      throw APIError(.tooManyRequests, "at most \(configuration.maxPending) renders queued or rendering")
+    }
     worker.wake()
     return try JSON.response(
       ["renders": records.map { ["id": $0.id, "status": "queued"] }], status: .accepted)

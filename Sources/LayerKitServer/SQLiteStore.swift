@@ -28,8 +28,14 @@ public final class SQLiteStore: RenderStore {
     try migrator.migrate(pool)
   }
 
-  public func insert(_ records: [RenderRecord]) async throws {
+  public func insert(_ records: [RenderRecord], limit: Int) async throws -> Bool {
     try await pool.write { db in
+      guard let who = records.first?.client else { return true }
+      let pending =
+        try Int.fetchOne(
+          db, sql: "SELECT count(*) FROM renders WHERE client = ? AND status IN ('queued', 'rendering')",
+          arguments: [who]) ?? 0
+      guard pending + records.count <= limit else { return false }
       for r in records {
         try db.execute(
           sql: """
@@ -38,6 +44,7 @@ public final class SQLiteStore: RenderStore {
             """,
           arguments: [r.id, r.status.rawValue, r.edit, r.client, r.callback, r.template, r.created])
       }
+      return true
     }
   }
 
@@ -116,14 +123,6 @@ public final class SQLiteStore: RenderStore {
         try db.execute(sql: "UPDATE renders SET status = 'queued', progress = 0 WHERE status = 'rendering'")
       }
       return db.changesCount
-    }
-  }
-
-  public func pending(client: String) async throws -> Int {
-    try await pool.read { db in
-      try Int.fetchOne(
-        db, sql: "SELECT count(*) FROM renders WHERE client = ? AND status IN ('queued', 'rendering')",
-        arguments: [client]) ?? 0
     }
   }
 
