@@ -358,10 +358,12 @@ final class ServerTests: XCTestCase {
     try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
     let token = "schemathesis-token-0123"
     let server = try ServerHarness(media: media, state: h.path("state"), token: token, arguments: ["--renders", "2"])
+    // Run in the test's folder: schemathesis keeps its cache (.schemathesis/) where it runs.
     let r = try ToolHarness.run(
-      st,
+      "/bin/sh",
       [
-        "run", "http://127.0.0.1:\(server.port)/openapi.json", "-H", "Authorization: Bearer \(token)", "--checks",
+        "-c", #"cd "$0" && exec "$@""#, h.folder.path, st, "run", "http://127.0.0.1:\(server.port)/openapi.json", "-H",
+        "Authorization: Bearer \(token)", "--checks",
         "all",
         "--exclude-checks", "positive_data_acceptance,use_after_free", "--max-examples", "6", "--seed", "7",
         "--max-time", "75", "--request-timeout", "60", "--exclude-path", "/v1/renders/{id}/events",
