@@ -74,15 +74,21 @@ public struct EditFile: Sendable {
     if let deep = SyntaxScanner.tooDeep([UInt8](data)) {
       throw Error(file: file, path: "", message: "nested too deep: \(deep)")
     }
+    let tree: Tree
     do {
       let decoder = JSONDecoder()
       decoder.allowsJSON5 = true
-      return try decoder.decode(Tree.self, from: data)
+      tree = try decoder.decode(Tree.self, from: data)
     } catch {
       // Foundation's reader says no more than that the file is not valid: the scanner says where.
       let at = SyntaxScanner.locate([UInt8](data))
       throw Error(file: file, path: "", message: "not JSON5 or JSON: \(at ?? Self.reason(error))")
     }
+    // JSON5 writes NaN and Infinity; no field of an edit takes them, and JSON cannot hold them.
+    if let path = tree.nonFinite(at: "") {
+      throw Error(file: file, path: path, message: "NaN or Infinity: expected a finite number")
+    }
+    return tree
   }
 
   static func reason(_ error: Swift.Error) -> String {
@@ -95,17 +101,19 @@ public struct EditFile: Sendable {
 
   /// A decoding error's JSON path and what it says.
   static func located(_ error: DecodingError) -> (String, String) {
-    func path(_ keys: [CodingKey]) -> String {
-      keys.reduce("") { p, k in
-        k.intValue.map { "\(p)[\($0)]" } ?? (p.isEmpty ? k.stringValue : "\(p).\(k.stringValue)")
-      }
-    }
     switch error {
     case .typeMismatch(let type, let c): return (path(c.codingPath), "expected \(Self.name(of: type))")
     case .valueNotFound(let type, let c): return (path(c.codingPath), "expected \(Self.name(of: type)), found null")
     case .keyNotFound(let key, let c): return (path(c.codingPath), "the key \(key.stringValue) is missing")
     case .dataCorrupted(let c): return (path(c.codingPath), c.debugDescription)
     @unknown default: return ("", "\(error)")
+    }
+  }
+
+  /// A coding path as a JSON path (`clips[0].duration`).
+  static func path(_ keys: [CodingKey]) -> String {
+    keys.reduce("") { p, k in
+      k.intValue.map { "\(p)[\($0)]" } ?? (p.isEmpty ? k.stringValue : "\(p).\(k.stringValue)")
     }
   }
 
@@ -157,6 +165,18 @@ public struct EditFile: Sendable {
       case .string(let s): try c.encode(s)
       case .array(let a): try c.encode(a)
       case .object(let o): try c.encode(o)
+      }
+    }
+
+    /// The JSON path of the first number in it that is NaN or infinite, nil when none is.
+    func nonFinite(at path: String) -> String? {
+      switch self {
+      case .number(let n): return n.isFinite ? nil : path
+      case .array(let a):
+        return a.indices.lazy.compactMap { a[$0].nonFinite(at: "\(path)[\($0)]") }.first
+      case .object(let o):
+        return o.keys.sorted().lazy.compactMap { o[$0]!.nonFinite(at: path.isEmpty ? $0 : "\(path).\($0)") }.first
+      default: return nil
       }
     }
 

@@ -57,29 +57,47 @@ public enum Placeholders {
     }
   }
 
+  /// An edit with placeholders, read once and merged with as many rows as there are.
+  public struct Template: Sendable {
+    let tree: EditFile.Tree
+
+    /// Reads the edit `data` (JSON or JSON5).
+    /// - Throws: `EditFile.Error` (file `file`) when `data` is not JSON5 or JSON.
+    public init(_ data: Data, file: String = "edit") throws(EditFile.Error) {
+      tree = try EditFile.tree(data, file: file)
+    }
+
+    /// The names of its placeholders.
+    public var names: Set<String> {
+      var names = Set<String>()
+      func walk(_ tree: EditFile.Tree) {
+        switch tree {
+        case .string(let s): for (name, _) in find(s) { names.insert(name) }
+        case .array(let a): a.forEach(walk)
+        case .object(let o): o.values.forEach(walk)
+        default: break
+        }
+      }
+      walk(tree)
+      return names
+    }
+
+    /// The edit with its placeholders merged from `values`, as JSON.
+    /// - Throws: `Missing` for the first placeholder `values` does not name, in document order;
+    ///   `EncodingError` for a number JSON cannot write (JSON5's `NaN` or `Infinity`).
+    public func merge(_ values: [String: Value]) throws -> Data {
+      let merged = try Placeholders.merge(tree, values: values, at: "")
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      return try encoder.encode(merged)
+    }
+  }
+
   /// The edit `data` (JSON or JSON5) with its placeholders merged from `values`, as JSON.
   /// - Throws: `Missing` for the first placeholder `values` does not name, in document order;
   ///   `EditFile.Error` (file `file`) when `data` is not JSON5 or JSON.
   public static func merge(_ data: Data, values: [String: Value], file: String = "edit") throws -> Data {
-    let tree = try EditFile.tree(data, file: file)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    return try encoder.encode(try merge(tree, values: values, at: ""))
-  }
-
-  /// The names of the placeholders in the edit `data`.
-  public static func names(in data: Data, file: String = "edit") throws -> Set<String> {
-    var names = Set<String>()
-    func walk(_ tree: EditFile.Tree) {
-      switch tree {
-      case .string(let s): for (name, _) in find(s) { names.insert(name) }
-      case .array(let a): a.forEach(walk)
-      case .object(let o): o.values.forEach(walk)
-      default: break
-      }
-    }
-    walk(try EditFile.tree(data, file: file))
-    return names
+    try Template(data, file: file).merge(values)
   }
 
   /// The names of the placeholders in `text`, each with its range.

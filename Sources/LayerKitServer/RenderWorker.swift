@@ -20,7 +20,7 @@ final class RenderWorker: Service, Sendable {
   let configuration: ServerConfiguration
   /// This server's name in the store: the renders it takes are marked with it.
   let owner: String
-  /// The renders running now, by id (nil until the render is made).
+  /// The renders running here now, by id, until what they made is recorded.
   private let running = Locked<[String: Running]>([:])
   /// Bumped when renders are queued, so that the loop does not wait out its poll.
   private let queued = Locked(0)

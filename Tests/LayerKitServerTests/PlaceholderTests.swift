@@ -19,7 +19,7 @@ final class PlaceholderTests: XCTestCase {
     let layer = try XCTUnwrap((clip["layers"] as? [[String: Any]])?.first)
     XCTAssertEqual(layer["text"] as? String, "Hello Ada, 3 items")
     XCTAssertEqual(edit["loop"] as? Bool, true)
-    XCTAssertEqual(try Placeholders.names(in: Data(#"{a: "{{X}} {{ Y }}", b: ["{{Z}}"]}"#.utf8)), ["X", "Y", "Z"])
+    XCTAssertEqual(try Placeholders.Template(Data(#"{a: "{{X}} {{ Y }}", b: ["{{Z}}"]}"#.utf8)).names, ["X", "Y", "Z"])
   }
 
   func testCSVCellsAreNumbersOnlyWhenWrittenAsJSONNumbers() {

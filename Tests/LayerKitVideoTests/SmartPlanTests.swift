@@ -296,7 +296,7 @@ final class SmartPlanTests: XCTestCase {
     try p.run()
     p.waitUntilExit()
     XCTAssertEqual(p.terminationStatus, 0)
-    let s = try SourceStream.probe(path)
+    let s = try SourceFile.probe(path).stream
     XCTAssertEqual(
       [s.codec, s.profile, s.pixelFormat, s.frameRate, s.colorSpace, s.colorRange],
       ["h264", "Main", "yuv420p", "25/1", "bt709", "tv"])

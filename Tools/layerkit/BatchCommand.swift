@@ -45,12 +45,13 @@ struct BatchCommand: ParsableCommand {
       guard let text = FileManager.default.contents(atPath: template) else {
         throw ValidationError("\(template): cannot be read (missing, or not a file)")
       }
-      let names: Set<String>
+      let edit: Placeholders.Template
       do {
-        names = try Placeholders.names(in: text, file: template)
-      } catch let error as EditFile.Error {
-        throw ParameterError(error.description)
+        edit = try Placeholders.Template(text, file: template)
+      } catch {
+        throw ParameterError("\(error)")
       }
+      let names = edit.names
       let csv: CSV<Enumerated>
       do {
         csv = try CSV<Enumerated>(url: URL(fileURLWithPath: data), delimiter: .comma, loadColumns: false)
@@ -91,7 +92,7 @@ struct BatchCommand: ParsableCommand {
             continue
           }
           do {
-            try command.render(text, values: row.values, folder: folder.isEmpty ? "." : folder, to: out)
+            try command.render(edit, values: row.values, folder: folder.isEmpty ? "." : folder, to: out)
             if !quiet { printError("layerkit batch: row \(row.index + 1): wrote \(out)") }
           } catch {
             failures.withLock { $0 += 1 }
@@ -138,8 +139,10 @@ struct BatchCommand: ParsableCommand {
   }
 
   /// Renders the template merged with one row into `out`, on this thread.
-  private func render(_ text: Data, values: [String: Placeholders.Value], folder: String, to out: String) throws {
-    let merged = try Placeholders.merge(text, values: values, file: template)
+  private func render(
+    _ edit: Placeholders.Template, values: [String: Placeholders.Value], folder: String, to out: String
+  ) throws {
+    let merged = try edit.merge(values)
     let file = try EditFile.parse(merged, file: template, folder: folder)
     let parent = (out as NSString).deletingLastPathComponent
     if !parent.isEmpty { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) }

@@ -7,7 +7,7 @@ import LayerKitMedia
 #endif
 
 /// Whether a clip's stream decodes cleanly, remembered across renders. A smart render copies
-/// only packets that decode cleanly (`SourcePackets.decodeFault`, `SourceSound.probe`), and
+/// only packets that decode cleanly (`SmartDecision`, `SourceSound.make`), and
 /// finding out decodes the whole stream: for 1080p footage about a sixth of a second of a core a
 /// second of video, the largest cost of a smart render that copies most of its clips. The answer
 /// depends on the file alone, so it is kept under the file's identity — its path, device, inode,

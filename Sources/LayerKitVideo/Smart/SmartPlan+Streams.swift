@@ -48,13 +48,6 @@ public struct SourceStream: Sendable, Equatable {
     self.colorRange = colorRange
   }
 
-  /// The first video stream of `path`, by ffprobe (`SourceFile.probe`, which also lists the
-  /// packets: read the file once where both are wanted).
-  /// - Throws: `ProcessError.unreadableClip` when ffprobe cannot read it or it has no video.
-  public static func probe(_ path: String) throws(ProcessError) -> SourceStream {
-    try SourceFile.probe(path).stream
-  }
-
   /// The time base as (numerator, denominator), nil when it is not one.
   var timeBaseParts: (Int, Int)? { SourceStream.fraction(timeBase) }
   /// The frame rate as (numerator, denominator), nil when it is not one.

@@ -58,16 +58,6 @@ public struct SourcePackets: Sendable, Equatable {
     }
   }
 
-  /// What is wrong with the clip's video packets when ffmpeg cannot decode every one of them
-  /// cleanly (`-xerror`: the first damaged picture stops it), or nil when all decode. A damaged
-  /// packet copied into a smart render would carry its damage into the output, where a decoder
-  /// that conceals it on the way in (the frames LayerKit draws) leaves an encoded stretch clean.
-  /// The answer is remembered for the file (`DecodeVerdicts`).
-  /// - Throws: `ProcessError.programNotFound` when ffmpeg is missing.
-  public static func decodeFault(_ path: String) throws(ProcessError) -> String? {
-    try DecodeVerdicts.fault(path, stream: .video)
-  }
-
   /// Works out the clean keyframes of `file`'s video packets (`SourceFile.probe`: ffprobe, no
   /// decoding), reading the first bytes of each keyframe from the file.
   /// - Parameter frameCount: the frames LayerKit decodes from the clip (`ClipInfo.frameCount`):

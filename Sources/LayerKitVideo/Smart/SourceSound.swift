@@ -53,7 +53,7 @@ struct SourceSound: Sendable, Equatable {
       }
       sizes.append(size)
     }
-    // Only packets that decode cleanly are copied (as with the pictures: SourcePackets.decodeFault),
+    // Only packets that decode cleanly are copied (as with the pictures: SmartDecision),
     // the answer remembered for the file (DecodeVerdicts).
     if let fault = try DecodeVerdicts.fault(path, stream: .sound) {
       return .failure(Refusal("\(name)'s sound does not decode cleanly (\(fault))"))
