@@ -67,7 +67,7 @@ public enum OtherStills {
     }
     let probe = try FFmpeg.start(
       try FFmpeg.ffprobe(),
-      ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", path],
+      ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", "-i", path],
       stdin: false, stdout: .pipe)
     let text = String(decoding: probe.readAll(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     let stated = text.split(separator: ",").compactMap { Int($0) }

@@ -98,7 +98,7 @@ public struct ClipInfo: Sendable, Equatable {
     let probe = try FFmpeg.start(
       try FFmpeg.ffprobe(),
       [
-        "-v", "error", "-print_format", "json", "-show_format", "-show_streams", path,
+        "-v", "error", "-print_format", "json", "-show_format", "-show_streams", "-i", path,
       ], stdin: false, stdout: .pipe)
     let data = probe.readAll()
     let status = probe.wait()

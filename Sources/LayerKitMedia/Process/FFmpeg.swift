@@ -34,15 +34,71 @@ public enum FFmpeg {
   package static let debug =
     ProcessInfo.processInfo.environment["LAYERKIT_DEBUG"].map { $0 != "0" && !$0.isEmpty } ?? false
 
-  /// Starts a program; logs the exact command line at debug level.
+  /// Starts a program; logs the exact command line at debug level. Every input an ffmpeg or
+  /// ffprobe command line names with `-i` is opened the same way (`confiningInputs`).
   package static func start(
     _ program: String, _ arguments: [String], stdin: Bool, stdout: ChildProcess.Output
   ) throws(ProcessError) -> ChildProcess {
+    let arguments = confiningInputs(arguments)
     if debug {
       let line = ([program] + arguments).map(shellQuoted).joined(separator: " ")
       FileHandle.standardError.write(Data("layerkit: debug: \(line)\n".utf8))
     }
     return try ChildProcess(program, arguments, stdin: stdin, stdout: stdout)
+  }
+
+  /// The demuxers LayerKit opens a file with: clips, sounds and the stills ffmpeg decodes
+  /// (ffmpeg's names, as ffprobe's `format_name` gives them). Anything else — an HLS playlist, an
+  /// ffconcat list, any format that opens other files or hosts — is refused before it reads a
+  /// byte past its own head.
+  package static let demuxers = [
+    "mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm", "mpegts", "avi", "ogg", "flv", "mpeg", "mxf", "asf", "dv",
+    "yuv4mpegpipe", "gif", "wav", "w64", "aiff", "mp3", "flac", "aac", "caf", "image2", "png_pipe", "jpeg_pipe",
+    "webp_pipe", "bmp_pipe", "tiff_pipe", "svg_pipe", "gif_pipe",
+  ]
+
+  /// The protocols a file input may use: the file itself, nothing else.
+  package static let fileProtocols = "file"
+  /// The protocols a lavfi input (a filter graph: silence, a test picture) may use.
+  package static let generatedProtocols = "file,pipe"
+
+  /// The arguments with every input (`-i VALUE`) opened the same way, unless the call site chose
+  /// its protocols itself (LayerKit's own pipes and pieces: `-protocol_whitelist` among the
+  /// input's options):
+  /// - a file: `-protocol_whitelist file` (no other file or host reached through it),
+  ///   `-format_whitelist` of `demuxers` unless the input's format is forced (`-f`), and the path
+  ///   as `file:PATH`, so a path that begins `word:` is a file of that name, never a protocol;
+  /// - a lavfi input (`-f lavfi`): `-protocol_whitelist file,pipe`, its graph as it is.
+  package static func confiningInputs(_ arguments: [String]) -> [String] {
+    var out: [String] = []
+    out.reserveCapacity(arguments.count + 8)
+    // Where the options of the input being read start in `out`.
+    var inputStart = 0
+    var k = 0
+    while k < arguments.count {
+      guard arguments[k] == "-i", k + 1 < arguments.count else {
+        out.append(arguments[k])
+        k += 1
+        continue
+      }
+      let options = out[inputStart...]
+      let value = arguments[k + 1]
+      if !options.contains("-protocol_whitelist") {
+        let forced = options.indices.last { options[$0] == "-f" && $0 + 1 < out.count }.map { out[$0 + 1] }
+        if forced == "lavfi" {
+          out += ["-protocol_whitelist", generatedProtocols, "-i", value]
+        } else {
+          out += ["-protocol_whitelist", fileProtocols]
+          if forced == nil { out += ["-format_whitelist", demuxers.joined(separator: ",")] }
+          out += ["-i", "file:" + value]
+        }
+      } else {
+        out += ["-i", value]
+      }
+      k += 2
+      inputStart = out.count
+    }
+    return out
   }
 
   package static func shellQuoted(_ s: String) -> String {
@@ -107,6 +163,7 @@ extension FFmpeg {
   /// format), anything else stripped of ffmpeg's internals (`[mov,mp4,… @ 0x55…]` prefixes, the
   /// path repeated), never empty.
   package static func explain(_ stderr: String, path: String) -> String {
+    if let format = refusedFormat(stderr) { return refusal(format: format) }
     let text = stderr.lowercased()
     // Whether the file starts like a container ffmpeg knows (ISO BMFF, Matroska/WebM, RIFF, Ogg,
     // MPEG-TS, FLV, GIF): then its failures mean damage, not a file of another kind.
@@ -145,11 +202,37 @@ extension FFmpeg {
       while l.hasPrefix("["), let close = l.firstIndex(of: "]") {
         l = String(l[l.index(after: close)...]).trimmingCharacters(in: .whitespaces)
       }
-      if l.hasPrefix(path + ": ") { l = String(l.dropFirst(path.count + 2)) }
+      for written in ["file:" + path, path] where l.hasPrefix(written + ": ") {
+        l = String(l.dropFirst(written.count + 2))
+        break
+      }
       return l
     }.filter { !$0.isEmpty }
     guard let last = lines.last else { return "ffmpeg could not read it" }
     return last.count > 200 ? String(last.prefix(200)) + "…" : last
+  }
+
+  /// The demuxer ffmpeg found for an input `demuxers` does not hold (its `[NAME @ 0x…] Format
+  /// not on whitelist` line), or nil.
+  package static func refusedFormat(_ stderr: String) -> String? {
+    for line in stderr.split(whereSeparator: \.isNewline) where line.lowercased().contains("format not on whitelist") {
+      guard line.hasPrefix("["), let at = line.range(of: " @ ") else { return "unknown" }
+      return String(line[line.index(after: line.startIndex)..<at.lowerBound])
+    }
+    return nil
+  }
+
+  /// Why an input whose demuxer is `format` is not read, in words.
+  package static func refusal(format: String) -> String {
+    let kind =
+      switch format {
+      case "hls": "an HLS playlist (ffmpeg's hls)"
+      case "concat": "an ffconcat list (ffmpeg's concat)"
+      case "dash": "a DASH manifest (ffmpeg's dash)"
+      default: "a file ffmpeg reads as \(format)"
+      }
+    return kind + ", which LayerKit does not open: it reads video, sound and picture files, "
+      + "never playlists or lists that name other files"
   }
 
   /// The exact number of video frames in a file (ffprobe counts them by decoding packets).
@@ -158,7 +241,7 @@ extension FFmpeg {
       try ffprobe(),
       [
         "-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries", "stream=nb_read_packets",
-        "-of", "csv=p=0", path,
+        "-of", "csv=p=0", "-i", path,
       ], stdin: false, stdout: .pipe)
     let text = String(decoding: probe.readAll(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     guard probe.wait() == 0, let n = Int(text.split(separator: ",").first ?? "") else {

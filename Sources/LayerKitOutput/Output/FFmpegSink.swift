@@ -80,7 +80,9 @@ package final class FFmpegSink: FrameSink, @unchecked Sendable {
     default:
       args += ["-f", "rawvideo", "-pix_fmt", "rgba"]
     }
-    args += ["-s", "\(width)x\(height)", "-framerate", rate.description, "-i", "pipe:0"]
+    args += ["-s", "\(width)x\(height)", "-framerate", rate.description]
+    // The frames come through standard input: that pipe is all this input opens.
+    args += ["-protocol_whitelist", "pipe", "-i", "pipe:0"]
     // The sound, where the plan muxes it: the mix's inputs and filter graph.
     let sound = encoder.audio.flatMap { codec in options.audio.map { (mix: $0, codec: codec) } }
     for extra in sound?.mix.inputs ?? [] { args += extra }

@@ -36,7 +36,10 @@ public struct AudioMix: Sendable, Equatable {
     }
     let probe = try FFmpeg.start(
       try FFmpeg.ffprobe(),
-      ["-v", "error", "-select_streams", "a", "-show_entries", "stream=index:format=duration", "-of", "csv=p=0", path],
+      [
+        "-v", "error", "-select_streams", "a", "-show_entries", "stream=index:format=duration", "-of", "csv=p=0",
+        "-i", path,
+      ],
       stdin: false, stdout: .pipe)
     // One line per audio stream (its index), then the container's duration.
     let lines = String(decoding: probe.readAll(), as: UTF8.self).split(whereSeparator: \.isNewline)

@@ -89,7 +89,7 @@ public struct SourceFile: Sendable {
         "-v", "error", "-show_entries",
         "stream=" + streamKeys.joined(separator: ",")
           + ":stream_side_data=rotation:format=format_name:packet=stream_index,pts,duration,flags,pos,size",
-        "-of", "json", path,
+        "-of", "json", "-i", path,
       ], stdin: false, stdout: .pipe)
     let data = probe.readAll()
     guard probe.wait() == 0 else {

@@ -75,7 +75,8 @@ enum Splice {
     let temporary = try TemporaryFile(beside: target)
     try temporary.closeDescriptor()
     var args = [
-      "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", "concat:" + pieces.joined(separator: "|"),
+      "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-protocol_whitelist", "concat,file", "-i",
+      "concat:" + pieces.map { "file:" + $0 }.joined(separator: "|"),
     ]
     switch sound {
     case .copy(let path)?: args += ["-i", path, "-map", "0:v:0", "-map", "1:a:0", "-c", "copy"]
