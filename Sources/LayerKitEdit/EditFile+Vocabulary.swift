@@ -68,6 +68,44 @@ extension EditFile {
     "directional-up": "push:fromBottom", "directional-down": "push:fromTop", "dummy": "cut",
   ]
 
+  /// Whether ffmpeg could read a path's first segment as a protocol with options
+  /// (`subfile,,start,…`): letters, digits, `+`, `-` or `.` before a comma.
+  static func protocolPrefixed(_ segment: Substring) -> Bool {
+    guard let comma = segment.firstIndex(of: ","), comma > segment.startIndex else { return false }
+    return segment[..<comma].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+  }
+
+  /// The path with every link resolved (realpath), or nil where it does not exist.
+  static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// Why a transition name is refused where paths are confined, or nil: a name of the
+  /// catalogue or of a gl-transitions folder (letters, digits, `_`, `-`), then subtypes and
+  /// `NAME=VALUE` parameters whose values are numbers or words — no shader file, no path, no
+  /// `@FILE` image.
+  static func confinedTransitionProblem(_ name: String) -> String? {
+    func word(_ s: Substring) -> Bool {
+      !s.isEmpty && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+    }
+    let parts = name.split(separator: ":", omittingEmptySubsequences: false)
+    guard word(parts[0]) else {
+      return "a shader file or a path; name a transition of the catalogue or of the server's gl-transitions"
+    }
+    for part in parts.dropFirst() {
+      let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let valueIsPlain =
+        pieces.count == 1
+        || pieces[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || " .,+-_()".contains($0)) }
+      guard word(pieces[0]), valueIsPlain else {
+        return "'\(part)' is neither a subtype nor NAME=VALUE with a number; a file (@FILE) goes in params"
+      }
+    }
+    return nil
+  }
+
   struct Reader {
     let file: String
     let folder: String
@@ -120,27 +158,55 @@ extension EditFile {
       return a
     }
 
-    /// A path as written (at `path` in the file), taken from the file's folder when relative.
-    /// - Throws: where the reader is `confined`, for a URL, an absolute path, a `..` step or a
-    ///   link that leads out of the folder.
+    /// A path as written (at `path` in the file), taken from the file's folder when relative:
+    /// every path-like value of an edit — media, sound, subtitles, overlays, fonts, shader files,
+    /// a transition's shader file and images, `outPath` — goes through here.
+    /// - Throws: where the reader is `confined`, what `confine` refuses.
     func resolved(_ tree: Tree?, at path: String) throws(EditFile.Error) -> Tree? {
       guard case .string(let p)? = tree, !p.isEmpty else { return tree }
-      if confined { try confine(p, at: path) }
-      guard !p.hasPrefix("/") else { return tree }
-      return .string(folder == "." ? p : (folder as NSString).appendingPathComponent(p))
+      return .string(try resolved(p, at: path))
     }
 
-    /// Refuses `p` unless it names a file inside `folder`, links followed.
+    /// `p` taken from the file's folder when relative; where the reader is `confined`, refused
+    /// unless `confine` lets it through.
+    func resolved(_ p: String, at path: String) throws(EditFile.Error) -> String {
+      if confined { try confine(p, at: path) }
+      guard !p.hasPrefix("/") else { return p }
+      return folder == "." ? p : (folder as NSString).appendingPathComponent(p)
+    }
+
+    /// Refuses `p` unless it is a relative path of plain segments naming a file inside
+    /// `folder`, links followed. The answer depends on the text and on the folder's own links,
+    /// never on whether a file outside exists.
+    ///
+    /// Plain segments: none empty, `.` or `..`, no control character, and a first segment that
+    /// ffmpeg cannot read as a protocol or a URL (no `:`; not `word,` as `subfile,` is written).
     func confine(_ p: String, at path: String) throws(EditFile.Error) {
-      if p.contains("://") || p.lowercased().hasPrefix("file:") || p.lowercased().hasPrefix("data:") {
-        throw fail(path, "a URL; only files in the media folder are read")
-      }
       if p.hasPrefix("/") || p.hasPrefix("~") { throw fail(path, "an absolute path; name a file in the media folder") }
-      if p.split(separator: "/").contains("..") { throw fail(path, "leads out of the media folder (..)") }
-      let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
-      let target = URL(fileURLWithPath: folder).appendingPathComponent(p).resolvingSymlinksInPath().path
-      guard target.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
-        throw fail(path, "a link that leads out of the media folder")
+      let segments = p.split(separator: "/", omittingEmptySubsequences: false)
+      if let first = segments.first, first.contains(":") || EditFile.protocolPrefixed(first) {
+        throw fail(path, "a URL or a protocol; name a file in the media folder")
+      }
+      if segments.contains("..") { throw fail(path, "leads out of the media folder (..)") }
+      if p.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        throw fail(path, "holds a control character; name a file in the media folder")
+      }
+      if segments.contains(where: { $0.isEmpty || $0 == "." }) {
+        throw fail(path, "an empty or . step; name a file in the media folder as a/b.ext")
+      }
+      // Each step that exists resolved (realpath) and held inside the folder; the first that
+      // does not exist ends the walk: nothing below it exists either.
+      guard let root = EditFile.realPath(folder) else { throw fail(path, "the media folder cannot be read") }
+      var current = root
+      for segment in segments {
+        let next = current == "/" ? "/" + segment : current + "/" + segment
+        var info = stat()
+        guard lstat(next, &info) == 0 else { break }
+        guard let real = EditFile.realPath(next) else { throw fail(path, "a link to no file in the media folder") }
+        guard real == root || real.hasPrefix(root == "/" ? "/" : root + "/") else {
+          throw fail(path, "a link that leads out of the media folder")
+        }
+        current = real
       }
     }
 
@@ -267,6 +333,7 @@ extension EditFile {
       if let s = top["subtitles"] {
         var v = try check(try object(s, at: "subtitles"), at: "subtitles", known: EditFile.subtitleKeys)
         v["path"] = try resolved(v["path"], at: "subtitles.path")
+        v["fontFamily"] = try fontFamily(v["fontFamily"], at: "subtitles.fontFamily")
         top["subtitles"] = .object(v)
       }
       if let n = top["audioNorm"] {
@@ -345,10 +412,18 @@ extension EditFile {
         for key in ["path", "fontPath", "fragmentPath", "vertexPath"] where layer[key] != nil {
           layer[key] = try resolved(layer[key], at: "\(at).\(key)")
         }
+        layer["fontFamily"] = try fontFamily(layer["fontFamily"], at: "\(at).fontFamily")
         layers.append(.object(layer))
       }
       clip["layers"] = .array(layers)
       return .object(clip)
+    }
+
+    /// A `fontFamily` that is the path of a font file (`TextLayer.namesFontFile`) is a path,
+    /// resolved as one; a family's name is kept as written.
+    func fontFamily(_ tree: Tree?, at path: String) throws(EditFile.Error) -> Tree? {
+      guard case .string(let name)? = tree, TextLayer.namesFontFile(name) else { return tree }
+      return try resolved(tree, at: path)
     }
 
     func transition(_ tree: Tree, at path: String) throws(EditFile.Error) -> Tree {
@@ -356,15 +431,29 @@ extension EditFile {
         try object(tree, at: path), at: path, known: EditFile.transitionKeys)
       if case .string(let name)? = t["name"] {
         let lower = name.lowercased()
-        if let mapped = EditFile.transitionNames[lower] { t["name"] = .string(mapped) }
-        if confined, name.contains("/") || lower.hasSuffix(".glsl") {
-          throw fail(
-            path + ".name", "a shader file; name a transition of the catalogue or of the server's gl-transitions")
+        if let mapped = EditFile.transitionNames[lower] {
+          t["name"] = .string(mapped)
+        } else if confined {
+          // A server's transitions are the catalogue's and its gl-transitions folder's, by name.
+          if let problem = EditFile.confinedTransitionProblem(name) { throw fail(path + ".name", problem) }
+        } else {
+          // A shader file's path, taken from the file's folder as every other path is.
+          let head = String(name.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)[0])
+          if TransitionSpec(effect: head).isFile {
+            t["name"] = .string(try resolved(head, at: path + ".name") + name.dropFirst(head.count))
+          }
         }
       }
-      // A texture a shader's parameter names (a gl-transitions sampler2D) is a path too.
-      if confined, case .object(let params)? = t["params"] {
-        for (key, value) in params { if case .string(let p) = value { try confine(p, at: "\(path).params.\(key)") } }
+      // A texture a shader's parameter names (`@FILE`, a gl-transitions sampler2D) is a path.
+      if case .object(var params)? = t["params"] {
+        for (key, value) in params {
+          guard case .string(let text) = value, case .image(let file) = Edit.Transition.Param(text: text) else {
+            continue
+          }
+          guard !file.isEmpty else { throw fail("\(path).params.\(key)", "@ names no image file") }
+          params[key] = .string("@" + (try resolved(file, at: "\(path).params.\(key)")))
+        }
+        t["params"] = .object(params)
       }
       return .object(t)
     }

@@ -214,8 +214,5 @@ public final class FontStack: TextLayoutEngine, @unchecked Sendable {
   }
 
   /// Whether a font spec names a file rather than a family.
-  public static func isPath(_ spec: String) -> Bool {
-    let lower = spec.lowercased()
-    return spec.contains("/") || [".ttf", ".otf", ".ttc", ".otc", ".pfb", ".woff"].contains { lower.hasSuffix($0) }
-  }
+  public static func isPath(_ spec: String) -> Bool { TextLayer.namesFontFile(spec) }
 }

@@ -52,6 +52,14 @@ open class TextLayer: Layer {
   open var alignmentMode: AlignmentMode = .natural
   open var truncationMode: TruncationMode = .none
 
+  /// Whether a font name is the path of a font file rather than a family or a PostScript name:
+  /// it holds a `/` or ends in a font file's extension (the text engine reads such a name as a
+  /// file, and an edit's reader takes it as a path).
+  public static func namesFontFile(_ name: String) -> Bool {
+    let lower = name.lowercased()
+    return name.contains("/") || [".ttf", ".otf", ".ttc", ".otc", ".pfb", ".woff"].contains { lower.hasSuffix($0) }
+  }
+
   /// The family a text layer uses unless told otherwise (Core Animation's is Helvetica, which a
   /// Linux machine does not have; fontconfig's "sans-serif" finds its nearest).
   public static let defaultFont = "sans-serif"
