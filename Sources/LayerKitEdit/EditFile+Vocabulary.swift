@@ -229,11 +229,12 @@ extension EditFile {
           guard case .string(let s) = item else {
             throw fail("customOutputArgs[\(i)]", "found \(item.kind), expected a string")
           }
-          if EditFile.reservedOutputArguments.contains(s) {
-            throw fail(
-              "customOutputArgs[\(i)]", "\(s) is LayerKit's to set (it feeds ffmpeg the frames and reads the result)")
-          }
           customOutputArgs.append(s)
+        }
+        do {
+          try OutputArguments.check(customOutputArgs)
+        } catch {
+          throw fail("customOutputArgs[\(error.index)]", error.message)
         }
       }
       var outPath: String?

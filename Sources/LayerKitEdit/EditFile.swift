@@ -14,7 +14,8 @@ public struct EditFile: Sendable {
   public var outPath: String?
   /// editly's `fast`: a quick preview (about 250 pixels a side, 15 frames/s, x264's ultrafast).
   public var fast = false
-  /// editly's `customOutputArgs`: ffmpeg output options after LayerKit's own.
+  /// editly's `customOutputArgs`: ffmpeg output options after LayerKit's own, each an allowed
+  /// one (`OutputArguments`).
   public var customOutputArgs: [String] = []
   /// What was left out of the file, a line each (editly's own banner), for the command to say.
   public var notes: [String] = []
@@ -28,14 +29,6 @@ public struct EditFile: Sendable {
 
     public var description: String { "\(file): \(path.isEmpty ? "" : path + ": ")\(message)" }
   }
-  /// ffmpeg options that would change what LayerKit feeds ffmpeg or how it reads the result —
-  /// inputs, maps, filter graphs, size, rate, duration, the muxer, overwriting — which
-  /// `customOutputArgs` may not give.
-  public static let reservedOutputArguments: Set<String> = [
-    "-i", "-f", "-y", "-n", "-map", "-filter_complex", "-lavfi", "-vf", "-filter:v", "-af", "-filter:a", "-s", "-r",
-    "-t", "-ss", "-to", "-frames:v", "-vframes", "-framerate", "-filter_complex_script",
-  ]
-
   /// Reads and checks the file at `path`.
   /// - Parameter seed: the seed of editly's random choices made while reading (a
   ///   title-background's kind), over the file's own `seed`; 1 when neither says.
