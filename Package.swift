@@ -30,6 +30,8 @@ let package = Package(
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    // HMAC-SHA256 of the server's callbacks (postgres-nio builds it already).
+    .package(url: "https://github.com/apple/swift-crypto", "3.9.0"..<"5.0.0"),
   ],
   targets: [
     // System libraries (Debian -dev packages); module maps only.
@@ -125,6 +127,7 @@ let package = Package(
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "CoreMetrics", package: "swift-metrics"),
         .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "Crypto", package: "swift-crypto"),
       ],
       resources: [.copy("Web")]),
     .executableTarget(

@@ -29,6 +29,7 @@ packages=(
 )
 if $tests; then
   packages+=(python3-venv)            # tests: a virtual environment for schemathesis
+  packages+=(curl)                    # tests: the render server called as its attackers call it
   packages+=(postgresql)              # tests: two render servers sharing one PostgreSQL queue
 fi
 SUDO=
@@ -75,6 +76,10 @@ if $tests; then
   as_postgres() { $SUDO runuser -u postgres -- psql -p 55432 -qAt "$@"; }
   if [ "$(as_postgres -c "SELECT 1 FROM pg_roles WHERE rolname = 'layerkit'")" != 1 ]; then
     as_postgres -c "CREATE ROLE layerkit LOGIN PASSWORD 'layerkit'" -c "CREATE DATABASE layerkit OWNER layerkit"
+  fi
+  # A second database for the store's own tests, which must not take the servers' renders.
+  if [ "$(as_postgres -c "SELECT 1 FROM pg_database WHERE datname = 'layerkit_store'")" != 1 ]; then
+    as_postgres -c "CREATE DATABASE layerkit_store OWNER layerkit"
   fi
   mkdir -p "$root/.build"
   echo "postgres://layerkit:layerkit@127.0.0.1:55432/layerkit" > "$root/.build/postgres-url"

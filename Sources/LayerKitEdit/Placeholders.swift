@@ -57,6 +57,14 @@ public enum Placeholders {
     }
   }
 
+  /// An edit whose merged text would pass the bound it is merged under.
+  public struct TooLarge: Error, Equatable, Sendable {
+    /// The bound, in bytes of merged text.
+    public var limit: Int
+    /// The JSON path of the string that passed it.
+    public var path: String
+  }
+
   /// An edit with placeholders, read once and merged with as many rows as there are.
   public struct Template: Sendable {
     let tree: EditFile.Tree
@@ -82,22 +90,32 @@ public enum Placeholders {
       return names
     }
 
-    /// The edit with its placeholders merged from `values`, as JSON.
+    /// The edit with its placeholders merged from `values`, as JSON, in time and memory linear
+    /// in what it makes.
+    /// - Parameter limit: the most bytes of text the merge may make (strings, values spliced
+    ///   in); nil for no bound. A server's bound: a small body whose placeholders repeat a
+    ///   long value would otherwise make gigabytes.
     /// - Throws: `Missing` for the first placeholder `values` does not name, in document order;
-    ///   `EncodingError` for a number JSON cannot write (JSON5's `NaN` or `Infinity`).
-    public func merge(_ values: [String: Value]) throws -> Data {
-      let merged = try Placeholders.merge(tree, values: values, at: "")
+    ///   `TooLarge` past `limit`; `EncodingError` for a number JSON cannot write (JSON5's
+    ///   `NaN` or `Infinity`).
+    public func merge(_ values: [String: Value], limit: Int? = nil) throws -> Data {
+      var budget = limit ?? Int.max
+      let merged = try Placeholders.merge(tree, values: values, at: "", budget: &budget, limit: limit ?? Int.max)
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
-      return try encoder.encode(merged)
+      let data = try encoder.encode(merged)
+      if let limit, data.count > limit { throw TooLarge(limit: limit, path: "") }
+      return data
     }
   }
 
   /// The edit `data` (JSON or JSON5) with its placeholders merged from `values`, as JSON.
   /// - Throws: `Missing` for the first placeholder `values` does not name, in document order;
   ///   `EditFile.Error` (file `file`) when `data` is not JSON5 or JSON.
-  public static func merge(_ data: Data, values: [String: Value], file: String = "edit") throws -> Data {
-    try Template(data, file: file).merge(values)
+  public static func merge(_ data: Data, values: [String: Value], file: String = "edit", limit: Int? = nil) throws
+    -> Data
+  {
+    try Template(data, file: file).merge(values, limit: limit)
   }
 
   /// The names of the placeholders in `text`, each with its range.
@@ -116,24 +134,51 @@ public enum Placeholders {
     return found
   }
 
-  static func merge(_ tree: EditFile.Tree, values: [String: Value], at path: String) throws(Missing) -> EditFile.Tree {
+  /// `tree` merged; `budget` is what is left of `limit`, spent by every string made.
+  static func merge(
+    _ tree: EditFile.Tree, values: [String: Value], at path: String, budget: inout Int, limit: Int
+  ) throws -> EditFile.Tree {
     switch tree {
     case .string(let text):
       let found = find(text)
-      guard !found.isEmpty else { return tree }
+      guard !found.isEmpty else {
+        budget -= text.utf8.count
+        if budget < 0 { throw TooLarge(limit: limit, path: path) }
+        return tree
+      }
       for (name, _) in found where values[name] == nil { throw Missing(name: name, path: path) }
-      if found.count == 1, found[0].range == text.startIndex..<text.endIndex { return values[found[0].name]!.tree }
-      var merged = text
-      for (name, range) in found.reversed() { merged.replaceSubrange(range, with: values[name]!.text) }
+      if found.count == 1, found[0].range == text.startIndex..<text.endIndex {
+        let value = values[found[0].name]!
+        budget -= value.text.utf8.count
+        if budget < 0 { throw TooLarge(limit: limit, path: path) }
+        return value.tree
+      }
+      // Built front to back, each piece counted before it is appended.
+      var merged = ""
+      var at = text.startIndex
+      for (name, range) in found {
+        let piece = values[name]!.text
+        budget -= text.utf8.distance(from: at, to: range.lowerBound) + piece.utf8.count
+        if budget < 0 { throw TooLarge(limit: limit, path: path) }
+        merged += text[at..<range.lowerBound]
+        merged += piece
+        at = range.upperBound
+      }
+      budget -= text.utf8.distance(from: at, to: text.endIndex)
+      if budget < 0 { throw TooLarge(limit: limit, path: path) }
+      merged += text[at...]
       return .string(merged)
     case .array(let array):
       var out: [EditFile.Tree] = []
-      for (i, item) in array.enumerated() { out.append(try merge(item, values: values, at: "\(path)[\(i)]")) }
+      for (i, item) in array.enumerated() {
+        out.append(try merge(item, values: values, at: "\(path)[\(i)]", budget: &budget, limit: limit))
+      }
       return .array(out)
     case .object(let object):
       var out: [String: EditFile.Tree] = [:]
       for key in object.keys.sorted() {
-        out[key] = try merge(object[key]!, values: values, at: path.isEmpty ? key : "\(path).\(key)")
+        let at = path.isEmpty ? key : "\(path).\(key)"
+        out[key] = try merge(object[key]!, values: values, at: at, budget: &budget, limit: limit)
       }
       return .object(out)
     default:

@@ -5,9 +5,10 @@ import LayerKitEdit
 /// callback, read and checked before it is queued, with the limits and the messages `layerkit
 /// edit` has for a file, and every path confined to the media folder.
 enum EditRequest {
-  /// The edit of `body` (at JSON path `at`) merged with `values` and checked: the text that is
-  /// queued.
-  /// - Throws: `APIError` 400 naming the JSON path of the field at fault.
+  /// The edit of `body` (at JSON path `at`) merged with `values`, read and checked against the
+  /// server's limits: the text that is queued.
+  /// - Throws: `APIError` 400 naming the JSON path of the field at fault and, for a limit, the
+  ///   limit; 413 for an edit whose merged text passes `--limits merged-bytes`.
   static func edit(
     _ edit: Any?, values: [String: Placeholders.Value], at path: String, configuration: ServerConfiguration
   ) throws(APIError) -> String {
@@ -18,30 +19,42 @@ enum EditRequest {
     }
     let data: Data
     do {
-      data = try Placeholders.merge(written, values: values)
+      data = try Placeholders.merge(written, values: values, limit: configuration.limits.mergedBytes)
     } catch let error as Placeholders.Missing {
       throw APIError(.badRequest, "placeholder {{ \(error.name) }} has no value", path: join(path, error.path))
+    } catch let error as Placeholders.TooLarge {
+      throw APIError(
+        .contentTooLarge, "merged, the edit passes \(error.limit) bytes (--limits merged-bytes)",
+        path: join(path, error.path))
     } catch {
       throw APIError(.badRequest, "\(error)", path: path)
     }
+    let file: EditFile
     do {
-      _ = try EditFile.parse(data, file: "edit", folder: configuration.media, confined: true)
+      file = try EditFile.parse(data, file: "edit", folder: configuration.media, confined: true)
     } catch {
       throw APIError(.badRequest, error.message, path: join(path, error.path))
+    }
+    do {
+      try configuration.limits.check(file)
+    } catch {
+      throw APIError(.badRequest, error.message + " (--limits)", path: join(path, error.path))
     }
     return String(decoding: data, as: UTF8.self)
   }
 
-  /// `callback` checked: an http or https URL to a host `--callback-host` names.
+  /// `callback` checked: an http or https URL to a host and port `--callback-host` names.
   static func callback(_ value: Any?, at path: String, configuration: ServerConfiguration) throws(APIError)
     -> String?
   {
     guard let value else { return nil }
-    guard let text = value as? String, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-      scheme == "http" || scheme == "https", let host = url.host
+    guard let text = value as? String, text.count <= 2048, let url = URL(string: text),
+      let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
     else { throw APIError(.badRequest, "expected an http or https URL", path: path) }
-    guard configuration.callbackHosts.contains(host.lowercased()) else {
-      throw APIError(.badRequest, "callbacks go only to hosts named by --callback-host; \(host) is not", path: path)
+    guard Callbacks.allows(url, targets: configuration.callbackTargets) else {
+      throw APIError(
+        .badRequest, "callbacks go only to the hosts and ports --callback-host names; \(url.host!):\(url.port ?? (scheme == "https" ? 443 : 80)) is not one",
+        path: path)
     }
     return text
   }

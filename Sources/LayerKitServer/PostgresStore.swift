@@ -62,6 +62,13 @@ public final class PostgresStore: RenderStore, Service {
             """, logger: Self.logger)
           try await connection.query(
             "CREATE INDEX IF NOT EXISTS layerkit_renders_status ON layerkit_renders (status, seq)", logger: Self.logger)
+          // Videos removed after --limits keep; clients' turns and counts found by index.
+          try await connection.query(
+            "ALTER TABLE layerkit_renders ADD COLUMN IF NOT EXISTS expired BOOLEAN NOT NULL DEFAULT FALSE",
+            logger: Self.logger)
+          try await connection.query(
+            "CREATE INDEX IF NOT EXISTS layerkit_renders_client ON layerkit_renders (client, status, started)",
+            logger: Self.logger)
           try await connection.query(
             """
             CREATE TABLE IF NOT EXISTS layerkit_templates (
@@ -77,16 +84,19 @@ public final class PostgresStore: RenderStore, Service {
 
   static let logger = Logger(label: "layerkit-server.postgres")
   static let columns =
-    "id, status, progress, error, error_path, output, edit, client, callback, template, created, started, finished, attempts"
+    "id, status, progress, error, error_path, output, edit, client, callback, template, created, started, finished, attempts, expired"
   typealias Columns = (
-    String, String, Double, String?, String?, String?, String, String, String?, String?, Double, Double?, Double?, Int
+    String, String, Double, String?, String?, String?, String, String, String?, String?, Double, Double?, Double?, Int,
+    Bool
   )
+  /// The database's clock, in seconds since 1970.
+  static let now = "EXTRACT(EPOCH FROM clock_timestamp())::DOUBLE PRECISION"
 
   static func record(_ c: Columns) -> RenderRecord {
     var r = RenderRecord(id: c.0, edit: c.6, client: c.7, callback: c.8, template: c.9, created: c.10)
     r.status = RenderStatus(rawValue: c.1) ?? .failed
-    (r.progress, r.error, r.errorPath, r.output, r.started, r.finished, r.attempts) = (
-      c.2, c.3, c.4, c.5, c.11, c.12, c.13
+    (r.progress, r.error, r.errorPath, r.output, r.started, r.finished, r.attempts, r.expired) = (
+      c.2, c.3, c.4, c.5, c.11, c.12, c.13, c.14
     )
     return r
   }
@@ -136,48 +146,70 @@ public final class PostgresStore: RenderStore, Service {
     )
   }
 
-  public func claim(owner: String, now: Double, lease: Double) async throws -> RenderRecord? {
-    try await records(
+  public func claim(owner: String, lease: Double, running: Int, attempts: Int) async throws -> RenderRecord? {
+    try await ready()
+    try await client.query(
       """
-      UPDATE layerkit_renders SET status = 'rendering', owner = \(owner), started = \(now), heartbeat = \(now),
-        progress = 0, attempts = attempts + 1
-      WHERE seq = (SELECT seq FROM layerkit_renders
-        WHERE status = 'queued' OR (status = 'rendering' AND heartbeat < \(now - lease))
-        ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+      UPDATE layerkit_renders SET status = 'failed', error = \(attemptsExhausted(attempts)), finished = \(unescaped: Self.now),
+        owner = NULL
+      WHERE (status = 'queued' OR (status = 'rendering' AND heartbeat < \(unescaped: Self.now) - \(lease)))
+        AND attempts >= \(attempts)
+      """, logger: Self.logger)
+    return try await records(
+      """
+      UPDATE layerkit_renders SET status = 'rendering', owner = \(owner), started = \(unescaped: Self.now),
+        heartbeat = \(unescaped: Self.now), progress = 0, attempts = attempts + 1
+      WHERE seq = (SELECT r.seq FROM layerkit_renders r
+        WHERE (r.status = 'queued' OR (r.status = 'rendering' AND r.heartbeat < \(unescaped: Self.now) - \(lease)))
+          AND (SELECT count(*) FROM layerkit_renders x WHERE x.client = r.client AND x.status = 'rendering'
+            AND x.heartbeat >= \(unescaped: Self.now) - \(lease)) < \(running)
+        ORDER BY (SELECT max(x.started) FROM layerkit_renders x WHERE x.client = r.client) NULLS FIRST, r.seq
+        LIMIT 1 FOR UPDATE SKIP LOCKED)
       RETURNING \(unescaped: Self.columns)
       """
     ).first
   }
 
-  public func heartbeat(owner: String, now: Double) async throws {
+  public func heartbeat(owner: String) async throws -> Set<Attempt.Number> {
     try await ready()
-    try await client.query(
-      "UPDATE layerkit_renders SET heartbeat = \(now) WHERE owner = \(owner) AND status = 'rendering'",
-      logger: Self.logger)
+    var held = Set<Attempt.Number>()
+    for try await (id, attempt) in try await client.query(
+      """
+      UPDATE layerkit_renders SET heartbeat = \(unescaped: Self.now) WHERE owner = \(owner) AND status = 'rendering'
+      RETURNING id, attempts
+      """, logger: Self.logger
+    ).decode((String, Int).self) {
+      held.insert(Attempt.Number(id: id, attempt: attempt))
+    }
+    return held
   }
 
-  @discardableResult public func progress(_ id: String, _ value: Double) async throws -> Bool {
+  @discardableResult public func progress(_ id: String, _ value: Double, attempt: Attempt) async throws -> Bool {
     try await !records(
       """
-      UPDATE layerkit_renders SET progress = GREATEST(progress, \(value)) WHERE id = \(id) AND status = 'rendering'
+      UPDATE layerkit_renders SET progress = GREATEST(progress, \(value))
+      WHERE id = \(id) AND status = 'rendering' AND owner = \(attempt.owner) AND attempts = \(attempt.number)
       RETURNING \(unescaped: Self.columns)
       """
     ).isEmpty
   }
 
-  public func finish(_ id: String, output: String?, error: String?, path: String?, now: Double) async throws {
-    try await ready()
+  public func finish(_ id: String, output: String?, error: String?, path: String?, attempt: Attempt) async throws
+    -> Bool
+  {
     let status = error == nil ? "done" : "failed"
-    try await client.query(
+    return try await !records(
       """
       UPDATE layerkit_renders SET status = \(status),
         progress = CASE WHEN \(status) = 'done' THEN 1 ELSE progress END, output = \(output), error = \(error),
-        error_path = \(path), finished = \(now)
-      WHERE id = \(id) AND status = 'rendering'
-      """, logger: Self.logger)
+        error_path = \(path), finished = \(unescaped: Self.now)
+      WHERE id = \(id) AND status = 'rendering' AND owner = \(attempt.owner) AND attempts = \(attempt.number)
+      RETURNING \(unescaped: Self.columns)
+      """
+    ).isEmpty
   }
 
-  public func cancel(_ id: String, now: Double) async throws -> RenderStatus? {
+  public func cancel(_ id: String) async throws -> RenderStatus? {
     try await ready()
     return try await client.withTransaction(logger: Self.logger) { connection in
       var before: RenderStatus?
@@ -188,7 +220,7 @@ public final class PostgresStore: RenderStore, Service {
       }
       try await connection.query(
         """
-        UPDATE layerkit_renders SET status = 'canceled', finished = \(now)
+        UPDATE layerkit_renders SET status = 'canceled', finished = \(unescaped: Self.now)
         WHERE id = \(id) AND status IN ('queued', 'rendering')
         """, logger: Self.logger)
       return before
@@ -196,11 +228,15 @@ public final class PostgresStore: RenderStore, Service {
   }
 
   public func requeue(owner: String?) async throws -> Int {
+    // A server shutting down: the start it gave up does not count against the render.
     let query: PostgresQuery =
       owner.map {
-        "UPDATE layerkit_renders SET status = 'queued', progress = 0 WHERE status = 'rendering' AND owner = \($0) RETURNING \(unescaped: Self.columns)"
+        """
+        UPDATE layerkit_renders SET status = 'queued', progress = 0, owner = NULL, attempts = GREATEST(attempts - 1, 0)
+        WHERE status = 'rendering' AND owner = \($0) RETURNING \(unescaped: Self.columns)
+        """
       }
-      ?? "UPDATE layerkit_renders SET status = 'queued', progress = 0 WHERE status = 'rendering' RETURNING \(unescaped: Self.columns)"
+      ?? "UPDATE layerkit_renders SET status = 'queued', progress = 0, owner = NULL WHERE status = 'rendering' RETURNING \(unescaped: Self.columns)"
     return try await records(query).count
   }
 
@@ -215,14 +251,25 @@ public final class PostgresStore: RenderStore, Service {
     return counts
   }
 
-  public func insert(_ template: TemplateRecord) async throws {
+  public func insert(_ template: TemplateRecord, limit: Int) async throws -> Bool {
     try await ready()
-    try await client.query(
-      """
-      INSERT INTO layerkit_templates (id, edit, client, created)
-      VALUES (\(template.id), \(template.edit), \(template.client), \(template.created))
-      """,
-      logger: Self.logger)
+    return try await client.withTransaction(logger: Self.logger) { connection in
+      try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(template.client)))", logger: Self.logger)
+      var kept = 0
+      for try await (n, ) in try await connection.query(
+        "SELECT count(*)::INTEGER FROM layerkit_templates WHERE client = \(template.client)", logger: Self.logger
+      ).decode((Int,).self) {
+        kept = n
+      }
+      guard kept < limit else { return false }
+      try await connection.query(
+        """
+        INSERT INTO layerkit_templates (id, edit, client, created)
+        VALUES (\(template.id), \(template.edit), \(template.client), \(template.created))
+        """,
+        logger: Self.logger)
+      return true
+    }
   }
 
   public func template(_ id: String) async throws -> TemplateRecord? {
@@ -233,5 +280,25 @@ public final class PostgresStore: RenderStore, Service {
       return TemplateRecord(id: id, edit: edit, client: who, created: created)
     }
     return nil
+  }
+
+  public func deleteTemplate(_ id: String) async throws {
+    try await ready()
+    try await client.query("DELETE FROM layerkit_templates WHERE id = \(id)", logger: Self.logger)
+  }
+
+  public func expire(keep: Double) async throws -> [String] {
+    try await ready()
+    var names: [String] = []
+    for try await (name, ) in try await client.query(
+      """
+      UPDATE layerkit_renders SET expired = TRUE
+      WHERE status = 'done' AND NOT expired AND output IS NOT NULL AND finished < \(unescaped: Self.now) - \(keep)
+      RETURNING output
+      """, logger: Self.logger
+    ).decode((String,).self) {
+      names.append(name)
+    }
+    return names
   }
 }

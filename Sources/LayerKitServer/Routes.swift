@@ -1,13 +1,17 @@
 import Foundation
 import Hummingbird
+import LayerKit
 
 /// The HTTP API (described by `Web/openapi.json`, served at `/openapi.json`) and the page.
 struct Routes: Sendable {
   let store: any RenderStore
   let worker: RenderWorker
   let configuration: ServerConfiguration
+  /// The event streams open now, for `--limits streams=…`.
+  let streams = Locked<[String: Int]>([:])
 
   func add(to router: Router<BasicRequestContext>) {
+    router.add(middleware: RequestCheck(configuration: configuration))
     router.add(middleware: MethodCheck())
     router.add(middleware: TokenCheck(configuration: configuration))
     router.get("/") { _, _ in try Self.resource("index.html", type: "text/html; charset=utf-8") }
@@ -24,6 +28,10 @@ struct Routes: Sendable {
     router.get("/v1/templates/:id") { request, context in
       let t = try await template(request, context)
       return JSON.data(Data(#"{"id":\#(Self.quoted(t.id)),"edit":\#(t.edit)}"#.utf8))
+    }
+    router.delete("/v1/templates/:id") { request, context in
+      try await store.deleteTemplate(try await template(request, context).id)
+      return Response(status: .noContent)
     }
     router.post("/v1/templates/:id/renders") { request, context in try await batch(request, context: context) }
   }
@@ -45,7 +53,8 @@ struct Routes: Sendable {
   func view(_ r: RenderRecord) -> View {
     View(
       id: r.id, status: r.status, progress: (r.progress * 1000).rounded() / 1000, error: r.error, path: r.errorPath,
-      output: r.output == nil ? nil : "/v1/renders/\(r.id)/output", template: r.template, attempts: r.attempts)
+      output: r.output == nil || r.expired ? nil : "/v1/renders/\(r.id)/output", template: r.template,
+      attempts: r.attempts)
   }
 
   /// The render the path names, when it is the asking client's (another's is not there for it).
@@ -64,8 +73,13 @@ struct Routes: Sendable {
     return t
   }
 
-  /// The JSON object of a request's body.
+  /// The JSON object of a request's body: `application/json` only (a browser's form or
+  /// `text/plain` post from another site is refused before its body is read).
   func body(_ request: Request, context: BasicRequestContext) async throws -> [String: Any] {
+    let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
+    guard type?.lowercased() == "application/json" else {
+      throw APIError(.unsupportedMediaType, "the body must be JSON, sent as Content-Type: application/json")
+    }
     var request = request
     let buffer: ByteBuffer
     do {
@@ -94,8 +108,9 @@ struct Routes: Sendable {
     let record = RenderRecord(
       id: UUID().uuidString.lowercased(), edit: edit, client: who, callback: callback, template: nil,
       created: Date().timeIntervalSince1970)
-    guard try await store.insert([record], limit: configuration.maxPending) else {
-      throw APIError(.tooManyRequests, "\(configuration.maxPending) renders are already queued or rendering")
+    guard try await store.insert([record], limit: configuration.limits.queued) else {
+      throw APIError(
+        .tooManyRequests, "\(configuration.limits.queued) renders are already queued or rendering (--limits queued)")
     }
     worker.wake()
     return try JSON.response(
@@ -111,7 +126,7 @@ struct Routes: Sendable {
   }
 
   func cancel(_ id: String) async throws -> Response {
-    guard let before = try await store.cancel(id, now: Date().timeIntervalSince1970) else {
+    guard let before = try await store.cancel(id) else {
       throw APIError(.notFound, "no such render")
     }
     if before == .rendering { worker.cancel(id) }
@@ -119,10 +134,22 @@ struct Routes: Sendable {
     return try JSON.response(view(try await store.render(id)!))
   }
 
-  /// Progress as Server-Sent Events: one `progress` event a change, the last one `end`.
+  /// Progress as Server-Sent Events: one `progress` event a change, the last one `end`. At most
+  /// `--limits streams` open at once, `streams-per-client` of one client's (429 past them).
   func events(_ first: RenderRecord) throws -> Response {
-    let (store, id) = (store, first.id)
+    let (store, id, streams, who, limits) = (store, first.id, streams, first.client, configuration.limits)
+    let opened = streams.withLock { open in
+      guard open.values.reduce(0, +) < limits.streams, open[who, default: 0] < limits.streamsPerClient else {
+        return false
+      }
+      open[who, default: 0] += 1
+      return true
+    }
+    guard opened else {
+      throw APIError(.tooManyRequests, "too many event streams open (--limits streams, streams-per-client)")
+    }
     let body = ResponseBody { writer in
+      defer { streams.withLock { $0[who, default: 1] -= 1 } }
       var last: RenderRecord?
       while true {
         guard let r = try await store.render(id) else { break }
@@ -148,6 +175,7 @@ struct Routes: Sendable {
     guard r.status == .done, let name = r.output else {
       throw APIError(.conflict, "the render is \(r.status.rawValue); its video is there when it is done")
     }
+    guard !r.expired else { throw APIError(.gone, "the render's video was kept its time (--limits keep) and removed") }
     let path = (configuration.outputs as NSString).appendingPathComponent(name)
     guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else {
       throw APIError(.gone, "the render's video is no longer kept")
@@ -214,7 +242,11 @@ struct Routes: Sendable {
     let template = TemplateRecord(
       id: UUID().uuidString.lowercased(), edit: String(decoding: data, as: UTF8.self), client: client(request),
       created: Date().timeIntervalSince1970)
-    try await store.insert(template)
+    guard try await store.insert(template, limit: configuration.limits.templates) else {
+      throw APIError(
+        .tooManyRequests,
+        "\(configuration.limits.templates) templates are kept already (--limits templates); DELETE one first")
+    }
     return try JSON.response(
       ["id": template.id], status: .created, headers: [.location: "/v1/templates/\(template.id)"])
   }
@@ -229,8 +261,8 @@ struct Routes: Sendable {
     guard let rows = body["rows"] as? [Any], !rows.isEmpty else {
       throw APIError(.badRequest, "expected an array of rows of placeholder values", path: "rows")
     }
-    guard rows.count <= configuration.maxRows else {
-      throw APIError(.badRequest, "at most \(configuration.maxRows) rows at once", path: "rows")
+    guard rows.count <= configuration.limits.rows else {
+      throw APIError(.badRequest, "at most \(configuration.limits.rows) rows at once (--limits rows)", path: "rows")
     }
     let who = client(request)
     let callback = try EditRequest.callback(body["callback"], at: "callback", configuration: configuration)
@@ -245,8 +277,9 @@ struct Routes: Sendable {
           id: UUID().uuidString.lowercased(), edit: merged, client: who, callback: callback, template: template.id,
           created: now))
     }
-    guard try await store.insert(records, limit: configuration.maxPending) else {
-      throw APIError(.tooManyRequests, "at most \(configuration.maxPending) renders queued or rendering")
+    guard try await store.insert(records, limit: configuration.limits.queued) else {
+      throw APIError(
+        .tooManyRequests, "at most \(configuration.limits.queued) renders queued or rendering (--limits queued)")
     }
     worker.wake()
     return try JSON.response(
@@ -287,7 +320,8 @@ struct MethodCheck: RouterMiddleware {
     ([], [.get]), (["openapi.json"], [.get]), (["healthz"], [.get]), (["metrics"], [.get]),
     (["v1", "renders"], [.get, .post]), (["v1", "renders", "*"], [.get, .delete]),
     (["v1", "renders", "*", "events"], [.get]), (["v1", "renders", "*", "output"], [.get]),
-    (["v1", "templates"], [.post]), (["v1", "templates", "*"], [.get]), (["v1", "templates", "*", "renders"], [.post]),
+    (["v1", "templates"], [.post]), (["v1", "templates", "*"], [.get, .delete]),
+    (["v1", "templates", "*", "renders"], [.post]),
   ]
 
   func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
@@ -326,7 +360,7 @@ struct TokenCheck: RouterMiddleware {
   func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
     -> Response
   {
-    guard !configuration.tokens.isEmpty else { return try await next(request, context) }
+    guard !configuration.clients.isEmpty else { return try await next(request, context) }
     let path = request.uri.path
     if path == "/" || path == "/openapi.json" || path == "/healthz" { return try await next(request, context) }
     let given = Self.given(request)

@@ -6,6 +6,8 @@ import GRDB
 /// answered for.
 public final class SQLiteStore: RenderStore {
   private let pool: DatabasePool
+  /// The database's clock, in seconds since 1970.
+  private static let now = "((julianday('now') - 2440587.5) * 86400.0)"
 
   /// Opens (or makes) the database at `path`.
   public init(path: String) throws {
@@ -23,6 +25,15 @@ public final class SQLiteStore: RenderStore {
             finished REAL, attempts INTEGER NOT NULL DEFAULT 0, owner TEXT, heartbeat REAL);
           CREATE INDEX renders_status ON renders (status, seq);
           CREATE TABLE templates (id TEXT PRIMARY KEY, edit TEXT NOT NULL, client TEXT NOT NULL, created REAL NOT NULL);
+          """)
+    }
+    migrator.registerMigration("v2") { db in
+      // Videos removed after --limits keep; clients' turns and counts found by index.
+      try db.execute(
+        sql: """
+          ALTER TABLE renders ADD COLUMN expired INTEGER NOT NULL DEFAULT 0;
+          CREATE INDEX renders_client ON renders (client, status, started);
+          CREATE INDEX templates_client ON templates (client);
           """)
     }
     try migrator.migrate(pool)
@@ -60,55 +71,83 @@ public final class SQLiteStore: RenderStore {
     }.map(Self.record)
   }
 
-  public func claim(owner: String, now: Double, lease: Double) async throws -> RenderRecord? {
-    try await pool.write { db in
-      try Row.fetchOne(
+  public func claim(owner: String, lease: Double, running: Int, attempts: Int) async throws -> RenderRecord? {
+    let now = Self.now
+    return try await pool.write { db in
+      // Queued, or left by a server that fell silent for the lease.
+      func takeable(_ r: String = "") -> String {
+        "(\(r)status = 'queued' OR (\(r)status = 'rendering' AND \(r)heartbeat < \(now) - :lease))"
+      }
+      try db.execute(
+        sql: """
+          UPDATE renders SET status = 'failed', error = :message, finished = \(now), owner = NULL
+          WHERE \(takeable()) AND attempts >= :attempts
+          """,
+        arguments: ["lease": lease, "attempts": attempts, "message": attemptsExhausted(attempts)])
+      return try Row.fetchOne(
         db,
         sql: """
-          UPDATE renders SET status = 'rendering', owner = ?, started = ?, heartbeat = ?, progress = 0,
-            attempts = attempts + 1
-          WHERE seq = (SELECT seq FROM renders WHERE status = 'queued'
-            OR (status = 'rendering' AND heartbeat < ?) ORDER BY seq LIMIT 1) RETURNING *
-          """, arguments: [owner, now, now, now - lease])
+          UPDATE renders SET status = 'rendering', owner = :owner, started = \(now), heartbeat = \(now),
+            progress = 0, attempts = attempts + 1
+          WHERE seq = (SELECT r.seq FROM renders r WHERE \(takeable("r."))
+            AND (SELECT count(*) FROM renders x WHERE x.client = r.client AND x.status = 'rendering'
+              AND x.heartbeat >= \(now) - :lease) < :running
+            ORDER BY (SELECT max(x.started) FROM renders x WHERE x.client = r.client) IS NOT NULL,
+              (SELECT max(x.started) FROM renders x WHERE x.client = r.client), r.seq
+            LIMIT 1)
+          RETURNING *
+          """, arguments: ["owner": owner, "lease": lease, "running": running])
     }.map(Self.record)
   }
 
-  public func heartbeat(owner: String, now: Double) async throws {
+  public func heartbeat(owner: String) async throws -> Set<Attempt.Number> {
     try await pool.write { db in
-      try db.execute(
-        sql: "UPDATE renders SET heartbeat = ? WHERE owner = ? AND status = 'rendering'", arguments: [now, owner])
+      try Row.fetchAll(
+        db,
+        sql: "UPDATE renders SET heartbeat = \(Self.now) WHERE owner = ? AND status = 'rendering' RETURNING id, attempts",
+        arguments: [owner]
+      ).reduce(into: Set<Attempt.Number>()) { $0.insert(Attempt.Number(id: $1["id"], attempt: $1["attempts"])) }
     }
   }
 
-  @discardableResult public func progress(_ id: String, _ value: Double) async throws -> Bool {
+  /// The condition that `attempt` holds the render.
+  private static let held = "id = :id AND status = 'rendering' AND owner = :owner AND attempts = :attempt"
+
+  @discardableResult public func progress(_ id: String, _ value: Double, attempt: Attempt) async throws -> Bool {
     try await pool.write { db in
       try db.execute(
-        sql: "UPDATE renders SET progress = max(progress, ?) WHERE id = ? AND status = 'rendering'",
-        arguments: [value, id])
+        sql: "UPDATE renders SET progress = max(progress, :value) WHERE \(Self.held)",
+        arguments: ["value": value, "id": id, "owner": attempt.owner, "attempt": attempt.number])
       return db.changesCount > 0
     }
   }
 
-  public func finish(_ id: String, output: String?, error: String?, path: String?, now: Double) async throws {
+  public func finish(_ id: String, output: String?, error: String?, path: String?, attempt: Attempt) async throws
+    -> Bool
+  {
     try await pool.write { db in
       try db.execute(
         sql: """
-          UPDATE renders SET status = ?, progress = CASE WHEN ? IS NULL THEN 1 ELSE progress END, output = ?,
-          error = ?, errorPath = ?, finished = ? WHERE id = ? AND status = 'rendering'
+          UPDATE renders SET status = :status, progress = CASE WHEN :error IS NULL THEN 1 ELSE progress END,
+          output = :output, error = :error, errorPath = :path, finished = \(Self.now) WHERE \(Self.held)
           """,
-        arguments: [error == nil ? "done" : "failed", error, output, error, path, now, id])
+        arguments: [
+          "status": error == nil ? "done" : "failed", "error": error, "output": output, "path": path, "id": id,
+          "owner": attempt.owner, "attempt": attempt.number,
+        ])
+      return db.changesCount > 0
     }
   }
 
-  public func cancel(_ id: String, now: Double) async throws -> RenderStatus? {
+  public func cancel(_ id: String) async throws -> RenderStatus? {
     try await pool.write { db in
       guard let status = try String.fetchOne(db, sql: "SELECT status FROM renders WHERE id = ?", arguments: [id])
       else { return nil }
       try db.execute(
         sql: """
-          UPDATE renders SET status = 'canceled', finished = ?
+          UPDATE renders SET status = 'canceled', finished = \(Self.now)
           WHERE id = ? AND status IN ('queued', 'rendering')
-          """, arguments: [now, id])
+          """, arguments: [id])
       return RenderStatus(rawValue: status)
     }
   }
@@ -116,11 +155,15 @@ public final class SQLiteStore: RenderStore {
   public func requeue(owner: String?) async throws -> Int {
     try await pool.write { db in
       if let owner {
+        // A server shutting down: the start it gave up does not count against the render.
         try db.execute(
-          sql: "UPDATE renders SET status = 'queued', progress = 0 WHERE status = 'rendering' AND owner = ?",
+          sql: """
+            UPDATE renders SET status = 'queued', progress = 0, owner = NULL, attempts = max(attempts - 1, 0)
+            WHERE status = 'rendering' AND owner = ?
+            """,
           arguments: [owner])
       } else {
-        try db.execute(sql: "UPDATE renders SET status = 'queued', progress = 0 WHERE status = 'rendering'")
+        try db.execute(sql: "UPDATE renders SET status = 'queued', progress = 0, owner = NULL WHERE status = 'rendering'")
       }
       return db.changesCount
     }
@@ -136,11 +179,15 @@ public final class SQLiteStore: RenderStore {
     }
   }
 
-  public func insert(_ template: TemplateRecord) async throws {
+  public func insert(_ template: TemplateRecord, limit: Int) async throws -> Bool {
     try await pool.write { db in
+      let kept =
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM templates WHERE client = ?", arguments: [template.client]) ?? 0
+      guard kept < limit else { return false }
       try db.execute(
         sql: "INSERT INTO templates (id, edit, client, created) VALUES (?, ?, ?, ?)",
         arguments: [template.id, template.edit, template.client, template.created])
+      return true
     }
   }
 
@@ -149,6 +196,22 @@ public final class SQLiteStore: RenderStore {
       try Row.fetchOne(db, sql: "SELECT * FROM templates WHERE id = ?", arguments: [id]).map {
         TemplateRecord(id: $0["id"], edit: $0["edit"], client: $0["client"], created: $0["created"])
       }
+    }
+  }
+
+  public func deleteTemplate(_ id: String) async throws {
+    try await pool.write { db in try db.execute(sql: "DELETE FROM templates WHERE id = ?", arguments: [id]) }
+  }
+
+  public func expire(keep: Double) async throws -> [String] {
+    try await pool.write { db in
+      try String.fetchAll(
+        db,
+        sql: """
+          UPDATE renders SET expired = 1
+          WHERE status = 'done' AND expired = 0 AND output IS NOT NULL AND finished < \(Self.now) - ?
+          RETURNING output
+          """, arguments: [keep])
     }
   }
 
@@ -164,6 +227,7 @@ public final class SQLiteStore: RenderStore {
     r.started = row["started"]
     r.finished = row["finished"]
     r.attempts = row["attempts"]
+    r.expired = (row["expired"] as Int?) == 1
     return r
   }
 }

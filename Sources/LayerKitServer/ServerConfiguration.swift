@@ -8,33 +8,25 @@ public struct ServerConfiguration: Sendable {
   public var state: String
   public var host = "127.0.0.1"
   public var port = 8080
-  /// The bearer tokens API calls carry, one a client: each client sees and counts its own
-  /// renders and templates alone. Without one the server listens on loopback only.
-  public var tokens: [String] = []
+  /// The clients and the secrets their calls carry (`--tokens FILE`, or `LAYERKIT_TOKENS`): a
+  /// client is its name, so renders stay a client's when its secret is replaced, and a name may
+  /// have two secrets while a new one is rolled out. Without any the server answers loopback
+  /// callers alone, all of them the client `loopback`.
+  public var clients: [Client] = []
   /// Renders run at once.
   public var renders = 1
-  /// The hosts callbacks may be sent to.
-  public var callbackHosts: [String] = []
+  /// Where callbacks may be sent: `host:port` pairs, both matched exactly.
+  public var callbackTargets: [String] = []
+  /// The key callbacks are signed with (HMAC-SHA256 of the body, `LayerKit-Signature`).
+  public var callbackSecret: String?
   /// A folder of gl-transitions files that transition names are also looked up in.
   public var glTransitions: String?
   /// `cpu` (the reference renderer), `gpu` (EGL), or `auto`: the GPU where one can be made.
   public var renderer = "auto"
   /// The largest request body, in bytes.
   public var maxBody = 1 << 20
-  /// Renders queued or rendering for one client at most.
-  public var maxPending = 200
-
-  /// The client whose token `given` is, nil for none (no tokens: everyone is `loopback`).
-  public func client(token given: String?) -> String? {
-    guard !tokens.isEmpty else { return "loopback" }
-    guard let given else { return nil }
-    // Every token compared, each in time that does not depend on where it differs.
-    var found: String?
-    for (i, token) in tokens.enumerated() where TokenCheck.same(given, token) { found = "client-\(i + 1)" }
-    return found
-  }
-  /// Rows of one batch at most.
-  public var maxRows = 1000
+  /// What one render and one client may ask for (`--limits`).
+  public var limits = ServerLimits()
   /// Seconds a render is left to a server that has stopped saying it renders it (killed): then
   /// another server (or this one, started again) takes it.
   public var lease = 30.0
@@ -42,9 +34,53 @@ public struct ServerConfiguration: Sendable {
   /// servers share; nil: in SQLite under `state`.
   public var queue: String?
 
+  /// A client: its name (what its renders are kept under) and one secret it calls with.
+  public struct Client: Sendable, Equatable {
+    public var name: String
+    public var secret: String
+
+    public init(name: String, secret: String) {
+      self.name = name
+      self.secret = secret
+    }
+  }
+
   public init(media: String, state: String) {
     self.media = media
     self.state = state
+  }
+
+  /// Reads clients from `text`: `NAME SECRET` a line, `#` comments and blank lines skipped.
+  /// - Throws: the first line that is not one, by number (never its secret).
+  public static func clients(from text: String, source: String) throws(ServerProblem) -> [Client] {
+    var found: [Client] = []
+    for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+      let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+      guard words.count == 2 else { throw ServerProblem("\(source) line \(n + 1): expected NAME SECRET") }
+      guard words[0].count <= 64, words[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) })
+      else { throw ServerProblem("\(source) line \(n + 1): a name is letters, digits, _ . - (64 at most)") }
+      guard words[1].count >= 16, words[1].allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+        throw ServerProblem("\(source) line \(n + 1): a secret is 16 or more printable characters")
+      }
+      found.append(Client(name: words[0], secret: words[1]))
+    }
+    guard Set(found.map(\.secret)).count == found.count else {
+      throw ServerProblem("\(source): each secret is one client's")
+    }
+    return found
+  }
+
+  /// The name of the client whose secret `given` is, nil for none (no clients: everyone is
+  /// `loopback`).
+  public func client(token given: String?) -> String? {
+    guard !clients.isEmpty else { return "loopback" }
+    guard let given else { return nil }
+    // Every secret compared, each in time that does not depend on where it differs.
+    var found: String?
+    for client in clients where TokenCheck.same(given, client.secret) { found = client.name }
+    return found
   }
 
   /// The database file.
@@ -58,21 +94,38 @@ public struct ServerConfiguration: Sendable {
     guard FileManager.default.fileExists(atPath: media, isDirectory: &isFolder), isFolder.boolValue else {
       return "--media \(media): not a folder"
     }
-    if tokens.isEmpty, !Self.isLoopback(host) {
-      return "--host \(host) is not loopback: give --token to listen beyond this machine"
+    if clients.isEmpty, !Self.isLoopback(host) {
+      return "--host \(host) is not loopback: give --tokens FILE (or LAYERKIT_TOKENS) to listen beyond this machine"
     }
-    for token in tokens where token.count < 16 { return "--token: at least 16 characters" }
-    if Set(tokens).count < tokens.count { return "--token: each client's token is its own" }
     guard renders >= 1, renders <= 64 else { return "--renders \(renders): 1 to 64" }
     guard lease >= 1 else { return "--lease \(lease): at least a second" }
     if let queue, PostgresStore.Address(queue) == nil {
-      return "--queue \(queue): expected postgres://USER:PASSWORD@HOST:PORT/DATABASE"
+      return "--queue: expected postgres://USER:PASSWORD@HOST:PORT/DATABASE"
+    }
+    for target in callbackTargets where Self.hostAndPort(target) == nil {
+      return "--callback-host \(target): expected HOST:PORT"
+    }
+    if !callbackTargets.isEmpty, (callbackSecret ?? "").count < 16 {
+      return "--callback-host: callbacks are signed; give --callback-secret FILE (or LAYERKIT_CALLBACK_SECRET), 16 characters or more"
     }
     return nil
   }
 
+  /// `HOST:PORT` (a bracketed IPv6 host too), lowercased; nil when it is not that.
+  static func hostAndPort(_ text: String) -> (host: String, port: Int)? {
+    guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+      (1...65535).contains(port)
+    else { return nil }
+    var host = String(text[..<colon]).lowercased()
+    if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+    return host.isEmpty ? nil : (host, port)
+  }
+
   /// Whether `host` is this machine's loopback.
   public static func isLoopback(_ host: String) -> Bool {
-    host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
+    let h = host.lowercased()
+    if h == "localhost" || h == "::1" || h == "[::1]" { return true }
+    let parts = h.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
   }
 }

@@ -24,13 +24,28 @@ final class ServerHarness: @unchecked Sendable {
   }
 
   /// Starts the server on `media` and `state` with `arguments` besides, and waits until it
-  /// listens (or fails the test).
-  init(media: String, state: String, token: String? = nil, arguments: [String] = []) throws {
+  /// listens (or fails the test). `token` is the secret of a client named `client` (more
+  /// clients in `clients`, name to secret), handed over as its users do: in a file named by
+  /// `--tokens`, never on the command line.
+  init(
+    media: String, state: String, token: String? = nil, clients: [String: String] = [:], arguments: [String] = [],
+    environment: [String: String] = [:]
+  ) throws {
     process = Process()
     process.executableURL = try ToolHarness.binary("layerkit-server")
     var args = ["--media", media, "--state", state, "--port", "0", "--renderer", "cpu"] + arguments
-    if let token { args += ["--token", token] }
+    var all = clients
+    if let token { all["client"] = token }
+    if !all.isEmpty {
+      let file = state + ".tokens"
+      try all.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)\n" }.joined()
+        .write(toFile: file, atomically: true, encoding: .utf8)
+      args += ["--tokens", file]
+    }
     process.arguments = args
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     errors = Pipe()
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice

@@ -18,6 +18,13 @@ final class ServerTests: XCTestCase {
     return root
   }
 
+  /// A callback secret in a file of the harness's folder, as `--callback-secret` takes it.
+  static func secretFile(_ h: ToolHarness) throws -> String {
+    let file = h.path("callback.secret")
+    try "a-callback-secret-of-some-length".write(toFile: file, atomically: true, encoding: .utf8)
+    return file
+  }
+
   /// The value of `name` (with its labels, as Prometheus writes them) in `/metrics`' text.
   static func metric(_ text: String, _ name: String) -> Double? {
     text.split(separator: "\n").lazy.compactMap { line -> Double? in
@@ -124,7 +131,7 @@ final class ServerTests: XCTestCase {
     // Nothing left of it in the outputs, once its children are gone.
     Thread.sleep(forTimeInterval: 1)
     let outputs = try FileManager.default.contentsOfDirectory(atPath: h.path("state/outputs"))
-    XCTAssertEqual(outputs, ["\(id).mp4"])
+    XCTAssertEqual(outputs, ["\(id)-1.mp4"])
     server.stop()
     XCTAssertEqual(server.process.terminationStatus, 0, server.stderr)
   }
@@ -140,11 +147,12 @@ final class ServerTests: XCTestCase {
     let open = try ToolHarness.run(
       try ToolHarness.binary("layerkit-server").path, ["--media", media, "--host", "0.0.0.0", "--port", "0"])
     XCTAssertNotEqual(open.status, 0)
-    XCTAssertTrue(open.stderr.contains("give --token"), open.stderr)
+    XCTAssertTrue(open.stderr.contains("give --tokens FILE"), open.stderr)
 
     let token = "a-token-of-sixteen-or-more"
     let server = try ServerHarness(
-      media: media, state: h.path("state"), token: token, arguments: ["--callback-host", "localhost"])
+      media: media, state: h.path("state"), token: token,
+      arguments: ["--callback-host", "localhost:9", "--callback-secret", try Self.secretFile(h)])
     XCTAssertEqual(try server.call("GET", "/v1/renders", token: "").status, 401)
     XCTAssertEqual(
       try server.call("GET", "/v1/renders", token: "").json["error"] as? String,
@@ -181,6 +189,7 @@ final class ServerTests: XCTestCase {
       ["edit": ["clips": [["duration": 1, "layers": [["type": "fill-colour", "color": "red"]]]]]],
       "edit.clips[0].layers[0].type", "unknown layer type \"fill-colour\" (did you mean \"fill-color\"?)")
     try refused(["edit": Self.edit(), "callback": "http://example.com/done"], "callback", "--callback-host")
+    try refused(["edit": Self.edit(), "callback": "http://localhost:8080/done"], "callback", "localhost:8080 is not one")
     try refused(["edit": Self.edit(), "callback": "file:///etc/passwd"], "callback", "an http or https URL")
     try refused(["edit": Self.edit(), "colour": 1], "colour", "unknown key")
     try refused(["edit": "not an object"], "edit", "expected an edit")
@@ -189,7 +198,8 @@ final class ServerTests: XCTestCase {
     let big = try server.call(
       "POST", "/v1/renders", body: Data(count: 2 << 20), headers: ["Content-Type": "application/json"])
     XCTAssertEqual(big.status, 413, big.text)
-    let garbage = try server.call("POST", "/v1/renders", body: Data("{".utf8))
+    let garbage = try server.call(
+      "POST", "/v1/renders", body: Data("{".utf8), headers: ["Content-Type": "application/json"])
     XCTAssertEqual(garbage.status, 400)
     XCTAssertEqual(garbage.json["error"] as? String, "the body is not a JSON object")
     // Nothing refused was queued.
@@ -212,7 +222,9 @@ final class ServerTests: XCTestCase {
     _ = try server.wait(for: long) { ($0["progress"] as? Double ?? 0) > 0.05 }
     server.stop(SIGKILL)
     // Nothing under the render's name: its video is whole or absent.
-    XCTAssertFalse(FileManager.default.fileExists(atPath: "\(state)/outputs/\(long).mp4"))
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: "\(state)/outputs").filter { !$0.hasPrefix(".") },
+      ["\(first)-1.mp4"])
     Thread.sleep(forTimeInterval: 0.5)
     server = try ServerHarness(media: media, state: state)
     let again = try server.wait(for: long)
@@ -220,9 +232,9 @@ final class ServerTests: XCTestCase {
     XCTAssertEqual(again["attempts"] as? Int, 2)
     XCTAssertEqual(try server.call("GET", "/v1/renders/\(first)").json["attempts"] as? Int, 1)
     let decoded = try ToolHarness.run(
-      ToolHarness.which("ffmpeg"), ["-v", "error", "-xerror", "-i", "\(state)/outputs/\(long).mp4", "-f", "null", "-"])
+      ToolHarness.which("ffmpeg"), ["-v", "error", "-xerror", "-i", "\(state)/outputs/\(long)-2.mp4", "-f", "null", "-"])
     XCTAssertEqual(decoded.status, 0, decoded.stderr)
-    XCTAssertEqual(try h.probe("\(state)/outputs/\(long).mp4").first?["nb_read_frames"], "78")
+    XCTAssertEqual(try h.probe("\(state)/outputs/\(long)-2.mp4").first?["nb_read_frames"], "78")
   }
 
   /// A template's placeholders merged for each row, through the API: each video is its row's
@@ -307,7 +319,7 @@ final class ServerTests: XCTestCase {
       XCTAssertEqual(done["attempts"] as? Int, 1, "\(done)")
     }
     let outputs = try FileManager.default.contentsOfDirectory(atPath: h.path("state/outputs"))
-    XCTAssertEqual(Set(outputs), Set(ids.current.map { "\($0).mp4" }))
+    XCTAssertEqual(Set(outputs), Set(ids.current.map { "\($0)-1.mp4" }))
     XCTAssertEqual(Self.metric(try server.call("GET", "/metrics").text, #"layerkit_renders{status="done"}"#), 50)
   }
 
@@ -370,7 +382,7 @@ final class ServerTests: XCTestCase {
         "--report", "junit", "--report-dir", h.path("report"),
       ], environment: ["NO_COLOR": "1", "SCHEMATHESIS_HOOKS": ""])
     XCTAssertEqual(r.status, 0, String((r.stdout + r.stderr).suffix(6000)))
-    XCTAssertTrue(r.stdout.contains("Tested: 10"), String(r.stdout.suffix(3000)))
+    XCTAssertTrue(r.stdout.contains("Tested: 11"), String(r.stdout.suffix(3000)))
     XCTAssertFalse(server.stderr.contains("Fatal"), server.stderr)
   }
 
@@ -389,12 +401,13 @@ final class ServerTests: XCTestCase {
     XCTAssertEqual(reset.status, 0, reset.stderr)
     let (media, state) = (h.path("media"), h.path("state"))
     try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
-    let shared = ["--queue", queue, "--lease", "3"]
-    let a = try ServerHarness(media: media, state: state, arguments: shared)
+    // The queue's address (its password in it) from the environment, never the command line.
+    let (shared, environment) = (["--lease", "3"], ["LAYERKIT_QUEUE": queue])
+    let a = try ServerHarness(media: media, state: state, arguments: shared, environment: environment)
     let long = try XCTUnwrap(
       try a.call("POST", "/v1/renders", json: ["edit": Self.edit(seconds: 4, size: 640)]).json["id"] as? String)
     _ = try a.wait(for: long) { ($0["progress"] as? Double ?? 0) > 0.05 }
-    let b = try ServerHarness(media: media, state: state, arguments: shared)
+    let b = try ServerHarness(media: media, state: state, arguments: shared, environment: environment)
     var short: [String] = []
     for k in 0..<10 {
       let server = k % 2 == 0 ? a : b
@@ -410,7 +423,7 @@ final class ServerTests: XCTestCase {
     let taken = try b.wait(for: long, seconds: 180)
     XCTAssertEqual(taken["status"] as? String, "done", "\(taken)")
     XCTAssertEqual(taken["attempts"] as? Int, 2, "\(taken)")
-    let video = "\(state)/outputs/\(long).mp4"
+    let video = "\(state)/outputs/\(long)-2.mp4"
     let decoded = try ToolHarness.run(
       ToolHarness.which("ffmpeg"), ["-v", "error", "-xerror", "-i", video, "-f", "null", "-"])
     XCTAssertEqual(decoded.status, 0, decoded.stderr)
@@ -420,33 +433,54 @@ final class ServerTests: XCTestCase {
     XCTAssertEqual(Self.metric(try b.call("GET", "/metrics").text, #"layerkit_renders{status="done"}"#), 11)
   }
 
-  /// A render's callback is told once, when it ends, at a host `--callback-host` names.
-  func testACallbackIsToldWhenTheRenderEnds() throws {
+  /// A render's callback is told once it is received, at the host and port `--callback-host`
+  /// names, signed with the callback secret; a redirect is not followed (its 3xx counts as not
+  /// received, and the call is made again after a second).
+  func testACallbackIsSignedToldUntilReceivedAndNeverRedirected() throws {
     let h = try ToolHarness.make("server-callback")
     defer { h.cleanUp() }
     let media = h.path("media")
     try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
-    // A receiver on loopback that writes each POST's body down.
-    let told = h.path("told.jsonl")
+    let secretFile = try Self.secretFile(h)
+    // A receiver on loopback that answers its first POST with a redirect to a second listener,
+    // the next ones with 204, and writes down each body and whether its signature is right; the
+    // second listener writes down anything that reaches it.
+    let (told, stolen) = (h.path("told.jsonl"), h.path("stolen.txt"))
     let receiver = Process()
     receiver.executableURL = URL(fileURLWithPath: ToolHarness.which("python3"))
     receiver.arguments = [
       "-c",
       """
-      import http.server, sys
+      import hashlib, hmac, http.server, json, sys, threading
+      secret = open(sys.argv[3], "rb").read().strip()
+      seen = []
+      class Thief(http.server.BaseHTTPRequestHandler):
+          def do_POST(self):
+              open(sys.argv[2], "ab").write(b"stolen\\n")
+              self.send_response(204); self.end_headers()
+          def log_message(self, *a): pass
+      thief = http.server.HTTPServer(("127.0.0.1", 0), Thief)
+      threading.Thread(target=thief.serve_forever, daemon=True).start()
       class H(http.server.BaseHTTPRequestHandler):
           def do_POST(self):
               body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-              open(sys.argv[1], "ab").write(body + b"\\n")
-              self.send_response(204)
+              t, v1 = [p.split("=", 1)[1] for p in self.headers.get("LayerKit-Signature", "t=,v1=").split(",")]
+              want = hmac.new(secret, t.encode() + b"." + body, hashlib.sha256).hexdigest()
+              line = {"body": json.loads(body), "signed": hmac.compare_digest(want, v1)}
+              open(sys.argv[1], "a").write(json.dumps(line) + "\\n")
+              seen.append(1)
+              if len(seen) == 1:
+                  self.send_response(302)
+                  self.send_header("Location", "http://127.0.0.1:%d/steal" % thief.server_address[1])
+              else:
+                  self.send_response(204)
               self.end_headers()
-          def log_message(self, *a):
-              pass
+          def log_message(self, *a): pass
       s = http.server.HTTPServer(("127.0.0.1", 0), H)
       print(s.server_address[1], flush=True)
       s.serve_forever()
       """,
-      told,
+      told, stolen, secretFile,
     ]
     let out = Pipe()
     receiver.standardOutput = out
@@ -456,23 +490,36 @@ final class ServerTests: XCTestCase {
       Int(
         String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(
           in: .whitespacesAndNewlines)))
-    let server = try ServerHarness(media: media, state: h.path("state"), arguments: ["--callback-host", "127.0.0.1"])
+    let server = try ServerHarness(
+      media: media, state: h.path("state"),
+      arguments: ["--callback-host", "127.0.0.1:\(port)", "--callback-secret", secretFile])
+    // The allowed host on another port is refused.
+    let elsewhere = try server.call(
+      "POST", "/v1/renders", json: ["edit": Self.edit(), "callback": "http://127.0.0.1:\(port + 1)/done"])
+    XCTAssertEqual(elsewhere.status, 400, elsewhere.text)
     let id = try XCTUnwrap(
       try server.call("POST", "/v1/renders", json: ["edit": Self.edit(), "callback": "http://127.0.0.1:\(port)/done"])
         .json["id"] as? String)
     XCTAssertEqual(try server.wait(for: id)["status"] as? String, "done")
-    let deadline = Date().addingTimeInterval(10)
+    let deadline = Date().addingTimeInterval(15)
     var lines: [String] = []
     while Date() < deadline {
       lines = ((try? String(contentsOfFile: told, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-      if !lines.isEmpty { break }
+      if lines.count >= 2 { break }
       Thread.sleep(forTimeInterval: 0.1)
     }
-    XCTAssertEqual(lines.count, 1, "\(lines)")
-    let body = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data((lines.first ?? "{}").utf8)) as? [String: Any])
-    XCTAssertEqual(body["id"] as? String, id)
-    XCTAssertEqual(body["status"] as? String, "done")
-    XCTAssertEqual(body["output"] as? String, "/v1/renders/\(id)/output")
+    Thread.sleep(forTimeInterval: 1.5)
+    lines = ((try? String(contentsOfFile: told, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    XCTAssertEqual(lines.count, 2, "told twice: redirected, then received — and not again: \(lines)")
+    for line in lines {
+      let told = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      XCTAssertEqual(told["signed"] as? Bool, true, line)
+      let body = try XCTUnwrap(told["body"] as? [String: Any])
+      XCTAssertEqual(body["id"] as? String, id)
+      XCTAssertEqual(body["status"] as? String, "done")
+      XCTAssertEqual(body["output"] as? String, "/v1/renders/\(id)/output")
+    }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: stolen), "the redirect was not followed")
   }
 
   /// Several tokens, several clients: each sees, cancels and counts its own renders and
@@ -483,14 +530,14 @@ final class ServerTests: XCTestCase {
     let media = h.path("media")
     try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
     let (a, b) = ("client-a-token-0000", "client-b-token-0000")
-    let server = try ServerHarness(
-      media: media, state: h.path("state"), token: a, arguments: ["--token", b, "--max-queued", "2"])
+    var server = try ServerHarness(
+      media: media, state: h.path("state"), token: a, clients: ["other": b], arguments: ["--limits", "queued=2"])
     let long = try XCTUnwrap(
       try server.call("POST", "/v1/renders", json: ["edit": Self.edit(seconds: 30, size: 640)]).json["id"] as? String)
     XCTAssertEqual(try server.call("POST", "/v1/renders", json: ["edit": Self.edit()]).status, 202)
     let third = try server.call("POST", "/v1/renders", json: ["edit": Self.edit()])
     XCTAssertEqual(third.status, 429, third.text)
-    XCTAssertEqual(third.json["error"] as? String, "2 renders are already queued or rendering")
+    XCTAssertEqual(third.json["error"] as? String, "2 renders are already queued or rendering (--limits queued)")
     let theirs = try server.call("POST", "/v1/renders", json: ["edit": Self.edit()], token: b)
     XCTAssertEqual(theirs.status, 202, theirs.text)
     XCTAssertEqual((try server.call("GET", "/v1/renders").json["renders"] as? [Any])?.count, 2)
@@ -506,5 +553,19 @@ final class ServerTests: XCTestCase {
       try server.call("POST", "/v1/templates/\(template)/renders", json: ["rows": [[:]]], token: b).status, 404)
     XCTAssertEqual(try server.call("GET", "/v1/templates/\(template)").status, 200)
     XCTAssertEqual(try server.call("DELETE", "/v1/renders/\(long)").status, 200)
+    // A client is its name, not its place in the list: started again with the other client
+    // alone, it sees its one render, not the first client's two.
+    server.stop()
+    server = try ServerHarness(media: media, state: h.path("state"), clients: ["other": b])
+    XCTAssertEqual((try server.call("GET", "/v1/renders", token: b).json["renders"] as? [Any])?.count, 1)
+    // A new secret for the first client's name keeps its renders (rotation).
+    server.stop()
+    let rotated = "client-a-rotated-0001"
+    server = try ServerHarness(media: media, state: h.path("state"), clients: ["client": rotated, "other": b])
+    XCTAssertEqual((try server.call("GET", "/v1/renders", token: rotated).json["renders"] as? [Any])?.count, 2)
+    XCTAssertEqual(try server.call("GET", "/v1/renders", token: a).status, 401)
+    XCTAssertEqual(try server.call("GET", "/v1/templates/\(template)", token: rotated).status, 200)
+    XCTAssertFalse(server.stderr.contains(b) || server.stderr.contains(rotated), "no secret in the log")
+    XCTAssertFalse(try server.call("GET", "/metrics", token: b).text.contains(b), "no secret in /metrics")
   }
 }
