@@ -19,7 +19,7 @@ import LayerKitVideo
 /// in the command line's words.
 extension VideoJob {
   /// Runs a pipeline with SIGINT/SIGTERM handling and a progress line.
-  func run(_ pipeline: RenderJob, frames: Int, describe: String, note: String? = nil) throws {
+  func run(_ pipeline: VideoRender, frames: Int, describe: String, note: String? = nil) throws {
     try VideoJob.run(
       pipeline, frames: frames, describe: describe, output: options.output, run: options.run, note: note)
   }
@@ -28,7 +28,7 @@ extension VideoJob {
   /// `quiet`, a summary line naming `output` (and ending in `note`); `--stats` writes the run's
   /// figures.
   static func run(
-    _ pipeline: RenderJob, frames: Int, describe: String, output: String, run: VideoRunOptions, note: String? = nil
+    _ pipeline: VideoRender, frames: Int, describe: String, output: String, run: VideoRunOptions, note: String? = nil
   ) throws {
     let quiet = run.quiet
     // Weak: the watcher's handler is released by libdispatch on a worker thread, later; holding
@@ -36,15 +36,15 @@ extension VideoJob {
     // exits (NVIDIA's driver crashes on it; found on an H100).
     let signals = SignalWatcher { [weak pipeline] signal in pipeline?.cancel(signal: signal) }
     defer { signals.stop() }
-    let watchdog = FrameWatchdog(limit: run.frameTimeLimit) { [weak pipeline] error in
-      pipeline?.cancel(error)
+    // The library stops a frame over --frame-time-limit; one stuck inside the driver cannot be
+    // unwound, so the process stops at once if the render has not ended a grace period later.
+    pipeline.frameTimeLimitReached = { error in
+      DispatchQueue.global().asyncAfter(deadline: .now() + Signals.grace) {
+        EmergencyStop.stop(status: 1, message: "layerkit: \(commandLineMessage(error)); stopped at once")
+      }
     }
-    defer { watchdog.stop() }
     let progress = ProgressLine(total: frames, enabled: !quiet && isatty(2) != 0)
-    let summary = try pipeline.run { done, total in
-      watchdog.progressed(done)
-      progress.update(done)
-    }
+    let summary = try pipeline.run { done, total in progress.update(done) }
     progress.clear()
     if !quiet {
       let size = summary.outputBytes.map { ", \(formatBytes($0))" } ?? ""

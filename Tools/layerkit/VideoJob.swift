@@ -121,12 +121,13 @@ extension VideoRunOptions {
     return .all
   }
 
-  /// What these options set of a render: the frames, the contact sheet's, and the words that
-  /// identify a partial render's plan.
+  /// What these options set of a render: the frames, the contact sheet's, the frame time limit,
+  /// and the words that identify a partial render's plan.
   var settings: RenderSettings {
     var settings = RenderSettings()
     settings.frames = selection
     settings.contactSheetFrames = contactSheet == nil ? 0 : 12
+    settings.frameTimeLimit = frameTimeLimit
     settings.planWords = selection.isPartial ? planArguments(Array(CommandLine.arguments.dropFirst())) : []
     return settings
   }

@@ -128,6 +128,10 @@ public struct RenderSettings: Sendable {
   /// What identifies the whole render, for the part record of a partial one (the command line's
   /// canonical words); parts of one video share it.
   public var planWords: [String] = []
+  /// Seconds a frame may take — none written for that long — before the render is stopped with
+  /// `VideoError.frameTimeLimit` (a user shader that does not end, work beyond any budget); 0
+  /// for no limit.
+  public var frameTimeLimit: Double = 60
 
   public init() {}
 }

@@ -45,6 +45,13 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
   public internal(set) var notes: [String] = []
   private let job: RenderJob
   private let pipeline: VideoPipeline?
+  /// Seconds a frame may take before `run` stops the render (`RenderSettings.frameTimeLimit`).
+  public let frameTimeLimit: Double
+  /// Called once, from a timer's thread, when a frame has taken longer than `frameTimeLimit` and
+  /// the render is being stopped with that error. A frame stuck inside a driver cannot be
+  /// unwound, so `run` returns only when it ends; a program that will not wait may end itself
+  /// here (the command line does, a few seconds later).
+  public var frameTimeLimitReached: (@Sendable (VideoError) -> Void)?
 
   /// Plays `edit` and plans its render into `output`.
   /// - Parameters:
@@ -168,6 +175,7 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
     self.frames = range
     self.renderer = renderer
     sheetFrames = settings.contactSheetFrames > 0 ? Self.spread(settings.contactSheetFrames, over: range) : []
+    frameTimeLimit = settings.frameTimeLimit
     if let stretch = smart.stretch {
       let copied = try? sound?.get()
       let smartRender = SmartRender(
@@ -224,6 +232,7 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
     frames = range
     self.renderer = renderer
     sheetFrames = settings.contactSheetFrames > 0 ? Self.spread(settings.contactSheetFrames, over: range) : []
+    frameTimeLimit = settings.frameTimeLimit
     let pipeline = try VideoPipeline(
       source: source, width: width, height: height, rate: rate, frameCount: frameCount, plan: plan, frames: range,
       keepFrames: Set(sheetFrames))
@@ -236,11 +245,26 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
   public var description: String { "\(width)×\(height), \(rate) fps, \(renderer.name)" }
 
   /// Renders and encodes every frame of `frames`, calling `progress` after each one written.
-  /// - Throws: the first error of any stage; `VideoError.interrupted` after `cancel(signal:)`.
-  ///   Nothing is left under the output's name after a failure.
+  /// A frame that takes longer than `frameTimeLimit` (none written for that long) stops the
+  /// render, as `cancel(_:)` does, with `VideoError.frameTimeLimit`.
+  /// - Throws: the first error of any stage; `VideoError.interrupted` after `cancel(signal:)`,
+  ///   `VideoError.frameTimeLimit` after a frame over the limit. Nothing is left under the
+  ///   output's name after a failure.
   @discardableResult
   public func run(progress: VideoPipeline.Progress? = nil) throws -> VideoPipeline.Summary {
-    try job.run(progress: progress)
+    let first = frames.lowerBound
+    let reached = frameTimeLimitReached
+    // Weak: the timer's handler is released by libdispatch on a worker thread, later; holding
+    // the job there would tear a GL renderer down on that thread.
+    let watchdog = FrameWatchdog(limit: frameTimeLimit, first: first) { [weak job] error in
+      job?.cancel(error)
+      reached?(error)
+    }
+    defer { watchdog.stop() }
+    return try job.run { done, total in
+      watchdog.progressed(done, first: first)
+      progress?(done, total)
+    }
   }
 
   public func cancel(signal: Int32) { job.cancel(signal: signal) }
