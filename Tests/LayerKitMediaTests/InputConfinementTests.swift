@@ -58,8 +58,10 @@ final class InputConfinementTests: XCTestCase {
   /// An HLS playlist inside the folder naming a segment outside it: ffprobe alone reads it as
   /// hls and opens the segment; LayerKit refuses it before any segment is opened.
   func testAnHLSPlaylistNamingAFileOutsideIsRefused() throws {
-    let outside = FileManager.default.temporaryDirectory.appendingPathComponent("layerkit-outside-\(UUID().uuidString).ts")
-      .path
+    let outside = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "layerkit-outside-\(UUID().uuidString).ts"
+    )
+    .path
     defer { try? FileManager.default.removeItem(atPath: outside) }
     try clip(outside)
     let playlist = path("show.m3u8")

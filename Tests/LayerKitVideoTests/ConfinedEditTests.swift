@@ -59,7 +59,9 @@ final class ConfinedEditTests: XCTestCase {
     // Through a link in the folder that leads out: one answer for a font there and for none.
     try FileManager.default.createSymbolicLink(
       atPath: media.appendingPathComponent("fonts").path, withDestinationPath: "/usr/share/fonts/truetype/dejavu")
-    let linked = ["fonts/DejaVuSans-Bold.ttf", "fonts/NoSuchFont.ttf"].map { refusal(edit(layer: title(fontFamily: $0))) }
+    let linked = ["fonts/DejaVuSans-Bold.ttf", "fonts/NoSuchFont.ttf"].map {
+      refusal(edit(layer: title(fontFamily: $0)))
+    }
     XCTAssertEqual(linked[0]?.1, "a link that leads out of the media folder")
     XCTAssertEqual(linked[0]?.0, linked[1]?.0)
     XCTAssertEqual(linked[0]?.1, linked[1]?.1)
@@ -71,7 +73,10 @@ final class ConfinedEditTests: XCTestCase {
     )
     XCTAssertEqual(defaults?.0, "clips[0].layers[0].fontFamily")
     // A family's name is kept; a font file in the folder is taken from it.
-    let kept = try read(edit(layer: title(fontFamily: "DejaVu Sans:bold"), top: #""subtitles": {"path": "a.srt", "fontFamily": "f/x.otf"}, "#))
+    let kept = try read(
+      edit(
+        layer: title(fontFamily: "DejaVu Sans:bold"), top: #""subtitles": {"path": "a.srt", "fontFamily": "f/x.otf"}, "#
+      ))
     guard case .title(let t) = kept.edit.clips[0].layers[0] else { return XCTFail("\(kept.edit.clips[0].layers)") }
     XCTAssertEqual(t.fontFamily, "DejaVu Sans:bold")
     XCTAssertEqual(kept.edit.subtitles?.fontFamily, media.appendingPathComponent("f/x.otf").path)
@@ -81,14 +86,18 @@ final class ConfinedEditTests: XCTestCase {
   /// file, a path or an image in the name is refused; images go in params, confined.
   func testATransitionNameNamesNoFile() throws {
     FileManager.default.createFile(atPath: media.appendingPathComponent("x.glsl").path, contents: Data("x".utf8))
-    for name in ["foo.glsl:x", "foo.glsl", "x.glsl", "shaders/wipe", "../x.glsl:fromLeft", "/tmp/x.glsl", "fade:img=@/etc/hostname"] {
+    for name in [
+      "foo.glsl:x", "foo.glsl", "x.glsl", "shaders/wipe", "../x.glsl:fromLeft", "/tmp/x.glsl",
+      "fade:img=@/etc/hostname",
+    ] {
       let r = refusal(edit(transition: #"{"name": "\#(name)", "duration": 0.5}"#))
       XCTAssertEqual(r?.0, "clips[0].transition.name", name)
     }
     XCTAssertEqual(
       refusal(edit(transition: #"{"name": "foo.glsl:x"}"#))?.1,
       "a shader file or a path; name a transition of the catalogue or of the server's gl-transitions")
-    XCTAssertEqual(refusal(#"{"defaults": {"transition": {"name": "foo.glsl:x"}}, "clips": []}"#)?.0, "defaults.transition.name")
+    XCTAssertEqual(
+      refusal(#"{"defaults": {"transition": {"name": "foo.glsl:x"}}, "clips": []}"#)?.0, "defaults.transition.name")
     for name in ["fade", "push:fromRight", "ripple:speed=30", "directional", "directional-left", "random"] {
       XCTAssertNoThrow(try read(edit(transition: #"{"name": "\#(name)"}"#)), name)
     }
@@ -115,7 +124,10 @@ final class ConfinedEditTests: XCTestCase {
         (edit(layer: #"{"type": "detached-audio", "path": "\#(p)"}"#), "clips[0].layers[0].path"),
         (edit(layer: #"{"type": "title", "text": "x", "fontPath": "\#(p)"}"#), "clips[0].layers[0].fontPath"),
         (edit(layer: #"{"type": "gl", "fragmentPath": "\#(p)"}"#), "clips[0].layers[0].fragmentPath"),
-        (edit(layer: #"{"type": "gl", "fragmentPath": "a.frag", "vertexPath": "\#(p)"}"#), "clips[0].layers[0].vertexPath"),
+        (
+          edit(layer: #"{"type": "gl", "fragmentPath": "a.frag", "vertexPath": "\#(p)"}"#),
+          "clips[0].layers[0].vertexPath"
+        ),
         (edit(top: #""audioTracks": [{"path": "\#(p)"}], "#), "audioTracks[0].path"),
         (edit(top: #""audioFilePath": "\#(p)", "#), "audioFilePath"),
         (edit(top: #""overlays": [{"path": "\#(p)"}], "#), "overlays[0].path"),
@@ -128,7 +140,9 @@ final class ConfinedEditTests: XCTestCase {
         XCTAssertEqual(r?.1, "a URL or a protocol; name a file in the media folder", p)
       }
     }
-    XCTAssertEqual(refusal(edit(layer: #"{"type": "image", "path": "a/\n/b.png"}"#))?.1, "holds a control character; name a file in the media folder")
+    XCTAssertEqual(
+      refusal(edit(layer: #"{"type": "image", "path": "a/\n/b.png"}"#))?.1,
+      "holds a control character; name a file in the media folder")
     XCTAssertEqual(refusal(edit(layer: #"{"type": "image", "path": "a//b.png"}"#))?.0, "clips[0].layers[0].path")
     // A name with a colon after the first step is a file's name.
     let ok = try read(edit(layer: #"{"type": "image", "path": "shots/12:00.png"}"#))
