@@ -101,6 +101,8 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
     if !played.tracks.isEmpty, !target.format.carriesSound {
       throw RenderRequestError.soundNotCarried(format: target.format)
     }
+    // Options made in code are held to the allowlist an edit file's are.
+    try OutputArguments.check(encoding.customArguments)
     if !encoding.customArguments.isEmpty, !target.format.needsFFmpeg {
       throw RenderRequestError.customArgumentsUnused(path: target.displayPath)
     }
