@@ -54,6 +54,8 @@ final class BadInputCorpusTests: XCTestCase {
     /// cli: the command's standard output — `closed` (`>&-`) or a path (`/dev/full`); /dev/null
     /// when not given.
     var stdout: String?
+    /// server: headers sent with the body (`Content-Type: application/json` unless given).
+    var headers: [String: String]?
     /// Why a case still fails: it runs, and its failure is reported but does not fail the test.
     var expectedFailure: String?
     /// Why the input is bad, for people.
@@ -93,6 +95,10 @@ final class BadInputCorpusTests: XCTestCase {
       if c.api == "cli" {
         XCTAssertNotNil(c.status, "\(c.id): a cli case needs a status")
         XCTAssertNotNil(c.args, "\(c.id): a cli case needs args")
+      } else if c.api == "server" {
+        XCTAssertNotNil(c.status, "\(c.id): a server case needs a status")
+        XCTAssertEqual(c.args?.count, 2, "\(c.id): a server case needs args [METHOD, PATH]")
+        XCTAssertNotNil(c.input, "\(c.id): a server case needs a body")
       } else if c.api == "scene-pixels" {
         XCTAssertFalse(c.pixels?.isEmpty ?? true, "\(c.id): a scene-pixels case needs pixels")
         XCTAssertTrue(c.pixels?.allSatisfy { $0.count == 6 } ?? false, "\(c.id): a pixel is [x, y, r, g, b, a]")
@@ -115,7 +121,7 @@ final class BadInputCorpusTests: XCTestCase {
   // MARK: - In process
 
   func testInProcessCases() throws {
-    let cases = try manifest().filter { $0.api != "cli" && $0.api != "scene-pixels" }
+    let cases = try manifest().filter { !["cli", "scene-pixels", "server"].contains($0.api) }
     let folder = try temporaryFolder("inprocess")
     defer { try? FileManager.default.removeItem(at: folder) }
     var outcomes = Outcomes()
@@ -280,6 +286,56 @@ final class BadInputCorpusTests: XCTestCase {
     let url = folder.appendingPathComponent(name)
     try ImageFile.writePNG(image, to: url)
     return url.path
+  }
+
+  // MARK: - The render server
+
+  /// Each server case sent with curl, as an attacker sends it, to one `layerkit-server` on
+  /// loopback without tokens (a picture `dot.png` and a link leading out in its media folder):
+  /// the status, the JSON path and the words; nothing queued, nothing written.
+  func testServerCases() throws {
+    let cases = try manifest().filter { $0.api == "server" }
+    XCTAssertGreaterThanOrEqual(cases.count, 19)
+    let folder = try temporaryFolder("server")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let media = folder.appendingPathComponent("media")
+    try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: Self.corpus.appendingPathComponent("good/dot.png"), to: media.appendingPathComponent("dot.png"))
+    try FileManager.default.createSymbolicLink(atPath: media.appendingPathComponent("out").path, withDestinationPath: "/etc")
+    let secret = folder.appendingPathComponent("secret").path
+    try "a-callback-secret-of-some-length".write(toFile: secret, atomically: true, encoding: .utf8)
+    let server = try ServerHarness(
+      media: media.path, state: folder.appendingPathComponent("state").path,
+      arguments: ["--callback-host", "127.0.0.1:9", "--callback-secret", secret])
+    var failures: [String] = []
+    for c in cases {
+      let body = folder.appendingPathComponent("body.json")
+      try c.input!.replacingOccurrences(of: "{tmp}", with: folder.path).write(to: body, atomically: true, encoding: .utf8)
+      var headers = c.headers ?? [:]
+      if headers["Content-Type"] == nil { headers["Content-Type"] = "application/json" }
+      let out = folder.appendingPathComponent("answer.json").path
+      let r = try ToolHarness.run(
+        ToolHarness.which("curl"),
+        ["-s", "-o", out, "-w", "%{http_code}", "--max-time", "\(Int(Self.timeout))", "-X", c.args![0],
+         "http://127.0.0.1:\(server.port)\(c.args![1])", "--data-binary", "@\(body.path)"]
+          + headers.sorted { $0.key < $1.key }.flatMap { ["-H", "\($0.key): \($0.value)"] })
+      let answer = (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out)))) as? [String: Any]
+      let error = answer?["error"] as? String ?? ""
+      var wrong: [String] = []
+      if Int32(r.stdout) != c.status { wrong.append("status \(r.stdout), expected \(c.status!)") }
+      if let path = c.path, answer?["path"] as? String != path {
+        wrong.append("path \(answer?["path"] ?? "none"), expected \(path)")
+      }
+      if let message = c.message, !error.contains(message) { wrong.append("message lacks \"\(message)\"") }
+      if error.isEmpty || error.contains("\n") || error.contains("NSCocoaErrorDomain") {
+        wrong.append("not one line of words: \"\(error)\"")
+      }
+      if !wrong.isEmpty { failures.append("\(c.id): \(wrong.joined(separator: "; ")) — \(error)") }
+    }
+    XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
+    XCTAssertEqual((try server.call("GET", "/v1/renders").json["renders"] as? [Any])?.count, 0, "nothing queued")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.mp4").path))
   }
 
   // MARK: - The command line
