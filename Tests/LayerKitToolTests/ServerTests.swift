@@ -431,6 +431,25 @@ final class ServerTests: XCTestCase {
     let listed = try XCTUnwrap(try b.call("GET", "/v1/renders").json["renders"] as? [[String: Any]])
     XCTAssertEqual(listed.count, 11)
     XCTAssertEqual(Self.metric(try b.call("GET", "/metrics").text, #"layerkit_renders{status="done"}"#), 11)
+
+    // A server that falls silent without dying (stopped, cut off) and comes back: the render it
+    // held was taken by the other, and nothing the first says of it any more is kept — it stops
+    // its attempt, and the video is the second attempt's alone.
+    let c = try ServerHarness(media: media, state: state, arguments: shared, environment: environment)
+    let held = try XCTUnwrap(
+      try c.call("POST", "/v1/renders", json: ["edit": Self.edit(seconds: 4, size: 640)]).json["id"] as? String)
+    _ = try c.wait(for: held) { ($0["progress"] as? Double ?? 0) > 0.05 }
+    kill(c.process.processIdentifier, SIGSTOP)
+    _ = try b.wait(for: held, seconds: 30) { ($0["attempts"] as? Int ?? 0) == 2 }
+    kill(c.process.processIdentifier, SIGCONT)
+    let overtaken = try b.wait(for: held, seconds: 180)
+    XCTAssertEqual(overtaken["status"] as? String, "done", "\(overtaken)")
+    XCTAssertEqual(overtaken["attempts"] as? Int, 2, "\(overtaken)")
+    XCTAssertEqual(overtaken["output"] as? String, "/v1/renders/\(held)/output")
+    Thread.sleep(forTimeInterval: 3)
+    let left = try FileManager.default.contentsOfDirectory(atPath: "\(state)/outputs").filter { $0.contains(held) }
+    XCTAssertEqual(left, ["\(held)-2.mp4"], "the overtaken attempt kept nothing")
+    XCTAssertTrue(c.process.isRunning, "the first server lives on: " + c.stderr)
   }
 
   /// A render's callback is told once it is received, at the host and port `--callback-host`
