@@ -23,6 +23,29 @@ final class BatchCommandTests: XCTestCase {
     return r.lines.filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map(String.init) }
   }
 
+  /// A template's output arguments are held to the allowlist an edit file's are, row by row: a
+  /// row whose cell makes a bare argument (one more output file to ffmpeg) is refused naming it,
+  /// writes nothing there, and the other rows render.
+  func testOutputArgumentsOfEveryRowAreHeldToTheAllowlist() throws {
+    let h = try ToolHarness.make("batch-arguments")
+    defer { h.cleanUp() }
+    let template = h.path("card.json5")
+    try """
+      { width: 32, height: 18, fps: 10, customOutputArgs: ["-preset", "{{ PRESET }}"],
+        clips: [{ duration: 0.3, layers: [{ type: "fill-color", color: "#204060" }] }] }
+      """.write(toFile: template, atomically: true, encoding: .utf8)
+    let stolen = h.path("stolen.mp4")
+    try "ID,PRESET\n1,veryfast\n2,\(stolen)\n".write(toFile: h.path("rows.csv"), atomically: true, encoding: .utf8)
+    let r = try h.run(["batch", template, h.path("rows.csv"), "-o", h.path("out/{{ID}}.mp4"), "--renderer", "cpu"])
+    XCTAssertEqual(r.status, 1, r.stderr)
+    XCTAssertTrue(r.stderr.contains("row 2: "), r.stderr)
+    XCTAssertTrue(r.stderr.contains("customOutputArgs[1]: -preset /"), r.stderr)
+    XCTAssertTrue(r.stderr.contains(": expected one of default, drawing, fast"), r.stderr)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: h.path("out/1.mp4")))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("out/2.mp4")))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: stolen))
+  }
+
   func testEachRowIsRenderedOnceResumedAndSplitAcrossShards() throws {
     let h = try ToolHarness.make("batch")
     defer { h.cleanUp() }
