@@ -285,7 +285,10 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
   }
 
   /// Opens every path, several at once and each file once (stills decoded, clips probed); the
-  /// first failure in the paths' order is the one reported.
+  /// first failure in the paths' order is the one reported, after the first path that is not a
+  /// regular file (a FIFO, a folder, a device), which is refused before anything is read.
+  /// - Throws: `ProcessError.unreadableClip` for a path that is not a regular file; what
+  ///   `MediaSource.open` throws.
   /// - Parameter readingPackets: the clips are also read as a smart render reads them
   ///   (`SourceFile`), at the same time, for an output that may copy their packets.
   public static func open(_ paths: [String], readingPackets: Bool = false) throws -> [MediaSource] {
@@ -296,6 +299,14 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
       unique.append(path)
     }
     let files = unique
+    // Every path is a regular file, or no input, before any child process opens one: ffprobe
+    // waits on a FIFO for a writer forever (the read-ahead below runs it on `.mp4` names before
+    // `MediaSource.open` would look), and reads a device without end.
+    for path in files {
+      if let kind = MediaSource.irregularKind(path) {
+        throw ProcessError.unreadableClip(path: path, reason: "\(kind), not a regular file")
+      }
+    }
     // Opened outside the lock, each result stored under it (Locked: a lock ThreadSanitizer sees).
     let results = Locked([Result<MediaSource, Error>?](repeating: nil, count: files.count))
     // Clips in the containers smart rendering copies from, by their names (a guess: a wrong one
