@@ -132,7 +132,8 @@ extension SmartPlan {
   /// The encoder's arguments for the stretches between copied ones: the clips' codec, profile,
   /// their highest level, pixel format and colour tags (as the clips tag theirs), so that both
   /// make one stream; every stretch starts on an IDR picture, HEVC's GOPs closed, at most
-  /// `SmartRender.stretchBFrames` B-frames in a row (which bounds their reordering). Quality: `crf`, else 18 (x264's and x265's visually lossless, against their 23 and
+  /// `SmartRender.stretchBFrames` B-frames in a row (which bounds their reordering; none in
+  /// H.264 Baseline, which has none). Quality: `crf`, else 18 (x264's and x265's visually lossless, against their 23 and
   /// 28): the seam between a camera's stretch and ours must not show; `preset`, else medium.
   public static func stretchArguments(_ streams: [SourceStream], crf: Int?, preset: String?) -> [String] {
     guard let first = streams.first, let profile = profileName(first) else { return [] }
@@ -143,9 +144,11 @@ extension SmartPlan {
       if level > 0 { params.append("level-idc=" + String(format: "%.1f", Double(level) / 30)) }
       args = ["-c:v", "libx265", "-profile:v", profile, "-x265-params", params.joined(separator: ":")]
     } else {
-      args = [
-        "-c:v", "libx264", "-profile:v", profile, "-x264-params", "stitchable=1:bframes=\(SmartRender.stretchBFrames)",
-      ]
+      // Baseline has no B-frames. x264 takes its parameters after the profile, so B-frames asked
+      // for there made the stretches Main: parts of ultrafast (Constrained Baseline) clips that
+      // began on an encoded stretch were Main, the others Constrained Baseline, and did not join.
+      let bFrames = profile == "baseline" ? 0 : SmartRender.stretchBFrames
+      args = ["-c:v", "libx264", "-profile:v", profile, "-x264-params", "stitchable=1:bframes=\(bFrames)"]
       if level > 0 { args += ["-level:v", String(format: "%.1f", Double(level) / 10)] }
     }
     args += ["-pix_fmt", first.pixelFormat, "-crf", String(crf ?? 18), "-preset", preset ?? "medium"]
