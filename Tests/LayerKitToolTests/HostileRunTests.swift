@@ -18,6 +18,78 @@ final class HostileRunTests: XCTestCase {
   override func setUpWithError() throws { h = try ToolHarness.make("hostile") }
   override func tearDownWithError() throws { h.cleanUp() }
 
+  static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// Seconds of a file's first stream of `kind` (v, a), by ffprobe; nil when it has none.
+  func duration(_ file: String, _ kind: String) throws -> Double? {
+    let r = try ToolHarness.run(
+      ToolHarness.which("ffprobe"),
+      ["-v", "error", "-select_streams", "\(kind):0", "-show_entries", "stream=duration", "-of", "csv=p=0", file])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    return Double(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+
+  /// A range (`--frames`) carries the sound of its own frames, as long as its pictures — not the
+  /// whole video's (20.8 s under 0.5 s of pictures, exit 0), nor none (a range not from frame 0),
+  /// and a range of a 48-hour slideshow does not build 48 hours of sound first (over a minute).
+  func testARangeCarriesTheSoundOfItsOwnFrames() throws {
+    let clip = try h.clip("clip.mp4", width: 64, height: 36, fps: 10, seconds: 2)
+    let other = try h.clip("other.mp4", width: 64, height: 36, fps: 10, seconds: 2, frequency: 660)
+    let still = try h.write(try SampleScene.testImage(width: 64, height: 36, hue: 0.3), "a.png")
+    let cases: [(String, [String])] = [
+      ("looped.mp4", ["slideshow", clip, still, "--hold", "10", "--loop", "--frames", "0..5"]),
+      ("start.mp4", ["concat", clip, other, "--frames", "0..5"]),
+      ("middle.mp4", ["concat", clip, other, "--frames", "10..15"]),
+      ("matroska.mkv", ["concat", clip, other, "--frames", "3..8"]),
+    ]
+    for (name, args) in cases {
+      let out = h.path(name)
+      let r = try h.run(args + ["--renderer", "cpu", "--quiet", "-o", out])
+      XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
+      // Matroska gives no stream durations: there they are read from the packets.
+      let mkv = name.hasSuffix(".mkv")
+      let pictures = try XCTUnwrap(mkv ? try end(out, "v") : try duration(out, "v"), name)
+      XCTAssertEqual(pictures, 0.5, accuracy: 0.001, name)
+      let sound = try XCTUnwrap(mkv ? try end(out, "a") : try duration(out, "a"), "\(name) has no sound")
+      XCTAssertEqual(sound, pictures, accuracy: 0.03, "\(name): \(sound) s of sound under \(pictures) s of pictures")
+    }
+    // Ranges, each with its own sound, are not joined under one part's: refused, naming the
+    // parts, unless the joined video is given its own sound or none.
+    let parts = [h.path("r0.mkv"), h.path("r1.mkv")]
+    for (range, part) in zip(["0..5", "5.."], parts) {
+      let r = try h.run(["concat", clip, other, "--frames", range, "--renderer", "cpu", "--quiet", "-o", part])
+      XCTAssertEqual(r.status, 0, r.stderr)
+    }
+    let refused = try h.run(["join"] + parts + ["-o", h.path("joined.mp4")])
+    XCTAssertEqual(refused.status, 1, refused.stderr)
+    XCTAssertTrue(refused.stderr.contains("r1.mkv carries sound as"), refused.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("joined.mp4")))
+    XCTAssertEqual(try h.run(["join"] + parts + ["--no-audio", "--quiet", "-o", h.path("joined.mp4")]).status, 0)
+    let started = Date()
+    let out = h.path("long.mp4")
+    let r = try h.run(
+      ["slideshow", clip, still, "--hold", "86000", "--loop", "--frames", "0..5", "--renderer", "cpu", "--quiet", "-o", out])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    XCTAssertLessThan(Date().timeIntervalSince(started), 20)
+    XCTAssertEqual(try XCTUnwrap(try duration(out, "a")), 0.5, accuracy: 0.03)
+  }
+
+  /// The end of the last packet of a file's first stream of `kind` (v, a), in seconds.
+  func end(_ file: String, _ kind: String) throws -> Double? {
+    let r = try ToolHarness.run(
+      ToolHarness.which("ffprobe"),
+      [
+        "-v", "error", "-select_streams", "\(kind):0", "-show_entries", "packet=pts_time,duration_time", "-of", "csv=p=0",
+        file,
+      ])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    return r.stdout.split(separator: "\n").compactMap { line -> Double? in
+      let f = line.split(separator: ",").compactMap { Double($0) }
+      return f.count == 2 ? f[0] + f[1] : nil
+    }.max()
+  }
+
   /// The MP4 shards of a smart render of ultrafast clips (Constrained Baseline) join: the
   /// encoded stretches were Main (B-frames asked of x264 after the profile), so a part that began
   /// on one was refused by the join ("part-1.mp4 is h264 Main, part-0.mp4 Constrained Baseline").

@@ -56,7 +56,7 @@ struct Join: ParsableCommand {
       if !noAudio {
         if let audio {
           encoding.audio = .track(audio)
-        } else if let part = source.audioPart {
+        } else if let part = try source.wholeSound() {
           encoding.audio = .track(part)
         }
       }

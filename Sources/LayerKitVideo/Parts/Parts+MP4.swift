@@ -57,7 +57,7 @@ extension PartsSource {
     if sound {
       if let audio {
         soundTrack = .encode(AudioMix.track(audio))
-      } else if let audioPart {
+      } else if let audioPart = try wholeSound() {
         soundTrack = .copy(audioPart)
       }
     }

@@ -21,6 +21,9 @@ public final class PartsSource: FrameSource {
   public let frameCount: Int
   /// For MKV and MP4 parts: the first part with an audio stream (the whole timeline's sound).
   public let audioPart: String?
+  /// For MKV and MP4 parts: every part with an audio stream, in order (a shard's first part
+  /// alone; every part of ranges, each with its own frames' sound).
+  public let soundParts: [String]
   /// Every part's record, in order (empty when unchecked).
   public private(set) var records: [PartRecord] = []
   /// For PNG folders: the path of every frame, by number.
@@ -90,6 +93,7 @@ public final class PartsSource: FrameSource {
       rate = nil
       frameCount = count
       audioPart = nil
+      soundParts = []
     } else if exts == ["y4m"] && !folders.contains(true) {
       kind = .y4m
       var lines: [Data] = []
@@ -117,6 +121,7 @@ public final class PartsSource: FrameSource {
       rate = header.frameRate
       frameCount = 0
       audioPart = nil
+      soundParts = []
     } else if (exts == ["mkv"] || exts == ["mp4"]) && !folders.contains(true) {
       // Lossless MKV parts, or a smart render's MP4 parts: each a clip with its record as a tag.
       kind = exts == ["mkv"] ? .mkv : .mp4
@@ -160,6 +165,7 @@ public final class PartsSource: FrameSource {
       rate = try FrameRate(clipParts[0].info.frameRate)
       frameCount = first
       audioPart = audio
+      soundParts = zip(paths, clipParts).filter { $0.1.info.hasAudio }.map(\.0)
     } else {
       // Name the part that is of no kind, or the first two of different kinds.
       let kinds = zip(paths, folders).map { path, folder -> String? in
@@ -176,6 +182,19 @@ public final class PartsSource: FrameSource {
       throw VideoError.incompatibleParts(
         "\(paths[0]) is \(kinds[0]!) but \(paths[other]) is \(kinds[other]!): parts are all of one kind")
     }
+  }
+
+  /// The sound the joined video takes from its parts: the first part's, which a shard's first
+  /// part carries for the whole video; nil when no part carries sound.
+  /// - Throws: `.incompatibleParts` when several parts carry sound: parts rendered as frame
+  ///   ranges each carry their own frames' sound, and one part's under the whole video would
+  ///   leave the rest of it silent.
+  public func wholeSound() throws(VideoError) -> String? {
+    guard soundParts.count > 1 else { return audioPart }
+    throw .incompatibleParts(
+      "\(soundParts[1]) carries sound as \(soundParts[0]) does: parts rendered as frame ranges each carry their "
+        + "own frames' sound, and a join lays one part's under the whole video; render shards (the first part "
+        + "carries the whole video's sound), or give the joined video its own sound track or none")
   }
 
   private static func unrecorded(_ path: String, _ what: String) -> VideoError {

@@ -71,6 +71,13 @@ public enum FrameSelection: Sendable, Equatable {
   /// Whether the selection is a part of the video (its output records where it belongs).
   public var isPartial: Bool { self != .all }
 
+  /// Whether the selection is a shard: a part whose join needs what the whole render's parts
+  /// carry (the first part the whole sound), not a range that stands alone.
+  public var isShard: Bool {
+    if case .shard = self { return true }
+    return false
+  }
+
   /// The frames selected of a video of `count` frames.
   /// - Throws: `RenderRequestError.framesBeyond` for a range past the end, or a shard left
   ///   empty.

@@ -138,7 +138,7 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
       let timeline = timeline
       let tracks = target.format.needsFFmpeg ? try AudioMix.checked(played.tracks) : played.tracks
       options.audio = try VideoRender.audio(
-        for: target, frames: range, of: total, time: timeline.time(ofFrame:)
+        for: target, frames: range, of: total, shard: settings.frames.isShard, time: timeline.time(ofFrame:)
       ) { range in
         if let sound = played.editlySound {
           return try AudioMix.editly(
@@ -154,8 +154,10 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
     if smart.stretch != nil, options.audio != nil {
       sound = try SmartSound.decide(
         timeline, tracks: played.tracks, levels: played.levels, clipAudio: played.clipAudio,
-        // An MP4's parts carry the whole sound in the first (`audio(for:…)`), as the whole does.
-        editly: played.editlySound != nil, whole: range == 0..<total || target.format == .mp4,
+        // An MP4 shard's parts carry the whole sound in the first (`audio(for:…)`), as the whole
+        // does; a range, its own stretch of the mix.
+        editly: played.editlySound != nil,
+        whole: range == 0..<total || (target.format == .mp4 && settings.frames.isShard),
         files: smart.stretch?.files ?? [:])
     }
     if let stretch = smart.stretch {
@@ -223,7 +225,9 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
         total: frameCount) : nil
     if target.format.carriesSound {
       let tracks = try AudioMix.checked(tracks)
-      options.audio = Self.audio(for: target, frames: range, of: frameCount, time: { Double($0) / fps }) {
+      options.audio = Self.audio(
+        for: target, frames: range, of: frameCount, shard: settings.frames.isShard, time: { Double($0) / fps }
+      ) {
         AudioMix.placed(sounds, tracks: tracks, duration: Double(frameCount) / fps, range: $0)
       }
     }
@@ -332,16 +336,17 @@ public final class VideoRender: RenderJob, @unchecked Sendable {
   }
 
   /// The sound the encoder lays under `frames` of a video of `total` frames: `mix(seconds)` of
-  /// the stretch rendered (nil: the whole video). GIF, Y4M and PNG frames carry none; of a sharded
-  /// MKV or MP4 render (smart or not) the first part carries the whole video's, encoded once,
-  /// which `layerkit join` lays under the joined video.
+  /// the stretch rendered (nil: the whole video). GIF, Y4M and PNG frames carry none; a range
+  /// carries the sound of its own frames' time, as long as its pictures. Of a sharded (`shard`)
+  /// MKV or MP4 render (smart or not) the first part carries the whole video's — as long as the
+  /// video, encoded once — which `layerkit join` lays under the joined video, and the others none.
   public static func audio(
-    for target: OutputTarget, frames: Range<Int>, of total: Int, time: (Int) -> Double,
+    for target: OutputTarget, frames: Range<Int>, of total: Int, shard: Bool, time: (Int) -> Double,
     _ mix: (ClosedRange<Double>?) throws -> AudioMix?
   ) rethrows -> AudioMix? {
     guard target.format.carriesSound else { return nil }
     let partial = frames != 0..<total
-    if (target.format == .mkv || target.format == .mp4) && partial {
+    if (target.format == .mkv || target.format == .mp4) && partial && shard {
       return frames.lowerBound == 0 ? try mix(nil) : nil
     }
     return try mix(partial ? time(frames.lowerBound)...time(frames.upperBound) : nil)

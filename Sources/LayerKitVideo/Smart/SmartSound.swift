@@ -73,7 +73,8 @@ public struct SmartSound: Sendable, Equatable {
   /// Whether a smart render of `timeline` copies its sound, and if so the plan: its clips' sound
   /// read (`SourceSound`) from their files as the video's decision probed them, then `make`.
   /// - Parameters:
-  ///   - whole: the render is the whole video (a part of a sharded one carries the whole sound).
+  ///   - whole: the render's sound is the whole video's (the whole render, or an MP4 shard's
+  ///     first part); a range carries only its own stretch of the mix.
   ///   - editly: the sound is mixed by editly's rules (`AudioMix.editly`).
   /// - Returns: the plan, or why the whole sound is encoded.
   /// - Throws: `ProcessError` when ffprobe cannot read a clip.
@@ -84,7 +85,7 @@ public struct SmartSound: Sendable, Equatable {
     // What makes the sound change everywhere, so that nothing of it can be copied.
     let everywhere: [(Bool, String)] = [
       (editly, "an editly edit's sound is mixed by editly's rules"),
-      (!whole, "a part of a sharded render carries the whole video's sound"),
+      (!whole, "a range of the video carries its own stretch of the mix"),
       (!tracks.isEmpty, "music or a voice plays under the video"),
       (levels.loudness != nil, "a loudness target is met over the whole mix"),
       (levels.normalize != nil, "the whole mix is evened out (audioNorm)"),
