@@ -90,6 +90,34 @@ final class HostileRunTests: XCTestCase {
     }.max()
   }
 
+  /// SIGINT while a frame folder's first frame is drawn — a frame that outlasts the 5 s grace, so
+  /// the process is stopped at once — leaves no folder it made (an empty `fr/` was left, the
+  /// message saying nothing was written), and a folder that was there as it was.
+  func testASignalLeavesNoFrameFolderItMade() throws {
+    let scene = Self.repositoryRoot.appendingPathComponent("examples/scenes/filters.json").path
+    let existing = h.path("existing")
+    try FileManager.default.createDirectory(atPath: existing, withIntermediateDirectories: true)
+    try Data("mine\n".utf8).write(to: URL(fileURLWithPath: existing + "/notes.txt"))
+    for (folder, before) in [(h.path("fr"), nil), (existing, ["notes.txt"])] as [(String, [String]?)] {
+      // A debug build draws this frame in about half a minute on the CPU.
+      let process = try h.start(["render", scene, "--renderer", "cpu", "--size", "7680x4320", "-o", folder + "/"])
+      let deadline = Date().addingTimeInterval(30)
+      while before == nil && !FileManager.default.fileExists(atPath: folder) && Date() < deadline {
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+      Thread.sleep(forTimeInterval: before == nil ? 0.5 : 2)
+      kill(process.processIdentifier, SIGINT)
+      process.waitUntilExit()
+      XCTAssertEqual(process.terminationStatus, 128 + SIGINT, folder)
+      if let before {
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).sorted(), before)
+      } else {
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder), "\(folder) was left")
+      }
+    }
+    XCTAssertEqual(h.leftovers(), [])
+  }
+
   /// The MP4 shards of a smart render of ultrafast clips (Constrained Baseline) join: the
   /// encoded stretches were Main (B-frames asked of x264 after the profile), so a part that began
   /// on one was refused by the join ("part-1.mp4 is h264 Main, part-0.mp4 Constrained Baseline").

@@ -282,8 +282,12 @@ package final class PNGFolderSink: FrameSink, @unchecked Sendable {
         throw VideoError.unwritableOutput(path: folder, reason: "cannot create the folder")
       }
       createdFolder = true
+      // A stop that cannot wait for `abort()` (`EmergencyStop`: a signal while a frame is stuck
+      // being drawn) removes the folder this render made, after the frames in it.
+      EmergencyStop.add(temporary: folder)
     }
     guard access(folder, W_OK) == 0 else {
+      if createdFolder { release() }
       throw VideoError.unwritableOutput(path: folder, reason: "the folder is not writable")
     }
   }
@@ -308,23 +312,38 @@ package final class PNGFolderSink: FrameSink, @unchecked Sendable {
     } else {
       try FileIO.writeAtomically(frame.flatMap { chunk in chunk.withUnsafeBytes { [UInt8]($0) } }, to: path)
     }
-    written.withLock { $0.append(path) }
+    // Until the render ends, a written frame is removed by an emergency stop too.
+    written.withLock {
+      $0.append(path)
+      EmergencyStop.add(temporary: path)
+    }
   }
 
   /// A part's record goes in last, so a folder with one holds all its frames.
   func finish() throws {
-    guard let part else { return }
-    try FileIO.writeAtomically(
-      Array("\(part)\n".utf8), to: (folder as NSString).appendingPathComponent(PartRecord.fileName))
+    if let part {
+      try FileIO.writeAtomically(
+        Array("\(part)\n".utf8), to: (folder as NSString).appendingPathComponent(PartRecord.fileName))
+    }
+    release()
   }
 
   func abort() {
     written.withLock { written in
       unlink((folder as NSString).appendingPathComponent(PartRecord.fileName))
       for path in written { unlink(path) }
-      written.removeAll()
     }
     if createdFolder { rmdir(folder) }
+    release()
+  }
+
+  /// The frames and the folder are the render's own from now on: an emergency stop leaves them.
+  private func release() {
+    written.withLock { written in
+      for path in written { EmergencyStop.remove(temporary: path) }
+      written.removeAll()
+    }
+    if createdFolder { EmergencyStop.remove(temporary: folder) }
   }
 }
 
