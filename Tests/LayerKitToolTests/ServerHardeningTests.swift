@@ -168,7 +168,7 @@ final class ServerHardeningTests: XCTestCase {
     let state = h.path("state")
     var server = try ServerHarness(media: media, state: state, arguments: ["--limits", "attempts=2"])
     let long = try XCTUnwrap(
-      try server.call("POST", "/v1/renders", json: ["edit": ServerTests.edit(seconds: 6, size: 640)]).json["id"]
+      try server.call("POST", "/v1/renders", json: ["edit": ServerTests.edit(seconds: 60, size: 1280)]).json["id"]
         as? String)
     for _ in 0..<2 {
       _ = try server.wait(for: long) { ($0["status"] as? String) == "rendering" && ($0["progress"] as? Double ?? 0) > 0.02 }
@@ -238,7 +238,7 @@ final class ServerHardeningTests: XCTestCase {
   func testARenderPastItsWallTimeIsStopped() throws {
     let server = try ServerHarness(media: media, state: h.path("state"), arguments: ["--limits", "render-seconds=1"])
     let id = try XCTUnwrap(
-      try server.call("POST", "/v1/renders", json: ["edit": ServerTests.edit(seconds: 60, size: 640)]).json["id"]
+      try server.call("POST", "/v1/renders", json: ["edit": ServerTests.edit(seconds: 120, size: 1280)]).json["id"]
         as? String)
     let ended = try server.wait(for: id)
     XCTAssertEqual(ended["status"] as? String, "failed", "\(ended)")

@@ -437,7 +437,7 @@ final class ServerTests: XCTestCase {
     // its attempt, and the video is the second attempt's alone.
     let c = try ServerHarness(media: media, state: state, arguments: shared, environment: environment)
     let held = try XCTUnwrap(
-      try c.call("POST", "/v1/renders", json: ["edit": Self.edit(seconds: 4, size: 640)]).json["id"] as? String)
+      try c.call("POST", "/v1/renders", json: ["edit": Self.edit(seconds: 30, size: 1280)]).json["id"] as? String)
     _ = try c.wait(for: held) { ($0["progress"] as? Double ?? 0) > 0.05 }
     kill(c.process.processIdentifier, SIGSTOP)
     _ = try b.wait(for: held, seconds: 30) { ($0["attempts"] as? Int ?? 0) == 2 }
