@@ -46,4 +46,22 @@ final class PlaylistInputTests: XCTestCase {
     ])
     XCTAssertEqual(r.status, 0, r.stderr)
   }
+
+  /// Names that ffmpeg would read as protocols are files, in and out: a clip `cache:clip.mp4`
+  /// beside the edit, and `-o cache:out.mp4` from the working folder.
+  func testNamesThatLookLikeProtocolsAreFiles() throws {
+    _ = try h.clip("cache:clip.mp4", width: 64, height: 48, fps: 10, seconds: 1, audio: false)
+    let file = try edit("colon.json5", path: "cache:clip.mp4")
+    let binary = try ToolHarness.binary().path
+    let r = try ToolHarness.run(
+      "/bin/sh",
+      [
+        "-c", "cd \"$1\" && \"$2\" edit \"$3\" --renderer cpu -o cache:out.mp4 --quiet", "sh", h.folder.path, binary,
+        file,
+      ])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let streams = try h.probe("file:" + h.path("cache:out.mp4"))
+    XCTAssertEqual(streams.first?["width"], "64")
+    XCTAssertEqual(streams.first?["nb_read_frames"], "10")
+  }
 }

@@ -53,8 +53,8 @@ public enum FFmpeg {
   /// byte past its own head.
   package static let demuxers = [
     "mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm", "mpegts", "avi", "ogg", "flv", "mpeg", "mxf", "asf", "dv",
-    "yuv4mpegpipe", "gif", "wav", "w64", "aiff", "mp3", "flac", "aac", "caf", "image2", "png_pipe", "jpeg_pipe",
-    "webp_pipe", "bmp_pipe", "tiff_pipe", "svg_pipe", "gif_pipe",
+    "yuv4mpegpipe", "gif", "apng", "wav", "w64", "aiff", "mp3", "flac", "aac", "caf", "image2", "png_pipe",
+    "jpeg_pipe", "webp_pipe", "bmp_pipe", "tiff_pipe", "svg_pipe", "gif_pipe",
   ]
 
   /// The protocols a file input may use: the file itself, nothing else.

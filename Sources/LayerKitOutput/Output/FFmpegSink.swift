@@ -107,14 +107,15 @@ package final class FFmpegSink: FrameSink, @unchecked Sendable {
       if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFCHR, format == .mp4 || format == .mov {
         args += ["-movflags", "frag_keyframe+empty_moov"]  // a FIFO cannot be seeked back into
       }
-      args.append(path)
+      // file:PATH, as every input: a name that begins `word:` is a file, never a protocol.
+      args.append("file:" + path)
       temporary = nil
       stdout = .discard
     case .file(let path):
       let t = try TemporaryFile(beside: path)
       try t.closeDescriptor()
       temporary = t
-      args.append(t.path)
+      args.append("file:" + t.path)
       stdout = .discard
     case .folder(let path):
       throw VideoError.unwritableOutput(path: path, reason: "a folder holds PNG frames, not \(format.rawValue)")

@@ -195,7 +195,9 @@ package final class TemporaryFile: @unchecked Sendable {
     self.finalPath = finalPath
     let folder = (finalPath as NSString).deletingLastPathComponent
     let base = (finalPath as NSString).lastPathComponent
-    let (fd, temp) = FileIO.createTemporary(folder: folder.isEmpty ? "" : folder + "/", base: base)
+    // "./" before a relative folder: the name ffmpeg is handed never begins `word:`, which it
+    // would read as a protocol.
+    let (fd, temp) = FileIO.createTemporary(folder: Self.relativeSafe(folder), base: base)
     guard fd >= 0 else { throw .unwritableOutput(path: finalPath, reason: String(cString: strerror(errno))) }
     path = temp
     descriptor = fd
@@ -203,6 +205,11 @@ package final class TemporaryFile: @unchecked Sendable {
   }
 
   deinit { if !done { discard() } }
+
+  /// `folder` with a slash after it, and `./` before it unless it is absolute (`./` for none).
+  package static func relativeSafe(_ folder: String) -> String {
+    folder.hasPrefix("/") ? folder + "/" : "./" + (folder.isEmpty ? "" : folder + "/")
+  }
 
   package func closeDescriptor() throws(VideoError) {
     if descriptor >= 0 {

@@ -119,7 +119,7 @@ enum Splice {
   static func makeFolder(beside target: String) throws(VideoError) -> String {
     let dir = (target as NSString).deletingLastPathComponent
     let base = (target as NSString).lastPathComponent
-    var template = Array(((dir.isEmpty ? "" : dir + "/") + ".\(base).smart-XXXXXX").utf8CString)
+    var template = Array((TemporaryFile.relativeSafe(dir) + ".\(base).smart-XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else {
       throw .unwritableOutput(path: target, reason: String(cString: strerror(errno)))
     }
