@@ -77,10 +77,13 @@ if $tests; then
   if [ "$(as_postgres -c "SELECT 1 FROM pg_roles WHERE rolname = 'layerkit'")" != 1 ]; then
     as_postgres -c "CREATE ROLE layerkit LOGIN PASSWORD 'layerkit'" -c "CREATE DATABASE layerkit OWNER layerkit"
   fi
-  # A second database for the store's own tests, which must not take the servers' renders.
-  if [ "$(as_postgres -c "SELECT 1 FROM pg_database WHERE datname = 'layerkit_store'")" != 1 ]; then
-    as_postgres -c "CREATE DATABASE layerkit_store OWNER layerkit"
-  fi
+  # Databases of their own for the store's tests and for the systemd unit's command line, which
+  # must not take the server tests' renders.
+  for db in layerkit_store layerkit_deploy; do
+    if [ "$(as_postgres -c "SELECT 1 FROM pg_database WHERE datname = '$db'")" != 1 ]; then
+      as_postgres -c "CREATE DATABASE $db OWNER layerkit"
+    fi
+  done
   mkdir -p "$root/.build"
   echo "postgres://layerkit:layerkit@127.0.0.1:55432/layerkit" > "$root/.build/postgres-url"
 fi

@@ -244,4 +244,47 @@ final class ServerHardeningTests: XCTestCase {
     XCTAssertEqual(ended["status"] as? String, "failed", "\(ended)")
     XCTAssertEqual(ended["error"] as? String, "the render took more than 1 s (--limits render-seconds)")
   }
+
+  /// deploy/server's systemd unit, its command line run as systemd runs it: the secrets read from
+  /// its credential files (`%d`), none on the command line, the server listening with its one
+  /// client and its queue in PostgreSQL (the tests' own database for it).
+  func testTheSystemdUnitsCommandLineStartsAServerWithItsCredentials() throws {
+    let unit = try String(
+      contentsOf: ServerTests.root.appendingPathComponent("deploy/server/layerkit-server.service"), encoding: .utf8)
+    for directive in [
+      "ProtectSystem=strict", "PrivateTmp=yes", "NoNewPrivileges=yes", "MemoryMax=", "LoadCredential=tokens:",
+    ] {
+      XCTAssertTrue(unit.contains(directive), directive)
+    }
+    let start = try XCTUnwrap(unit.components(separatedBy: "\n").firstIndex { $0.hasPrefix("ExecStart=") })
+    var line = ""
+    for part in unit.components(separatedBy: "\n")[start...] {
+      line += part.hasSuffix("\\") ? String(part.dropLast()) : part
+      if !part.hasSuffix("\\") { break }
+    }
+    var arguments = line.dropFirst("ExecStart=".count).split(separator: " ").map(String.init).dropFirst().map { $0 }
+    XCTAssertFalse(arguments.contains { $0.contains("postgres://") || $0 == "--token" }, "\(arguments)")
+    let credentials = h.path("credentials")
+    try FileManager.default.createDirectory(atPath: credentials, withIntermediateDirectories: true)
+    let url = try String(contentsOf: ServerTests.root.appendingPathComponent(".build/postgres-url"), encoding: .utf8)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    XCTAssertTrue(url.hasSuffix("/layerkit"), url)
+    try (url + "_deploy").write(toFile: credentials + "/queue", atomically: true, encoding: .utf8)
+    try "ops a-secret-for-the-unit-0001\n".write(toFile: credentials + "/tokens", atomically: true, encoding: .utf8)
+    try "a-callback-secret-of-some-length".write(
+      toFile: credentials + "/callback-secret", atomically: true, encoding: .utf8)
+    arguments = arguments.map {
+      $0.replacingOccurrences(of: "%d", with: credentials)
+        .replacingOccurrences(of: "/srv/layerkit/media", with: media)
+        .replacingOccurrences(of: "/srv/layerkit/state", with: h.path("state"))
+    }
+    // From --tokens on as the unit writes them; the folders, host and port the harness's (a port
+    // the system chooses, on loopback: the test's machine).
+    let server = try ServerHarness(
+      media: media, state: h.path("state"), arguments: Array(arguments.drop { $0 != "--tokens" }))
+    XCTAssertTrue(server.stderr.contains("(1 clients)"), server.stderr)
+    XCTAssertEqual(try server.call("GET", "/v1/renders", token: "").status, 401)
+    let mine = try server.call("GET", "/v1/renders", token: "a-secret-for-the-unit-0001")
+    XCTAssertEqual(mine.status, 200, mine.text)
+  }
 }
