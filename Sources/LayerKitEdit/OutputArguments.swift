@@ -106,12 +106,15 @@ public enum OutputArguments {
     add(["-q:a", "-qscale:a", "-compression_level"], .number(-1...100))
     add(["-b:v", "-maxrate", "-minrate", "-bufsize", "-b:a", "-maxrate:v", "-bufsize:v", "-minrate:v"], .rate)
     add(["-g", "-keyint_min", "-sc_threshold"], .number(-1...100_000))
-    add(["-bf", "-refs", "-threads", "-slices", "-cpu-used", "-speed", "-row-mt", "-tile-columns", "-tile-rows",
-         "-lag-in-frames", "-auto-alt-ref", "-arnr-maxframes", "-arnr-strength", "-aq-mode", "-lossless",
-         "-frame-parallel", "-static-thresh", "-undershoot-pct", "-overshoot-pct", "-loop", "-final_delay",
-         "-bits_per_mb", "-mbs_per_slice", "-alpha_bits", "-vendor_id", "-trellis", "-me_range", "-subq",
-         "-level:a", "-cutoff", "-vbr", "-application_id", "-frame_duration", "-packet_loss", "-fec"],
-        .number(-16...100_000))
+    add(
+      [
+        "-bf", "-refs", "-threads", "-slices", "-cpu-used", "-speed", "-row-mt", "-tile-columns", "-tile-rows",
+        "-lag-in-frames", "-auto-alt-ref", "-arnr-maxframes", "-arnr-strength", "-aq-mode", "-lossless",
+        "-frame-parallel", "-static-thresh", "-undershoot-pct", "-overshoot-pct", "-loop", "-final_delay",
+        "-bits_per_mb", "-mbs_per_slice", "-alpha_bits", "-vendor_id", "-trellis", "-me_range", "-subq",
+        "-level:a", "-cutoff", "-vbr", "-application_id", "-frame_duration", "-packet_loss", "-fec",
+      ],
+      .number(-16...100_000))
     add(["-deadline"], .word(["good", "best", "realtime"]))
     add(["-preset", "-preset:v"], .word(presets))
     add(["-tune", "-tune:v"], .word(tunes))
@@ -151,7 +154,8 @@ public enum OutputArguments {
           index: i, message: "\(shown(option)) is not an option: ffmpeg reads a bare argument as one more output file")
       }
       if reserved.contains(option) {
-        throw Refusal(index: i, message: "\(option) is LayerKit's to set (it feeds ffmpeg the frames and reads the result)")
+        throw Refusal(
+          index: i, message: "\(option) is LayerKit's to set (it feeds ffmpeg the frames and reads the result)")
       }
       guard let value = allowed[option] else {
         throw Refusal(

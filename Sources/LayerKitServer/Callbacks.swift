@@ -50,7 +50,8 @@ enum Callbacks {
       request.httpMethod = "POST"
       request.setValue("application/json", forHTTPHeaderField: "Content-Type")
       request.setValue(
-        signature(body, time: Int(now().timeIntervalSince1970), secret: secret), forHTTPHeaderField: "LayerKit-Signature")
+        signature(body, time: Int(now().timeIntervalSince1970), secret: secret),
+        forHTTPHeaderField: "LayerKit-Signature")
       request.httpBody = body
       if let status = await post(request, session: session), (200..<300).contains(status) { return true }
     }

@@ -53,7 +53,8 @@ enum EditRequest {
     else { throw APIError(.badRequest, "expected an http or https URL", path: path) }
     guard Callbacks.allows(url, targets: configuration.callbackTargets) else {
       throw APIError(
-        .badRequest, "callbacks go only to the hosts and ports --callback-host names; \(url.host!):\(url.port ?? (scheme == "https" ? 443 : 80)) is not one",
+        .badRequest,
+        "callbacks go only to the hosts and ports --callback-host names; \(url.host!):\(url.port ?? (scheme == "https" ? 443 : 80)) is not one",
         path: path)
     }
     return text

@@ -194,7 +194,8 @@ final class RenderWorker: Service, Sendable {
       try? await Task.sleep(for: .milliseconds(250))
       if Date().timeIntervalSince(started) > limits.renderSeconds {
         job.stop(
-          LimitError("the render took more than \(ServerLimits.number(limits.renderSeconds)) s (--limits render-seconds)"))
+          LimitError(
+            "the render took more than \(ServerLimits.number(limits.renderSeconds)) s (--limits render-seconds)"))
       }
       if bytesWritten(name, in: configuration.outputs) > limits.outputBytes {
         job.stop(LimitError("the video passed \(limits.outputBytes) bytes (--limits output-bytes)"))

@@ -104,7 +104,8 @@ public final class SQLiteStore: RenderStore {
     try await pool.write { db in
       try Row.fetchAll(
         db,
-        sql: "UPDATE renders SET heartbeat = \(Self.now) WHERE owner = ? AND status = 'rendering' RETURNING id, attempts",
+        sql:
+          "UPDATE renders SET heartbeat = \(Self.now) WHERE owner = ? AND status = 'rendering' RETURNING id, attempts",
         arguments: [owner]
       ).reduce(into: Set<Attempt.Number>()) { $0.insert(Attempt.Number(id: $1["id"], attempt: $1["attempts"])) }
     }
@@ -163,7 +164,8 @@ public final class SQLiteStore: RenderStore {
             """,
           arguments: [owner])
       } else {
-        try db.execute(sql: "UPDATE renders SET status = 'queued', progress = 0, owner = NULL WHERE status = 'rendering'")
+        try db.execute(
+          sql: "UPDATE renders SET status = 'queued', progress = 0, owner = NULL WHERE status = 'rendering'")
       }
       return db.changesCount
     }

@@ -59,7 +59,8 @@ public struct ServerConfiguration: Sendable {
       if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
       let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
       guard words.count == 2 else { throw ServerProblem("\(source) line \(n + 1): expected NAME SECRET") }
-      guard words[0].count <= 64, words[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) })
+      guard words[0].count <= 64,
+        words[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) })
       else { throw ServerProblem("\(source) line \(n + 1): a name is letters, digits, _ . - (64 at most)") }
       guard words[1].count >= 16, words[1].allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
         throw ServerProblem("\(source) line \(n + 1): a secret is 16 or more printable characters")
@@ -106,7 +107,8 @@ public struct ServerConfiguration: Sendable {
       return "--callback-host \(target): expected HOST:PORT"
     }
     if !callbackTargets.isEmpty, (callbackSecret ?? "").count < 16 {
-      return "--callback-host: callbacks are signed; give --callback-secret FILE (or LAYERKIT_CALLBACK_SECRET), 16 characters or more"
+      return
+        "--callback-host: callbacks are signed; give --callback-secret FILE (or LAYERKIT_CALLBACK_SECRET), 16 characters or more"
     }
     return nil
   }

@@ -44,13 +44,15 @@ public struct ServerLimits: Sendable, Equatable {
   public init() {}
 
   /// The names `--limits` takes, with what each sets, in the order they are documented.
-  static var names: [(name: String, key: WritableKeyPath<ServerLimits, Double>?, whole: WritableKeyPath<ServerLimits, Int>?)] {
+  static var names:
+    [(name: String, key: WritableKeyPath<ServerLimits, Double>?, whole: WritableKeyPath<ServerLimits, Int>?)]
+  {
     [
-    ("pixels", nil, \.pixels), ("side", nil, \.side), ("fps", \.fps, nil), ("duration", \.duration, nil),
-    ("work", \.work, nil), ("output-bytes", nil, \.outputBytes), ("render-seconds", \.renderSeconds, nil),
-    ("queued", nil, \.queued), ("running", nil, \.running), ("attempts", nil, \.attempts),
-    ("streams", nil, \.streams), ("streams-per-client", nil, \.streamsPerClient), ("templates", nil, \.templates),
-    ("merged-bytes", nil, \.mergedBytes), ("rows", nil, \.rows), ("keep", \.keep, nil),
+      ("pixels", nil, \.pixels), ("side", nil, \.side), ("fps", \.fps, nil), ("duration", \.duration, nil),
+      ("work", \.work, nil), ("output-bytes", nil, \.outputBytes), ("render-seconds", \.renderSeconds, nil),
+      ("queued", nil, \.queued), ("running", nil, \.running), ("attempts", nil, \.attempts),
+      ("streams", nil, \.streams), ("streams-per-client", nil, \.streamsPerClient), ("templates", nil, \.templates),
+      ("merged-bytes", nil, \.mergedBytes), ("rows", nil, \.rows), ("keep", \.keep, nil),
     ]
   }
 
@@ -114,7 +116,8 @@ public struct ServerLimits: Sendable, Equatable {
       let seconds = known ?? 4
       if seconds > duration {
         let at = clip.duration != nil ? "clips[\(i)].duration" : "clips[\(i)]"
-        throw Exceeded(path: at, message: "\(Self.number(seconds)) s; a render lasts at most \(Self.number(duration)) s")
+        throw Exceeded(
+          path: at, message: "\(Self.number(seconds)) s; a render lasts at most \(Self.number(duration)) s")
       }
       total += seconds
     }
@@ -141,10 +144,13 @@ public struct ServerLimits: Sendable, Equatable {
     if max(width, height) > side || width * height > pixels {
       throw Exceeded(path: "", message: "\(width)×\(height) a frame; at most \(pixels) pixels and \(side) a side")
     }
-    if fps > self.fps { throw Exceeded(path: "fps", message: "\(Self.number(fps)) frames a second; at most \(Self.number(self.fps))") }
+    if fps > self.fps {
+      throw Exceeded(path: "fps", message: "\(Self.number(fps)) frames a second; at most \(Self.number(self.fps))")
+    }
     let seconds = Double(frames) / max(fps, 1)
     if seconds > duration + 1 / max(fps, 1) {
-      throw Exceeded(path: "", message: "\(Self.number(seconds.rounded())) s; a render lasts at most \(Self.number(duration)) s")
+      throw Exceeded(
+        path: "", message: "\(Self.number(seconds.rounded())) s; a render lasts at most \(Self.number(duration)) s")
     }
     let asked = Double(width * height) * Double(frames)
     if asked > work {

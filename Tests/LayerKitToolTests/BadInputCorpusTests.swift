@@ -302,7 +302,8 @@ final class BadInputCorpusTests: XCTestCase {
     try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
     try FileManager.default.copyItem(
       at: Self.corpus.appendingPathComponent("good/dot.png"), to: media.appendingPathComponent("dot.png"))
-    try FileManager.default.createSymbolicLink(atPath: media.appendingPathComponent("out").path, withDestinationPath: "/etc")
+    try FileManager.default.createSymbolicLink(
+      atPath: media.appendingPathComponent("out").path, withDestinationPath: "/etc")
     let secret = folder.appendingPathComponent("secret").path
     try "a-callback-secret-of-some-length".write(toFile: secret, atomically: true, encoding: .utf8)
     let server = try ServerHarness(
@@ -311,16 +312,20 @@ final class BadInputCorpusTests: XCTestCase {
     var failures: [String] = []
     for c in cases {
       let body = folder.appendingPathComponent("body.json")
-      try c.input!.replacingOccurrences(of: "{tmp}", with: folder.path).write(to: body, atomically: true, encoding: .utf8)
+      try c.input!.replacingOccurrences(of: "{tmp}", with: folder.path).write(
+        to: body, atomically: true, encoding: .utf8)
       var headers = c.headers ?? [:]
       if headers["Content-Type"] == nil { headers["Content-Type"] = "application/json" }
       let out = folder.appendingPathComponent("answer.json").path
       let r = try ToolHarness.run(
         ToolHarness.which("curl"),
-        ["-s", "-o", out, "-w", "%{http_code}", "--max-time", "\(Int(Self.timeout))", "-X", c.args![0],
-         "http://127.0.0.1:\(server.port)\(c.args![1])", "--data-binary", "@\(body.path)"]
+        [
+          "-s", "-o", out, "-w", "%{http_code}", "--max-time", "\(Int(Self.timeout))", "-X", c.args![0],
+          "http://127.0.0.1:\(server.port)\(c.args![1])", "--data-binary", "@\(body.path)",
+        ]
           + headers.sorted { $0.key < $1.key }.flatMap { ["-H", "\($0.key): \($0.value)"] })
-      let answer = (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out)))) as? [String: Any]
+      let answer =
+        (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out)))) as? [String: Any]
       let error = answer?["error"] as? String ?? ""
       var wrong: [String] = []
       if Int32(r.stdout) != c.status { wrong.append("status \(r.stdout), expected \(c.status!)") }

@@ -31,9 +31,9 @@ final class BatchCommandTests: XCTestCase {
     defer { h.cleanUp() }
     let template = h.path("card.json5")
     try """
-      { width: 32, height: 18, fps: 10, customOutputArgs: ["-preset", "{{ PRESET }}"],
-        clips: [{ duration: 0.3, layers: [{ type: "fill-color", color: "#204060" }] }] }
-      """.write(toFile: template, atomically: true, encoding: .utf8)
+    { width: 32, height: 18, fps: 10, customOutputArgs: ["-preset", "{{ PRESET }}"],
+      clips: [{ duration: 0.3, layers: [{ type: "fill-color", color: "#204060" }] }] }
+    """.write(toFile: template, atomically: true, encoding: .utf8)
     let stolen = h.path("stolen.mp4")
     try "ID,PRESET\n1,veryfast\n2,\(stolen)\n".write(toFile: h.path("rows.csv"), atomically: true, encoding: .utf8)
     let r = try h.run(["batch", template, h.path("rows.csv"), "-o", h.path("out/{{ID}}.mp4"), "--renderer", "cpu"])

@@ -34,8 +34,10 @@ final class ServerHardeningTests: XCTestCase {
     try data.write(to: URL(fileURLWithPath: file))
     let auth = server.token.map { ["-H", "Authorization: Bearer \($0)"] } ?? []
     return try curl(
-      ["-X", "POST", "http://127.0.0.1:\(server.port)\(path)", "-H", "Content-Type: application/json",
-       "--data-binary", "@\(file)"] + auth + extra)
+      [
+        "-X", "POST", "http://127.0.0.1:\(server.port)\(path)", "-H", "Content-Type: application/json",
+        "--data-binary", "@\(file)",
+      ] + auth + extra)
   }
 
   func edit(_ extra: [String: Any] = [:]) -> [String: Any] { ServerTests.edit().merging(extra) { $1 } }
@@ -74,7 +76,8 @@ final class ServerHardeningTests: XCTestCase {
       XCTAssertEqual(r.status, 202, "\(arguments): \(r.body)")
     }
     let ok = try post(
-      server, "/v1/renders", ["edit": edit(["customOutputArgs": ["-c:v", "libx264", "-crf", "30", "-tune", "animation"]])])
+      server, "/v1/renders",
+      ["edit": edit(["customOutputArgs": ["-c:v", "libx264", "-crf", "30", "-tune", "animation"]])])
     let id = try XCTUnwrap(ok.body["id"] as? String)
     XCTAssertEqual(try server.wait(for: id)["status"] as? String, "done")
   }
@@ -130,7 +133,9 @@ final class ServerHardeningTests: XCTestCase {
     let text = Array(repeating: "{{ V }}", count: 50).joined()
     let merged = try post(
       server, "/v1/renders",
-      ["edit": edit(["clips": [["duration": 1, "layers": [["type": "title", "text": text]]]]]), "merge": ["V": value]])
+      [
+        "edit": edit(["clips": [["duration": 1, "layers": [["type": "title", "text": text]]]]]), "merge": ["V": value],
+      ])
     XCTAssertEqual(merged.status, 413, "\(merged.body)")
     XCTAssertEqual(merged.body["path"] as? String, "edit.clips[0].layers[0].text")
     XCTAssertEqual(
@@ -146,13 +151,17 @@ final class ServerHardeningTests: XCTestCase {
     let data = String(decoding: try JSONSerialization.data(withJSONObject: ["edit": edit()]), as: UTF8.self)
     let url = "http://127.0.0.1:\(server.port)/v1/renders"
     let attack = try curl(
-      ["-X", "POST", url, "-H", "Content-Type: text/plain", "-H", "Origin: http://evil.example", "-H",
-       "Host: evil.example:\(server.port)", "--data-binary", data])
+      [
+        "-X", "POST", url, "-H", "Content-Type: text/plain", "-H", "Origin: http://evil.example", "-H",
+        "Host: evil.example:\(server.port)", "--data-binary", data,
+      ])
     XCTAssertEqual(attack.status, 403, "\(attack.body)")
     XCTAssertTrue((attack.body["error"] as? String ?? "").contains("loopback names only"), "\(attack.body)")
     let foreign = try curl(
-      ["-X", "POST", url, "-H", "Content-Type: application/json", "-H", "Origin: http://evil.example",
-       "--data-binary", data])
+      [
+        "-X", "POST", url, "-H", "Content-Type: application/json", "-H", "Origin: http://evil.example",
+        "--data-binary", data,
+      ])
     XCTAssertEqual(foreign.status, 403, "\(foreign.body)")
     XCTAssertTrue((foreign.body["error"] as? String ?? "").contains("another origin"), "\(foreign.body)")
     let plain = try curl(["-X", "POST", url, "-H", "Content-Type: text/plain", "--data-binary", data])
@@ -171,7 +180,9 @@ final class ServerHardeningTests: XCTestCase {
       try server.call("POST", "/v1/renders", json: ["edit": ServerTests.edit(seconds: 60, size: 1280)]).json["id"]
         as? String)
     for _ in 0..<2 {
-      _ = try server.wait(for: long) { ($0["status"] as? String) == "rendering" && ($0["progress"] as? Double ?? 0) > 0.02 }
+      _ = try server.wait(for: long) {
+        ($0["status"] as? String) == "rendering" && ($0["progress"] as? Double ?? 0) > 0.02
+      }
       server.stop(SIGKILL)
       server = try ServerHarness(media: media, state: state, arguments: ["--limits", "attempts=2"])
     }
@@ -223,7 +234,8 @@ final class ServerHardeningTests: XCTestCase {
     let stream = Process()
     stream.executableURL = URL(fileURLWithPath: ToolHarness.which("curl"))
     stream.arguments = [
-      "-sN", "-H", "Authorization: Bearer hardening-token-0003", "http://127.0.0.1:\(server.port)/v1/renders/\(slow)/events",
+      "-sN", "-H", "Authorization: Bearer hardening-token-0003",
+      "http://127.0.0.1:\(server.port)/v1/renders/\(slow)/events",
     ]
     stream.standardOutput = FileHandle.nullDevice
     try stream.run()

@@ -189,7 +189,8 @@ final class ServerTests: XCTestCase {
       ["edit": ["clips": [["duration": 1, "layers": [["type": "fill-colour", "color": "red"]]]]]],
       "edit.clips[0].layers[0].type", "unknown layer type \"fill-colour\" (did you mean \"fill-color\"?)")
     try refused(["edit": Self.edit(), "callback": "http://example.com/done"], "callback", "--callback-host")
-    try refused(["edit": Self.edit(), "callback": "http://localhost:8080/done"], "callback", "localhost:8080 is not one")
+    try refused(
+      ["edit": Self.edit(), "callback": "http://localhost:8080/done"], "callback", "localhost:8080 is not one")
     try refused(["edit": Self.edit(), "callback": "file:///etc/passwd"], "callback", "an http or https URL")
     try refused(["edit": Self.edit(), "colour": 1], "colour", "unknown key")
     try refused(["edit": "not an object"], "edit", "expected an edit")
@@ -232,7 +233,8 @@ final class ServerTests: XCTestCase {
     XCTAssertEqual(again["attempts"] as? Int, 2)
     XCTAssertEqual(try server.call("GET", "/v1/renders/\(first)").json["attempts"] as? Int, 1)
     let decoded = try ToolHarness.run(
-      ToolHarness.which("ffmpeg"), ["-v", "error", "-xerror", "-i", "\(state)/outputs/\(long)-2.mp4", "-f", "null", "-"])
+      ToolHarness.which("ffmpeg"),
+      ["-v", "error", "-xerror", "-i", "\(state)/outputs/\(long)-2.mp4", "-f", "null", "-"])
     XCTAssertEqual(decoded.status, 0, decoded.stderr)
     XCTAssertEqual(try h.probe("\(state)/outputs/\(long)-2.mp4").first?["nb_read_frames"], "78")
   }

@@ -65,7 +65,8 @@ struct ServerCommand: AsyncParsableCommand {
       try settings.limits.read(limits)
     } catch { throw ValidationError("\(error)") }
     settings.callbackTargets = callbackHosts
-    settings.callbackSecret = try callbackSecret.map { try Self.secret($0, "--callback-secret") }
+    settings.callbackSecret =
+      try callbackSecret.map { try Self.secret($0, "--callback-secret") }
       ?? environment["LAYERKIT_CALLBACK_SECRET"]
     settings.glTransitions = glTransitions
     guard ["auto", "cpu", "gpu"].contains(renderer) else {
@@ -77,7 +78,9 @@ struct ServerCommand: AsyncParsableCommand {
     if let problem = settings.problem() { throw ValidationError(problem) }
     let shown = settings
     try await RenderServer(configuration: settings).run { port in
-      let scope = shown.clients.isEmpty ? " (loopback only: no clients given)" : " (\(Set(shown.clients.map(\.name)).count) clients)"
+      let scope =
+        shown.clients.isEmpty
+        ? " (loopback only: no clients given)" : " (\(Set(shown.clients.map(\.name)).count) clients)"
       FileHandle.standardError.write(
         Data(
           "layerkit-server: listening on http://\(shown.host):\(port)\(scope)\nlayerkit-server: limits \(shown.limits.description)\n"
