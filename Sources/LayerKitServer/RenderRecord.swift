@@ -37,7 +37,7 @@ public struct RenderRecord: Codable, Sendable, Equatable {
   /// How many times a server has started it (more than once after a server stopped mid-render);
   /// the number of the attempt that holds it while it renders.
   public var attempts: Int
-  /// Its video was kept for `--limits keep=…` seconds and is removed.
+  /// Its video was kept for `--keep` seconds and is removed.
   public var expired = false
 
   public init(id: String, edit: String, client: String, callback: String?, template: String?, created: Double) {

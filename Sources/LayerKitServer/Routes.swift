@@ -175,7 +175,7 @@ struct Routes: Sendable {
     guard r.status == .done, let name = r.output else {
       throw APIError(.conflict, "the render is \(r.status.rawValue); its video is there when it is done")
     }
-    guard !r.expired else { throw APIError(.gone, "the render's video was kept its time (--limits keep) and removed") }
+    guard !r.expired else { throw APIError(.gone, "the render's video was kept its time (--keep) and removed") }
     let path = (configuration.outputs as NSString).appendingPathComponent(name)
     guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else {
       throw APIError(.gone, "the render's video is no longer kept")

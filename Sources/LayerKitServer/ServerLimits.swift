@@ -38,7 +38,7 @@ public struct ServerLimits: Sendable, Equatable {
   public var mergedBytes = 1 << 20
   /// Rows of one batch.
   public var rows = 1000
-  /// Seconds a finished video is kept; then it is removed and its output is `410 Gone`.
+  /// Seconds a finished video is kept (`--keep`); then it is removed and its output is `410 Gone`.
   public var keep = 7 * 86400.0
 
   public init() {}
@@ -52,7 +52,7 @@ public struct ServerLimits: Sendable, Equatable {
       ("work", \.work, nil), ("output-bytes", nil, \.outputBytes), ("render-seconds", \.renderSeconds, nil),
       ("queued", nil, \.queued), ("running", nil, \.running), ("attempts", nil, \.attempts),
       ("streams", nil, \.streams), ("streams-per-client", nil, \.streamsPerClient), ("templates", nil, \.templates),
-      ("merged-bytes", nil, \.mergedBytes), ("rows", nil, \.rows), ("keep", \.keep, nil),
+      ("merged-bytes", nil, \.mergedBytes), ("rows", nil, \.rows),
     ]
   }
 

@@ -198,12 +198,12 @@ final class ServerHardeningTests: XCTestCase {
   }
 
   /// A render past its output size or its wall time is stopped, fails naming the limit and
-  /// leaves no video; a video is kept for `keep` seconds, then it is 410 Gone.
+  /// leaves no video; a video is kept for `--keep` seconds, then it is 410 Gone.
   func testARenderPastItsSizeOrTimeIsStoppedAndVideosAreKeptTheirTime() throws {
     let state = h.path("state")
     let server = try ServerHarness(
       media: media, state: state, token: "hardening-token-0003",
-      arguments: ["--limits", "output-bytes=2000,keep=2,templates=1,streams-per-client=1"])
+      arguments: ["--limits", "output-bytes=2000,templates=1,streams-per-client=1", "--keep", "2"])
     let big = try XCTUnwrap(
       try server.call("POST", "/v1/renders", json: ["edit": ServerTests.edit(seconds: 6, size: 640)]).json["id"]
         as? String)

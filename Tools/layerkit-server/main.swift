@@ -28,9 +28,10 @@ struct ServerCommand: AsyncParsableCommand {
   var tokens: String?
   @Option(
     help: ArgumentHelp(
-      "NAME=VALUE,… over the defaults (pixels, side, fps, duration, work, output-bytes, render-seconds, queued, running, attempts, streams, streams-per-client, templates, merged-bytes, rows, keep).",
+      "NAME=VALUE,… over the defaults (pixels, side, fps, duration, work, output-bytes, render-seconds, queued, running, attempts, streams, streams-per-client, templates, merged-bytes, rows).",
       valueName: "limits"))
   var limits = ""
+  @Option(help: "Seconds a finished video is kept; then it is removed (410 Gone).") var keep = 7 * 86400.0
   @Option(help: "Renders at once.") var renders = 1
   @Option(
     name: .customLong("callback-host"),
@@ -63,6 +64,8 @@ struct ServerCommand: AsyncParsableCommand {
         settings.clients = try ServerConfiguration.clients(from: text, source: "LAYERKIT_TOKENS")
       }
       try settings.limits.read(limits)
+      guard keep > 0 else { throw ServerProblem("--keep \(keep): a number of seconds above 0") }
+      settings.limits.keep = keep
     } catch { throw ValidationError("\(error)") }
     settings.callbackTargets = callbackHosts
     settings.callbackSecret =
