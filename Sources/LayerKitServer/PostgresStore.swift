@@ -62,7 +62,7 @@ public final class PostgresStore: RenderStore, Service {
             """, logger: Self.logger)
           try await connection.query(
             "CREATE INDEX IF NOT EXISTS layerkit_renders_status ON layerkit_renders (status, seq)", logger: Self.logger)
-          // Videos removed after --limits keep; clients' turns and counts found by index.
+          // Videos removed after --keep; clients' turns and counts found by index.
           try await connection.query(
             "ALTER TABLE layerkit_renders ADD COLUMN IF NOT EXISTS expired BOOLEAN NOT NULL DEFAULT FALSE",
             logger: Self.logger)

@@ -28,7 +28,7 @@ public final class SQLiteStore: RenderStore {
           """)
     }
     migrator.registerMigration("v2") { db in
-      // Videos removed after --limits keep; clients' turns and counts found by index.
+      // Videos removed after --keep; clients' turns and counts found by index.
       try db.execute(
         sql: """
           ALTER TABLE renders ADD COLUMN expired INTEGER NOT NULL DEFAULT 0;
