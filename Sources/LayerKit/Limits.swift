@@ -55,6 +55,17 @@ public enum Limits {
   public static let maxParticlesPerFrame = 200_000
   /// The most particles worked out (alive or not) for one frame, every emitter together.
   public static let maxParticleVisitsPerFrame = 4_000_000
+  /// The most bytes of whole RGBA frames a video render keeps in flight at once, besides the
+  /// renderer's own surfaces: frames drawn and waiting, being converted or compressed, converted
+  /// and waiting, being written, and the frames a GPU draws ahead and reads back through its
+  /// ring (three). Big frames mean fewer in flight: at 1080p (8 MiB a frame) the queues are as
+  /// deep as the workers can use and the GPU draws ahead; at 16384×4096 (256 MiB) one frame is
+  /// converted while the next is drawn and none is drawn ahead — a GPU transition at that size
+  /// took 2.1 GB, and over 3 GB with the encoder's.
+  public static let frameMemory = 1 << 30
+
+  /// Whole frames of `frameBytes` that fit `frameMemory`, at least one.
+  public static func framesInFlight(frameBytes: Int) -> Int { max(1, frameMemory / max(frameBytes, 1)) }
 
   /// A number that must lie in `range`: nil when it does, else the message for `name`.
   public static func problem(_ value: Double, _ name: String, in range: ClosedRange<Double>, unit: String = "")

@@ -2,6 +2,7 @@ import Foundation
 import LayerKit
 import LayerKitMedia
 import LayerKitSamples
+import LayerKitVideo
 import XCTest
 
 #if canImport(Glibc)
@@ -118,6 +119,38 @@ final class HostileRunTests: XCTestCase {
     XCTAssertEqual(h.leftovers(), [])
   }
 
+  /// The frame memory of the largest frames (16384×4096, 256 MiB each) is bounded by
+  /// `Limits.frameMemory`: fewer frames in flight, none drawn ahead. A GPU transition at that
+  /// size peaked at 2.0 GiB — the GPU read back through its ring of two 256 MiB buffers and drew
+  /// a frame ahead — and at 3.4 GiB to an MP4, with the encoder's; now at most the renderer's
+  /// three surfaces (the two pictures and the target), two frames in flight (the one read back
+  /// and the one converted: drawing is the slow stage here) and 256 MiB for the program.
+  func testTheLargestFramesStayWithinTheFrameMemoryBudget() throws {
+    let frame = 16384 * 4096 * 4
+    let queues = VideoPipeline.queues(processors: 16, frameBytes: frame)
+    // The one drawn, those waiting (at the workers too) and the one written.
+    XCTAssertLessThanOrEqual((1 + queues.waiting + 1) * frame, Limits.frameMemory)
+    XCTAssertEqual(VideoPipeline.queues(processors: 16, frameBytes: 1920 * 1080 * 4).workers, 4)
+    let time = "/usr/bin/time"
+    try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: time), "no \(time) to measure the peak")
+    let a = try h.write(try SampleScene.testImage(width: 64, height: 36, hue: 0.1), "a.png")
+    let b = try h.write(try SampleScene.testImage(width: 64, height: 36, hue: 0.6), "b.png")
+    let out = h.path("big.y4m")
+    let r = try ToolHarness.run(
+      time,
+      [
+        "-v", try ToolHarness.binary().path, "transition", a, b, "--filter", "ripple", "--size", "16384x4096",
+        "--duration", "0.1", "--fps", "20", "--renderer", "gpu", "--quiet", "-o", out,
+      ])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    XCTAssertEqual(try Y4MReader(path: out).readAllFrames().count, 3)
+    let line = try XCTUnwrap(r.stderr.split(separator: "\n").first { $0.contains("Maximum resident set size") })
+    let peak = try XCTUnwrap(Int(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces))) * 1024
+    let bound = 3 * frame + 2 * frame + (256 << 20)
+    XCTAssertLessThanOrEqual(peak, bound, "peak \(peak >> 20) MiB, bound \(bound >> 20) MiB")
+    print("16384×4096 ripple, 3 frames: peak \(peak >> 20) MiB of \(bound >> 20) MiB")
+  }
+
   /// The MP4 shards of a smart render of ultrafast clips (Constrained Baseline) join: the
   /// encoded stretches were Main (B-frames asked of x264 after the profile), so a part that began
   /// on one was refused by the join ("part-1.mp4 is h264 Main, part-0.mp4 Constrained Baseline").
@@ -157,5 +190,4 @@ final class HostileRunTests: XCTestCase {
     XCTAssertEqual(try h.probe(joined).first?["nb_read_frames"], count)
     XCTAssertEqual(count, "188")
   }
-
 }

@@ -153,10 +153,10 @@ public final class VideoPipeline: @unchecked Sendable {
       throw early
     }
 
-    let workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
-    let depth = Self.queueDepth(workers: workers, frameBytes: width * height * 4)
+    let (workers, depth, waiting) = Self.queues(
+      processors: ProcessInfo.processInfo.activeProcessorCount, frameBytes: width * height * 4)
     let jobs = BoundedQueue<Slot>(capacity: depth)
-    let ordered = BoundedQueue<Slot>(capacity: depth + 2)
+    let ordered = BoundedQueue<Slot>(capacity: waiting)
     register {
       jobs.cancel(); ordered.cancel()
     }
@@ -243,14 +243,18 @@ public final class VideoPipeline: @unchecked Sendable {
 
   private var stages = Stages()
 
-  /// What the frames waiting between the stages may hold, at most (besides the one being drawn
-  /// and the one being written): at 1080p (8 MiB a frame) the queues are as deep as the workers
-  /// can use; at the largest target (16 384 × 4 096, 256 MiB) one frame waits for a worker.
-  static let queuedFrameBytes = 512 << 20
-
-  /// The depth of the queue to the workers: two frames a worker, fewer when frames are large.
-  static func queueDepth(workers: Int, frameBytes: Int) -> Int {
-    max(1, min(workers * 2, queuedFrameBytes / max(frameBytes, 1) / 2))
+  /// The workers, the depth of the queue to them and of the writer's queue, so that the frames
+  /// in flight — the one being drawn, those waiting in the writer's queue (which holds every
+  /// frame handed over and not yet taken by the writer, those at the workers too) and the one
+  /// being written — fit `Limits.frameMemory`: at 1080p (8 MiB a frame) two frames a worker
+  /// wait and up to four workers convert; at the largest target (16 384 × 4 096, 256 MiB) two
+  /// frames wait (at two workers at most) while the next is drawn and the last written.
+  package static func queues(processors: Int, frameBytes: Int) -> (workers: Int, depth: Int, waiting: Int) {
+    // Of the frames that fit, one is being drawn and one written; the rest may wait.
+    let waiting = max(1, Limits.framesInFlight(frameBytes: frameBytes) - 2)
+    let workers = max(1, min(4, processors, waiting))
+    let depth = max(1, min(workers * 2, waiting))
+    return (workers, depth, max(depth, min(depth + 2, waiting)))
   }
   /// Frames the writer has handed to the sink (under `lock`).
   private var framesSent = 0

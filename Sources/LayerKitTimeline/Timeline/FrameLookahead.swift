@@ -49,6 +49,13 @@ public final class FrameLookahead {
 
   /// The next frame, started by the call before while that one was read back.
   private var ahead: (index: Int, started: Started)?
+  /// The bytes of the largest frame drawn ahead: drawing ahead holds three more frames (the ring's
+  /// two buffers and the frame drawn ahead), which fit `Limits.frameMemory` beside the pipeline's
+  /// own (at least four, `VideoPipeline.queues`) up to an eighth of it — 7680×4320 is drawn
+  /// ahead, 16384×4096 (256 MiB a frame) is not.
+  static let largestDrawnAhead = Limits.frameMemory / 8
+  /// Set at the first frame larger than `largestDrawnAhead`.
+  private var tooLargeToDrawAhead = false
   private var overlapping: OverlappingRenderer? { renderer as? OverlappingRenderer }
 
   public init(renderer: Renderer) {
@@ -68,18 +75,25 @@ public final class FrameLookahead {
   public func videoFrame(
     _ k: Int, drawAhead: (Int) -> Bool = { _ in true }, _ work: (Int) throws -> FrameWork
   ) throws -> VideoFrame {
-    guard let overlapping else {
-      switch try work(k) {
+    func rendered(_ work: FrameWork) throws -> VideoFrame {
+      switch work {
       case .image(let image): return .image(image)
       case .list(let list): return .image(try renderer.render(list))
       }
     }
+    guard let overlapping, !tooLargeToDrawAhead else { return try rendered(work(k)) }
     let current: Started
     if let ahead, ahead.index == k {
       current = ahead.started
     } else {
       drop()
-      current = try start(work(k), overlapping)
+      let frame = try work(k)
+      // Frames too large to draw ahead: rendered one at a time, read back straight into the frame.
+      if case .list(let list) = frame, list.width * list.height * 4 > Self.largestDrawnAhead {
+        tooLargeToDrawAhead = true
+        return try rendered(frame)
+      }
+      current = try start(frame, overlapping)
     }
     ahead = nil
     if current.isPending, range?.contains(k + 1) ?? false, drawAhead(k + 1) {
