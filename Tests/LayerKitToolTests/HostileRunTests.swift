@@ -70,7 +70,10 @@ final class HostileRunTests: XCTestCase {
     let started = Date()
     let out = h.path("long.mp4")
     let r = try h.run(
-      ["slideshow", clip, still, "--hold", "86000", "--loop", "--frames", "0..5", "--renderer", "cpu", "--quiet", "-o", out])
+      [
+        "slideshow", clip, still, "--hold", "86000", "--loop", "--frames", "0..5", "--renderer", "cpu", "--quiet", "-o",
+        out,
+      ])
     XCTAssertEqual(r.status, 0, r.stderr)
     XCTAssertLessThan(Date().timeIntervalSince(started), 20)
     XCTAssertEqual(try XCTUnwrap(try duration(out, "a")), 0.5, accuracy: 0.03)
@@ -81,7 +84,8 @@ final class HostileRunTests: XCTestCase {
     let r = try ToolHarness.run(
       ToolHarness.which("ffprobe"),
       [
-        "-v", "error", "-select_streams", "\(kind):0", "-show_entries", "packet=pts_time,duration_time", "-of", "csv=p=0",
+        "-v", "error", "-select_streams", "\(kind):0", "-show_entries", "packet=pts_time,duration_time", "-of",
+        "csv=p=0",
         file,
       ])
     XCTAssertEqual(r.status, 0, r.stderr)
