@@ -2,6 +2,7 @@ import Foundation
 import LayerKit
 import LayerKitEdit
 import LayerKitGL
+import LayerKitMedia
 import LayerKitReference
 import LayerKitVideo
 import ServiceLifecycle
@@ -203,6 +204,37 @@ final class RenderWorker: Service, Sendable {
     }
   }
 
+  /// A render whose frame passed `--limits frame-seconds`: stopped by the library; if the frame
+  /// is stuck inside the renderer (a shader that never ends on the GPU), nothing can unwind it, so
+  /// after a grace the render is failed here with the reason and the server ends itself — its
+  /// service manager starts it again and its other renders go back in the queue.
+  static func stuck(_ id: String, _ job: Running, _ error: VideoError, store: any RenderStore) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + 5) {
+      guard !job.ended.withLock({ $0 }) else { return }
+      let said = DispatchSemaphore(value: 0)
+      Task {
+        _ = try? await store.finish(id, output: nil, error: words(error), path: nil, attempt: job.attempt)
+        said.signal()
+      }
+      _ = said.wait(timeout: .now() + 10)
+      EmergencyStop.stop(
+        status: 70,
+        message: "layerkit-server: render \(id): \(words(error)); the frame is stuck in the renderer, "
+          + "so the server stops (its other renders go back in the queue)")
+    }
+  }
+
+  /// A library error in the server's words: its settings named as `--limits` names them.
+  static func words(_ error: VideoError) -> String {
+    error.message { setting in
+      switch setting {
+      case .frameTimeLimit: "--limits frame-seconds"
+      case .raiseFrameTimeLimit: "raise --limits frame-seconds"
+      default: setting.libraryWords
+      }
+    }
+  }
+
   /// What a callback is told: the render's id and status, why it failed or where its video is.
   static func told(_ record: RenderRecord, _ outcome: Outcome) -> [String: Any] {
     var body: [String: Any] = ["id": record.id, "status": outcome.failure == nil ? "done" : "failed"]
@@ -257,9 +289,12 @@ final class RenderWorker: Service, Sendable {
       let file = try EditFile.parse(Data(record.edit.utf8), file: "edit", folder: configuration.media, confined: true)
       let path = (configuration.outputs as NSString).appendingPathComponent(made)
       Self.removeEarlierAttempts(of: record.id, in: configuration.outputs)
+      var settings = RenderSettings()
+      settings.frameTimeLimit = configuration.limits.frameSeconds
       let render = try VideoRender(
-        editFile: file, output: try OutputTarget(path: path), encoding: EncodingOptions(), backends: try backends(),
-        glTransitions: configuration.glTransitions)
+        editFile: file, output: try OutputTarget(path: path), encoding: EncodingOptions(), settings: settings,
+        backends: try backends(), glTransitions: configuration.glTransitions)
+      render.frameTimeLimitReached = { [store] error in Self.stuck(record.id, job, error, store: store) }
       // The plan's exact size, rate and length, held to the limits before a frame is drawn.
       do {
         try configuration.limits.check(
@@ -296,6 +331,8 @@ final class RenderWorker: Service, Sendable {
       return Outcome(output: made, seconds: summary.seconds, frames: summary.frames)
     } catch let error as EditFile.Error {
       return Outcome(failure: (error.message, error.path.isEmpty ? nil : "edit." + error.path))
+    } catch let error as VideoError {
+      return Outcome(failure: (Self.words(error), nil))
     } catch let error as LimitError {
       return Outcome(failure: ((job.stopped.withLock { $0 } ?? error).message, nil))
     } catch {

@@ -20,6 +20,10 @@ public struct ServerLimits: Sendable, Equatable {
   public var work = 1920.0 * 1080 * 30 * 600
   /// Bytes of one output; a render whose video grows past it is stopped.
   public var outputBytes = 2 << 30
+  /// Seconds one frame may take (a shader that does not end): the render then fails, and if the
+  /// frame is stuck inside the renderer the server ends itself to free it (its service manager
+  /// starts it again; its other renders go back in the queue).
+  public var frameSeconds = 60.0
   /// Seconds one render may take, start to end.
   public var renderSeconds = 3600.0
   /// Renders one client may have queued or rendering.
@@ -49,7 +53,8 @@ public struct ServerLimits: Sendable, Equatable {
   {
     [
       ("pixels", nil, \.pixels), ("side", nil, \.side), ("fps", \.fps, nil), ("duration", \.duration, nil),
-      ("work", \.work, nil), ("output-bytes", nil, \.outputBytes), ("render-seconds", \.renderSeconds, nil),
+      ("work", \.work, nil), ("output-bytes", nil, \.outputBytes), ("frame-seconds", \.frameSeconds, nil),
+      ("render-seconds", \.renderSeconds, nil),
       ("queued", nil, \.queued), ("running", nil, \.running), ("attempts", nil, \.attempts),
       ("streams", nil, \.streams), ("streams-per-client", nil, \.streamsPerClient), ("templates", nil, \.templates),
       ("merged-bytes", nil, \.mergedBytes), ("rows", nil, \.rows),

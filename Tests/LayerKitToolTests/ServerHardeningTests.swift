@@ -299,4 +299,40 @@ final class ServerHardeningTests: XCTestCase {
     let mine = try server.call("GET", "/v1/renders", token: "a-secret-for-the-unit-0001")
     XCTAssertEqual(mine.status, 200, mine.text)
   }
+
+  /// A shader that never ends, on the GPU (llvmpipe), past `--limits frame-seconds`: the render
+  /// fails naming the limit, and since the frame cannot be unwound from inside the renderer the
+  /// server ends itself (status 70) instead of keeping a core busy forever; started again, it
+  /// does not render it again and takes the next.
+  func testAFrameStuckInTheRendererFailsItsRenderAndEndsTheServer() throws {
+    let transitions = h.path("transitions")
+    try FileManager.default.createDirectory(atPath: transitions, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures/endless.glsl"
+      )
+      .path,
+      toPath: transitions + "/endless.glsl")
+    let state = h.path("state")
+    let arguments = [
+      "--renderer", "gpu", "--gl-transitions", transitions, "--limits", "frame-seconds=1",
+    ]
+    var server = try ServerHarness(media: media, state: state, arguments: arguments)
+    var stuck = ServerTests.edit(size: 320)
+    stuck["defaults"] = ["transition": ["name": "endless", "duration": 0.4]]
+    let id = try XCTUnwrap(try server.call("POST", "/v1/renders", json: ["edit": stuck]).json["id"] as? String)
+    let deadline = Date().addingTimeInterval(60)
+    while server.process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+    XCTAssertFalse(server.process.isRunning, "the server ended itself")
+    XCTAssertEqual(server.process.terminationStatus, 70, server.stderr)
+    XCTAssertTrue(server.stderr.contains("the frame is stuck in the renderer"), server.stderr)
+    server = try ServerHarness(media: media, state: state, arguments: arguments)
+    let failed = try server.wait(for: id)
+    XCTAssertEqual(failed["status"] as? String, "failed", "\(failed)")
+    XCTAssertEqual(failed["attempts"] as? Int, 1, "\(failed)")
+    XCTAssertTrue(
+      (failed["error"] as? String ?? "").contains("took over 1 s (--limits frame-seconds)"), "\(failed)")
+    let next = try XCTUnwrap(try server.call("POST", "/v1/renders", json: ["edit": edit()]).json["id"] as? String)
+    XCTAssertEqual(try server.wait(for: next)["status"] as? String, "done")
+  }
 }

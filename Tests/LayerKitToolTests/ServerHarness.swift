@@ -23,7 +23,8 @@ final class ServerHarness: @unchecked Sendable {
     var text: String { String(decoding: data, as: UTF8.self) }
   }
 
-  /// Starts the server on `media` and `state` with `arguments` besides, and waits until it
+  /// Starts the server on `media` and `state` with `arguments` besides (after the harness's own, so
+  /// that a `--renderer` there wins), and waits until it
   /// listens (or fails the test). `token` is the secret of a client named `client` (more
   /// clients in `clients`, name to secret), handed over as its users do: in a file named by
   /// `--tokens`, never on the command line.
