@@ -103,9 +103,21 @@ final class HostileRunTests: XCTestCase {
     let existing = h.path("existing")
     try FileManager.default.createDirectory(atPath: existing, withIntermediateDirectories: true)
     try Data("mine\n".utf8).write(to: URL(fileURLWithPath: existing + "/notes.txt"))
-    for (folder, before) in [(h.path("fr"), nil), (existing, ["notes.txt"])] as [(String, [String]?)] {
-      // A debug build draws this frame in about half a minute on the CPU.
-      let process = try h.start(["render", scene, "--renderer", "cpu", "--size", "7680x4320", "-o", folder + "/"])
+    // A debug build draws the scene's frame in about half a minute on two cores; a shader that
+    // never ends holds its first frame however fast the machine is.
+    let endless = Self.repositoryRoot.appendingPathComponent("Tests/LayerKitToolTests/Fixtures/endless.glsl").path
+    let a = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.1), "a.png")
+    let b = try h.write(try SampleScene.testImage(width: 32, height: 18, hue: 0.6), "b.png")
+    let scenes = ["render", scene, "--renderer", "cpu", "--size", "7680x4320", "-o"]
+    let shader = [
+      "transition", a, b, "--shader", endless, "--frame-time-limit", "0", "--renderer", "gpu", "--size", "320x180",
+      "-o",
+    ]
+    let cases: [([String], String, [String]?)] = [
+      (scenes, h.path("fr"), nil), (scenes, existing, ["notes.txt"]), (shader, h.path("stuck"), nil),
+    ]
+    for (command, folder, before) in cases {
+      let process = try h.start(command + [folder + "/"])
       let deadline = Date().addingTimeInterval(30)
       while before == nil && !FileManager.default.fileExists(atPath: folder) && Date() < deadline {
         Thread.sleep(forTimeInterval: 0.05)
@@ -126,9 +138,10 @@ final class HostileRunTests: XCTestCase {
   /// The frame memory of the largest frames (16384×4096, 256 MiB each) is bounded by
   /// `Limits.frameMemory`: fewer frames in flight, none drawn ahead. A GPU transition at that
   /// size peaked at 2.0 GiB — the GPU read back through its ring of two 256 MiB buffers and drew
-  /// a frame ahead — and at 3.4 GiB to an MP4, with the encoder's; now at most the renderer's
-  /// three surfaces (the two pictures and the target), two frames in flight (the one read back
-  /// and the one converted: drawing is the slow stage here) and 256 MiB for the program.
+  /// a frame ahead; now at most the renderer's three surfaces (the two pictures and the target),
+  /// two frames in flight (the one read back and the one converted: drawing is the slow stage
+  /// here) and 256 MiB for the program. (To an MP4, libx264 adds its own, about 3 GiB at that
+  /// size, in its own process.)
   func testTheLargestFramesStayWithinTheFrameMemoryBudget() throws {
     let frame = 16384 * 4096 * 4
     let queues = VideoPipeline.queues(processors: 16, frameBytes: frame)
