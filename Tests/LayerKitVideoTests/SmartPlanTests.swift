@@ -271,6 +271,13 @@ final class SmartPlanTests: XCTestCase {
     XCTAssertEqual(args[args.firstIndex(of: "-crf")! + 1], "18")
     XCTAssertEqual(args[args.firstIndex(of: "-colorspace")! + 1], "bt709")
     XCTAssertFalse(args.contains("-color_primaries"), "untagged in the clips, untagged in the stretches")
+    XCTAssertEqual(args[args.firstIndex(of: "-x264-params")! + 1], "stitchable=1:bframes=3")
+    // Baseline has no B-frames: asked for, x264 made the stretches Main.
+    var baseline = a
+    baseline.profile = "Constrained Baseline"
+    let plain = SmartPlan.stretchArguments([baseline], crf: nil, preset: nil)
+    XCTAssertEqual(plain[plain.firstIndex(of: "-profile:v")! + 1], "baseline")
+    XCTAssertEqual(plain[plain.firstIndex(of: "-x264-params")! + 1], "stitchable=1:bframes=0")
     a.codec = "hevc"
     a.profile = "Main 10"
     a.pixelFormat = "yuv420p10le"
