@@ -116,22 +116,43 @@ public enum Fit: String, Sendable, CaseIterable {
   }
 
   /// The bars of `contain-blur` for `image` in an area `width`×`height` (nil where the picture
-  /// fills it): the picture stretched over the area and blurred. A blur's surface ends at the
-  /// frame's edge (a group lies inside the target), so within a few σ of the edge the blurred
-  /// copy thins out: the same copy, sharp, lies under it and keeps the bars opaque there, as
-  /// editly's blur, which clamps at the edges, is.
-  static func bars(_ image: Image, width w: Double, height h: Double) -> Layer? {
+  /// fills it): the picture stretched over the area, and over it the same stretched and
+  /// blurred. The blurred copy is made once (`BlurredBars`: a still's frames reuse it, and its
+  /// cost does not grow with the blur) and both backends only draw it. It reads transparency
+  /// outside the area, so within a few σ of the edge it thins out and the sharp copy under it
+  /// keeps the bars opaque, as editly's blur, which clamps at the edges, is.
+  /// - Parameter once: false for the long way, the blur a filter of the copy that the backends
+  ///   run every frame (for tests that hold the copy made once to it).
+  package static func bars(_ image: Image, width w: Double, height h: Double, once: Bool = true) -> Layer? {
     guard w > 0, h > 0, abs(Double(image.width) / Double(image.height) - w / h) > 1e-3 else { return nil }
     let area = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
     area.masksToBounds = true
-    for blurred in [false, true] {
+    let sharp = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
+    sharp.contents = image
+    sharp.contentsGravity = .resize
+    sharp.masksToBounds = true
+    area.addSublayer(sharp)
+    let sigma = barBlur(width: w, height: h)
+    guard once else {
       let copy = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
       copy.contents = image
       copy.contentsGravity = .resize
       copy.masksToBounds = true
-      if blurred { copy.filters = [.gaussianBlur(radius: barBlur(width: w, height: h))] }
+      copy.filters = [.gaussianBlur(radius: sigma)]
       area.addSublayer(copy)
+      return area
     }
+    // The grid reaches a cell past the area: a layer of the area's bounds clips it (the area's
+    // own clip is lifted when a Ken Burns move carries it).
+    let made = BlurredBars.made(image, width: w, height: h, sigma: sigma)
+    let clip = Layer(frame: Rect(x: 0, y: 0, width: w, height: h))
+    clip.masksToBounds = true
+    let blurred = Layer(
+      frame: Rect(x: -made.cell.x, y: -made.cell.y, width: w + 2 * made.cell.x, height: h + 2 * made.cell.y))
+    blurred.contents = made.image
+    blurred.contentsGravity = .resize
+    clip.addSublayer(blurred)
+    area.addSublayer(clip)
     return area
   }
 }
