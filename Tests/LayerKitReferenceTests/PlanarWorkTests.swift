@@ -91,6 +91,32 @@ final class PlanarWorkTests: XCTestCase {
     }
   }
 
+  /// contain-blur Ken Burns stills (the square one fitted once over its blurred bars, the other
+  /// of the frame's aspect) are magnified in the planes too: no frame drawn. The fitted picture's
+  /// edge over its bars is a sharp line, where the planes' 4:2:0 chroma (read at its block's
+  /// centre, not averaged) may differ from the long way's; elsewhere, and in luma everywhere,
+  /// every sample is within 2 levels of the long way.
+  func testContainBlurStillsAreMagnifiedInThePlanes() throws {
+    let moves = [KenBurns(zoom: .in, pan: [1, 0], amount: 0.2), KenBurns(zoom: .out, pan: [0, 1], amount: 0.15)]
+    for effect in ["fade", "push"] {
+      let t = try timeline(effect, motion: moves, titles: [nil, nil], fit: .containBlur)
+      let fast = try y4m(t, shortcuts: true)
+      let slow = try y4m(t, shortcuts: false)
+      XCTAssertEqual(fast.drawn, 0, "\(effect): every frame in the planes")
+      XCTAssertEqual(fast.frames.count, slow.frames.count)
+      let luma = 64 * 48
+      for k in fast.frames.indices {
+        let (worst, _) = compare(Array(fast.frames[k][..<luma]), Array(slow.frames[k][..<luma]))
+        XCTAssertLessThanOrEqual(worst, 2, "\(effect) frame \(k): luma")
+        // At most the samples of the edge's chroma beyond 2 (a 64×48 frame: 1.5 % of them).
+        let beyond = zip(fast.frames[k], slow.frames[k]).filter { abs(Int($0) - Int($1)) > 2 }.count
+        XCTAssertLessThanOrEqual(beyond, 2 * (48 + 64), "\(effect) frame \(k)")
+        XCTAssertGreaterThan(compare(fast.frames[k], slow.frames[k]).psnr, 45, "\(effect) frame \(k)")
+      }
+      XCTAssertNotEqual(fast.frames[0], fast.frames[10], "the picture moves")
+    }
+  }
+
   /// A title over a held still and over a Ken Burns still, through a fade and a push: drawn once,
   /// laid over the planes at its opacity of the moment. No frame drawn; every frame within 2
   /// levels of the long way (PSNR ≥ 50 dB), fading in and out too.

@@ -309,7 +309,9 @@ public struct Timeline: Sendable {
 
   /// Ken Burns item i at `local` seconds as a map from frame pixels to the pixels of its picture
   /// (`imageWidth`×`imageHeight`, as its layer shows it): I = P · scale + offset. nil unless the
-  /// item moves and fills the frame by cover or stretch (contain's bars are drawn).
+  /// item moves and fills the frame: by cover or stretch, or by contain or contain-blur with a
+  /// picture of the area's very aspect (a contain-blur still fitted once is the area's size);
+  /// other bars are drawn.
   func zoomMapping(item i: Int, local: Double, imageWidth: Int, imageHeight: Int) -> (
     scale: SIMD2<Double>, offset: SIMD2<Double>
   )? {
@@ -320,7 +322,9 @@ public struct Timeline: Sendable {
     switch fit(ofItem: i) {
     case .cover: k = SIMD2(repeating: max(size.x / image.x, size.y / image.y))
     case .stretch: k = size / image
-    case .contain, .containBlur: return nil
+    case .contain, .containBlur:
+      guard imageWidth * pictureHeight == imageHeight * pictureWidth else { return nil }
+      k = size / image
     }
     // The layer: its contents at k pixels a picture pixel, centred; moved about its centre c by
     // P = c + s (L − c) + t. So L = P / s + c − (c + t) / s, and I = (L − origin) / k.

@@ -22,12 +22,13 @@ extension TimelineRenderer {
   func needsWork(_ i: Int) -> Bool { timeline.items[i].title != nil || timeline.items[i].motion != nil }
 
   /// Whether still item i's Ken Burns move is computed in the planes: an opaque still filling the
-  /// frame (cover or stretch), for a Y'CbCr output. Decided once (it reads the still).
+  /// frame (cover or stretch; contain or contain-blur of the frame's aspect — a contain-blur
+  /// still fitted once is), for a Y'CbCr output. Decided once (it reads the still).
   func zoomsInPlanes(_ i: Int) -> Bool {
     if let known = zoomsInPlanes[i] { return known }
     var yes = false
     if shortcuts, planes != nil, picturesFillFrame, case .image(let still) = timeline.items[i].source,
-      [Fit.cover, .stretch].contains(timeline.fit(ofItem: i)), let image = try? stillImage(item: i, still)
+      let image = try? stillImage(item: i, still)
     {
       yes =
         image.isOpaque
