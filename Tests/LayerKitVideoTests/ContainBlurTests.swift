@@ -51,6 +51,30 @@ final class ContainBlurTests: ParityTestCase {
     }
   }
 
+  /// The sharp copy under the bars is drawn only where the blurred copy is not opaque: the same
+  /// bytes as drawn whole, on both backends; a picture with transparency is drawn whole.
+  func testTheSharpCopyIsDrawnOnlyWhereItShows() throws {
+    for (iw, ih, w, h) in [(216, 216, 180, 320), (540, 540, 450, 800), (192, 128, 160, 160)] {
+      let image = try Self.picture(width: iw, height: ih)
+      let sigma = Fit.barBlur(width: Double(w), height: Double(h))
+      let made = BlurredBars.made(image, width: Double(w), height: Double(h), sigma: sigma)
+      XCTAssertNotNil(made.opaque, "\(w)×\(h): an opaque middle")
+      let strips = try XCTUnwrap(Fit.bars(image, width: Double(w), height: Double(h)))
+      let whole = try XCTUnwrap(Fit.bars(image, width: Double(w), height: Double(h), wholeSharpCopy: true))
+      XCTAssertEqual(
+        try render(strips, width: w, height: h).pixels, try render(whole, width: w, height: h).pixels, "\(w)×\(h)")
+      let gpu = try XCTUnwrap(checker?.gpu)
+      let comparison = try ImageComparison(
+        expected: try gpu.render(try RenderList(layer: whole, width: w, height: h)),
+        actual: try gpu.render(try RenderList(layer: strips, width: w, height: h)))
+      XCTAssertEqual(comparison.maxChannelDelta, 0, "\(w)×\(h) on the GPU")
+    }
+    var bytes = try Self.picture(width: 64, height: 64).pixels
+    for i in stride(from: 3, to: bytes.count, by: 4 * 7) { bytes[i - 3...i] = [0, 0, 0, 0] }
+    let holes = try Image(width: 64, height: 64, pixels: bytes)
+    XCTAssertNil(BlurredBars.made(holes, width: 90, height: 160, sigma: 9).opaque, "holes: no opaque middle")
+  }
+
   /// Both backends draw the bars made once: the GPU's are the CPU's within the parity contract.
   func testBarsMadeOnceKeepParity() throws {
     let image = try Self.picture(width: 216, height: 216)

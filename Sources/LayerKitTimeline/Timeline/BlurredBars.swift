@@ -18,6 +18,10 @@ package enum BlurredBars {
     package var image: Image
     /// One cell's width and height, in the area's points.
     package var cell: SIMD2<Double>
+    /// A rectangle of the area (in its points) where the copy, drawn, is opaque: what lies under
+    /// it there is hidden (a source-over of alpha 1 keeps none of it), with 2 points to spare.
+    /// nil when there is none (a picture with transparency, an area a few σ wide).
+    package var opaque: Rect?
   }
 
   /// What a copy depends on: the picture's pixels (their identity), the area and the blur.
@@ -198,7 +202,45 @@ package enum BlurredBars {
     }
     // The size is at most the area's (in pixels) plus two cells, within the image limits the
     // area's own picture keeps.
-    let made = (try? Image(width: gw, height: gh, pixels: bytes)) ?? image
-    return Made(image: made, cell: cell)
+    guard let made = try? Image(width: gw, height: gh, pixels: bytes) else {
+      return Made(image: image, cell: SIMD2(0, 0), opaque: nil)
+    }
+    return Made(image: made, cell: cell, opaque: opaqueRect(bytes, width: gw, height: gh, cell: cell))
+  }
+
+  /// Where the grid drawn magnified is opaque: the cells of alpha 255 around the middle, as a
+  /// rectangle of cells every one of which is 255 (an opaque picture's copy is the product of
+  /// two ramps rising from the edges, so its corners are its least opaque cells), made a
+  /// rectangle of points where each point's four nearest cells are in it, less 2 points.
+  static func opaqueRect(_ bytes: [UInt8], width gw: Int, height gh: Int, cell: SIMD2<Double>) -> Rect? {
+    func alpha(_ x: Int, _ y: Int) -> UInt8 { bytes[(y * gw + x) * 4 + 3] }
+    let (mx, my) = (gw / 2, gh / 2)
+    guard var c0 = (0..<gw).first(where: { alpha($0, my) == 255 }),
+      var c1 = (0..<gw).last(where: { alpha($0, my) == 255 }),
+      var r0 = (0..<gh).first(where: { alpha(mx, $0) == 255 }),
+      var r1 = (0..<gh).last(where: { alpha(mx, $0) == 255 })
+    else { return nil }
+    func allOpaque() -> Bool {
+      for y in r0...r1 {
+        for x in c0...c1 where alpha(x, y) != 255 { return false }
+      }
+      return true
+    }
+    // A few cells in from the ramps' corners at most; anything else (holes) has no such rectangle.
+    var tries = 0
+    while c0 <= c1, r0 <= r1, !allOpaque() {
+      tries += 1
+      guard tries <= 4 else { return nil }
+      (c0, c1, r0, r1) = (c0 + 1, c1 - 1, r0 + 1, r1 - 1)
+    }
+    guard c0 < c1, r0 < r1 else { return nil }
+    // Texel k's centre lies at (k + 0.5 − 1) cells in the area (the grid starts a cell out);
+    // whole points, so the strips' edges are exact.
+    let x0 = ((Double(c0) - 0.5) * cell.x + 2).rounded(.up)
+    let x1 = ((Double(c1) - 0.5) * cell.x - 2).rounded(.down)
+    let y0 = ((Double(r0) - 0.5) * cell.y + 2).rounded(.up)
+    let y1 = ((Double(r1) - 0.5) * cell.y - 2).rounded(.down)
+    guard x1 > x0, y1 > y0 else { return nil }
+    return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 }
