@@ -269,9 +269,18 @@ struct Routes: Sendable {
     let edit = try JSONSerialization.jsonObject(with: Data(template.edit.utf8))
     let now = Date().timeIntervalSince1970
     var records: [RenderRecord] = []
+    var bytes = 0
     for (i, row) in rows.enumerated() {
       let values = try EditRequest.values(row, at: "rows[\(i)]")
       let merged = try EditRequest.edit(edit, values: values, at: "rows[\(i)]", configuration: configuration)
+      // Each row's edit is bounded; so are all of them together, held until they are queued.
+      bytes += merged.utf8.count
+      guard bytes <= configuration.limits.batchBytes else {
+        throw APIError(
+          .contentTooLarge,
+          "merged, the rows' edits pass \(configuration.limits.batchBytes) bytes together (--limits batch-bytes)",
+          path: "rows[\(i)]")
+      }
       records.append(
         RenderRecord(
           id: UUID().uuidString.lowercased(), edit: merged, client: who, callback: callback, template: template.id,

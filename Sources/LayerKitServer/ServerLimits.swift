@@ -40,6 +40,8 @@ public struct ServerLimits: Sendable, Equatable {
   public var templates = 100
   /// Bytes of an edit once its placeholders are merged.
   public var mergedBytes = 1 << 20
+  /// Bytes of all the edits of one batch once merged.
+  public var batchBytes = 64 << 20
   /// Rows of one batch.
   public var rows = 1000
   /// Seconds a finished video is kept (`--keep`); then it is removed and its output is `410 Gone`.
@@ -57,7 +59,7 @@ public struct ServerLimits: Sendable, Equatable {
       ("render-seconds", \.renderSeconds, nil),
       ("queued", nil, \.queued), ("running", nil, \.running), ("attempts", nil, \.attempts),
       ("streams", nil, \.streams), ("streams-per-client", nil, \.streamsPerClient), ("templates", nil, \.templates),
-      ("merged-bytes", nil, \.mergedBytes), ("rows", nil, \.rows),
+      ("merged-bytes", nil, \.mergedBytes), ("batch-bytes", nil, \.batchBytes), ("rows", nil, \.rows),
     ]
   }
 

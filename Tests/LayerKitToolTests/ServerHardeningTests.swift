@@ -141,6 +141,26 @@ final class ServerHardeningTests: XCTestCase {
     XCTAssertEqual(
       merged.body["error"] as? String, "merged, the edit passes 1048576 bytes (--limits merged-bytes)")
     XCTAssertTrue(server.stderr.contains("limits pixels=8294400,side=4096,fps=60,duration=600"), server.stderr)
+    // A template's rows: each merged edit under its bound, all of them together under theirs.
+    let template = try XCTUnwrap(
+      try server.call(
+        "POST", "/v1/templates",
+        json: [
+          "edit": edit([
+            "clips": [
+              ["duration": 1, "layers": [["type": "title", "text": String(repeating: "{{ V }}", count: 1000)]]]
+            ]
+          ])
+        ]
+      ).json["id"] as? String)
+    // 80 rows of 900 bytes (a 72 kB body) that merge to 900 kB each: past 64 MiB at row 74.
+    let rows = Array(repeating: ["V": String(repeating: "y", count: 900)], count: 80)
+    let batch = try server.call("POST", "/v1/templates/\(template)/renders", json: ["rows": rows])
+    XCTAssertEqual(batch.status, 413, batch.text)
+    XCTAssertEqual(batch.json["path"] as? String, "rows[74]")
+    XCTAssertEqual(
+      batch.json["error"] as? String,
+      "merged, the rows' edits pass 67108864 bytes together (--limits batch-bytes)")
   }
 
   /// Without tokens: a call addressed to another name (DNS rebinding), one from another site's

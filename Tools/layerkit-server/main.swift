@@ -28,7 +28,7 @@ struct ServerCommand: AsyncParsableCommand {
   var tokens: String?
   @Option(
     help: ArgumentHelp(
-      "NAME=VALUE,… over the defaults (pixels, side, fps, duration, work, output-bytes, frame-seconds, render-seconds, queued, running, attempts, streams, streams-per-client, templates, merged-bytes, rows).",
+      "NAME=VALUE,… over the defaults (pixels, side, fps, duration, work, output-bytes, frame-seconds, render-seconds, queued, running, attempts, streams, streams-per-client, templates, merged-bytes, batch-bytes, rows).",
       valueName: "limits"))
   var limits = ""
   @Option(help: "Seconds a finished video is kept; then it is removed (410 Gone).") var keep = 7 * 86400.0
