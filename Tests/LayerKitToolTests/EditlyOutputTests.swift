@@ -51,6 +51,23 @@ final class EditlyOutputTests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: out), "nothing under the output's name")
   }
 
+  /// editly's own `customOutputArgs.json5`, its arguments and `outPath` as written (at a small
+  /// size), passes the output allowlist and writes its animated WebP where the file says.
+  func testEditlysOwnCustomOutputArgsExampleStillRenders() throws {
+    let r = try edit(
+      """
+      {
+        outPath: './customOutputArgs.webp',
+        clips: [{ duration: 0.5, layers: [{ type: 'title-background', text: 'Custom output args' }] }],
+        customOutputArgs: ['-compression_level', '5', '-qscale', '60', '-vcodec', 'libwebp'],
+      }
+      """, "customOutputArgs", ["--quiet"])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: h.path("customOutputArgs.webp")))
+    XCTAssertEqual(String(decoding: bytes.prefix(4), as: UTF8.self), "RIFF")
+    XCTAssertEqual(String(decoding: bytes.dropFirst(8).prefix(4), as: UTF8.self), "WEBP")
+  }
+
   /// editly's `dummy` still overlaps its clips for the transition's length (two 2 s clips and a
   /// 1 s dummy last 3 s), its picture switching halfway.
   func testDummyOverlapsItsClips() throws {
