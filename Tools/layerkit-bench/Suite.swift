@@ -429,8 +429,12 @@ struct Suite {
     process.executableURL = URL(fileURLWithPath: command[0])
     process.arguments = Array(command.dropFirst())
     process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    // Woken when the child ends: Foundation's waitUntilExit polls every 50 ms on Linux, which
+    // rounded every timed command up to the next 50 ms.
+    let ended = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in ended.signal() }
     try process.run()
-    process.waitUntilExit()
+    ended.wait()
     guard process.terminationStatus == 0 else {
       throw SuiteError.failed(command.joined(separator: " "), process.terminationStatus)
     }
