@@ -28,10 +28,18 @@ struct Bench: ParsableCommand {
       "Run the suite instead: fade, push, pageCurlWithShadow, a gl-transitions file, 50 and 500 animated layers, at each --sizes, both backends, with a stage breakdown; and 181-frame transitions end to end against FFmpeg's xfade (Y4M and x264 MP4) at --video-sizes."
   )
   var suite = false
-  @Option(help: "Suite: target sizes, comma-separated.") var sizes: String = "1280x720,1920x1080"
+  @Option(
+    help:
+      "Suite: target sizes, comma-separated (1280x720,1920x1080; --editly-examples: 720x1280,1080x1920,1920x1080)."
+  )
+  var sizes: String?
   @Option(help: "Suite: sizes of the end-to-end runs against FFmpeg (none: skip them).") var videoSizes: String =
     "1920x1080"
-  @Option(help: "Suite: timed frames per row (after a quarter of a second of warm-up frames).") var frames: Int = 9
+  @Option(
+    help:
+      "Suite: timed frames per row (after a quarter of a second of warm-up frames; 9). --editly-examples: frames each example renders (60, at 30 fps)."
+  )
+  var frames: Int?
   @Flag(help: "Suite: leave FFmpeg out even when it is installed.") var noFfmpeg = false
   @Flag(help: "Suite: leave out the clip workloads (concat, clip frames alone, slideshow, 4K fitted).")
   var noClips = false
@@ -42,6 +50,11 @@ struct Bench: ParsableCommand {
   var only: String?
   @Option(help: "Suite: also write the report as JSON to this file.") var json: String?
   @Option(help: "Suite: also write a chart (SVG) to this file.") var plot: String?
+  @Flag(
+    help:
+      "Run the editly examples instead: one edit file of the bench's own per editly layer kind and default (image contain-blur and zoom, Ken Burns, video contain-blur, title, news-title, subtitle, slide-in-text, gradients, fill, pip, transitions) rendered by `layerkit edit` to Y4M at each --sizes on each --renderer, beside the ffmpeg filtergraph doing the same work, with the ratio and each row's slowest pipeline stage; --only and --frames apply."
+  )
+  var editlyExamples = false
   @Flag(
     help:
       "Run the soak instead: the example scenes played in turn for --soak-frames frames through the video pipeline (Y4M to /dev/null) on each --renderer, reporting resident memory and the GPU's live GL objects at frame 100 and every tenth."
@@ -65,13 +78,37 @@ struct Bench: ParsableCommand {
     }
   }
 
-  func runSuite() throws {
-    let parsed = sizes.split(separator: ",").map { $0.lowercased().split(separator: "x").compactMap { Int($0) } }
+  /// --sizes parsed: even WIDTHxHEIGHT pairs.
+  func parsedSizes(default fallback: String) throws -> [(Int, Int)] {
+    let parsed = (sizes ?? fallback).split(separator: ",").map {
+      $0.lowercased().split(separator: "x").compactMap { Int($0) }
+    }
     guard !parsed.isEmpty,
       parsed.allSatisfy({ $0.count == 2 && $0[0] > 0 && $0[1] > 0 && $0[0] % 2 == 0 && $0[1] % 2 == 0 })
     else { throw ValidationError("--sizes: even sizes like 1280x720,1920x1080") }
+    return parsed.map { ($0[0], $0[1]) }
+  }
+
+  func runEditlyExamples() throws {
+    let count = frames ?? 60
+    guard count >= 2 else { throw ValidationError("--frames: at least 2") }
     let suite = Suite(
-      sizes: parsed.map { ($0[0], $0[1]) }, framesPerRow: frames,
+      sizes: try parsedSizes(default: "720x1280,1080x1920,1920x1080"), framesPerRow: count,
+      renderers: renderer == "both" ? ["cpu", "gpu"] : [renderer], withFFmpeg: !noFfmpeg, videoSizes: [],
+      withClips: false, only: only)
+    let rows = try suite.editlyExampleRows(frames: count)
+    print("\n" + Suite.editlyExampleTable(rows, renderers: suite.renderers))
+    if let json {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      try encoder.encode(rows).write(to: URL(fileURLWithPath: json))
+      print("json: \(json)")
+    }
+  }
+
+  func runSuite() throws {
+    let suite = Suite(
+      sizes: try parsedSizes(default: "1280x720,1920x1080"), framesPerRow: frames ?? 9,
       renderers: renderer == "both" ? ["gpu", "cpu"] : [renderer], withFFmpeg: !noFfmpeg,
       videoSizes: Set(videoSizes.split(separator: ",").map { $0.lowercased() }), withClips: !noClips, only: only)
     let report = try suite.run()
@@ -114,6 +151,7 @@ struct Bench: ParsableCommand {
 
   func run() throws {
     if suite { return try runSuite() }
+    if editlyExamples { return try runEditlyExamples() }
     if soak { return try runSoak() }
     if server > 0 { return try ServerBench(renders: server, renderer: renderer == "both" ? "cpu" : renderer).run() }
     let (w, h) = parsedSize!

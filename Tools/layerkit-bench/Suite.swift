@@ -443,10 +443,12 @@ struct Suite {
 
 enum SuiteError: Error, CustomStringConvertible {
   case failed(String, Int32)
+  case missing(String)
 
   var description: String {
     switch self {
     case .failed(let command, let status): "\(command) exited with \(status)"
+    case .missing(let what): "missing: \(what)"
     }
   }
 }
