@@ -76,4 +76,22 @@ final class RealCodeCANamesTests: RealCodeTestCase {
     XCTAssertEqual(rgba(end, 80, 50), [255, 0, 0, 255])
     XCTAssertEqual(rgba(end, 50, 10), [0, 0, 255, 255], "the turned square's centre")
   }
+
+  /// The UIKit and CALayer names layer code uses that have nothing to do offscreen: a layer that
+  /// draws asynchronously draws the same; an SF Symbol is nil (said once on standard error), as
+  /// an image that is not there is; `CFTypeRef` is there to declare with.
+  func testNamesWithNothingToDoOffscreenAreThere() throws {
+    let layer = CAShapeLayer()
+    layer.frame = CGRect(x: 0, y: 0, width: 20, height: 20)
+    layer.path = UIBezierPath(rect: layer.bounds).cgPath
+    layer.fillColor = UIColor.green.cgColor
+    let before = try rendered(layer, width: 20, height: 20, name: "ca-names-sync")
+    layer.drawsAsynchronously = true
+    let after = try rendered(layer, width: 20, height: 20, name: "ca-names-async")
+    XCTAssertEqual(rgba(after, 10, 10), rgba(before, 10, 10))
+    XCTAssertEqual(rgba(after, 10, 10), [0, 255, 0, 255])
+    XCTAssertNil(UIImage(systemName: "star.fill"))
+    let kept: CFTypeRef? = UIColor.red
+    XCTAssertNotNil(kept)
+  }
 }

@@ -150,6 +150,9 @@ open class Layer {
   open var rasterizationScale: Double = 1
   /// CALayer.isOpaque: kept; transparency is always composited.
   open var isOpaque = false
+  /// CALayer.drawsAsynchronously: kept; `draw(in:)` is recorded when the frame is built, on the
+  /// thread that builds it, and replayed by the renderer either way.
+  open var drawsAsynchronously = false
 
   // MARK: Effects
 

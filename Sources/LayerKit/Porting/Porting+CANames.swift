@@ -52,6 +52,12 @@ public typealias CAEdgeAntialiasingMask = EdgeAntialiasingMask
 public typealias CACornerMask = CornerMask
 public typealias CAScrollLayerScrollMode = ScrollLayerScrollMode
 
+#if os(Linux)
+  /// Core Foundation's any-object type, which Foundation on Linux does not export: what
+  /// Objective-C-era code declares `contents` and fonts as.
+  public typealias CFTypeRef = AnyObject
+#endif
+
 public let kCALayerLeftEdge = kLayerLeftEdge
 public let kCALayerRightEdge = kLayerRightEdge
 public let kCALayerBottomEdge = kLayerBottomEdge

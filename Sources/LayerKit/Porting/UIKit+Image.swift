@@ -65,6 +65,22 @@ open class UIImage: _ExpressibleByImageLiteral, @unchecked Sendable {
     return nil
   }
 
+  /// UIImage(systemName:): nil — SF Symbols are Apple's, and no copy of them is here. Said once
+  /// on standard error, with the name, so a missing icon is not a silent blank.
+  public convenience init?(systemName name: String) {
+    let first = UIImage.symbolsSaid.withLock { said in
+      defer { said = true }
+      return !said
+    }
+    if first {
+      FileHandle.standardError.write(
+        Data(
+          "LayerKit: UIImage(systemName: \"\(name)\") is nil: SF Symbols are not available off Apple's systems\n".utf8))
+    }
+    return nil
+  }
+  private static let symbolsSaid = Locked(false)
+
   /// The folders `UIImage(named:)` looks in, in order (the current directory at first).
   public static var searchPaths: [String] {
     get { search.withLock { $0 } }
