@@ -94,4 +94,38 @@ final class RealCodeCANamesTests: RealCodeTestCase {
     let kept: CFTypeRef? = UIColor.red
     XCTAssertNotNil(kept)
   }
+
+  /// A CATextLayer's string as an NSAttributedString with UIKit's keys: each run in its own
+  /// colour (and font and size), drawn on both backends.
+  func testAnAttributedStringsRunsAreDrawnInTheirColours() throws {
+    let text = NSMutableAttributedString(
+      string: "MMM", attributes: [.foregroundColor: UIColor.red, .font: UIFont.boldSystemFont(ofSize: 30)])
+    text.append(
+      NSAttributedString(
+        string: "MMM",
+        attributes: [
+          .foregroundColor: UIColor.blue, .font: UIFont.boldSystemFont(ofSize: 30), .kern: 1,
+          .underlineStyle: NSUnderlineStyle.single.rawValue,
+        ]))
+    let layer = CATextLayer()
+    layer.frame = CGRect(x: 0, y: 0, width: 200, height: 50)
+    layer.backgroundColor = UIColor.black.cgColor
+    layer.string = text
+    let runs = try XCTUnwrap(layer.attributedText).runs
+    XCTAssertEqual(runs.map(\.text), ["MMM", "MMM"])
+    XCTAssertEqual(runs.map(\.fontSize), [30, 30])
+    XCTAssertEqual(runs.map(\.kerning), [0, 1])
+    XCTAssertEqual(runs.map(\.underline), [false, true])
+    let image = try rendered(layer, width: 200, height: 50, name: "ca-names-attributed")
+    var (red, blue) = (0, 0)
+    for y in 0..<50 {
+      for x in 0..<200 {
+        let p = rgba(image, x, y)
+        if p[0] > 200, p[2] < 60 { red += x < 100 ? 1 : -1000 }
+        if p[2] > 200, p[0] < 60 { blue += x >= 60 ? 1 : -1000 }
+      }
+    }
+    XCTAssertGreaterThan(red, 50, "the first run red, on the left")
+    XCTAssertGreaterThan(blue, 50, "the second run blue, after it")
+  }
 }

@@ -114,7 +114,7 @@ open class TextLayer: Layer {
     case let s as String: return AttributedText(s)
     case let s as Substring: return AttributedText(String(s))
     case let s as NSString: return AttributedText(s as String)
-    case let s as NSAttributedString: return AttributedText(s.string)
+    case let s as NSAttributedString: return AttributedText(s)
     case let other?: return AttributedText(String(describing: other))
     }
   }
