@@ -4,7 +4,7 @@ import Logging
 import PostgresNIO
 import ServiceLifecycle
 
-/// The renders and templates in PostgreSQL (`--queue postgres://…`), which several servers on
+/// The renders and templates in PostgreSQL (`--queue-file`: a `postgres://…` address), which several servers on
 /// several machines share: each takes the oldest queued render with `FOR UPDATE SKIP LOCKED`, so
 /// a render is taken once, and says every few seconds that it still renders what it took; what a
 /// server that fell silent (killed) was rendering is taken by another when its lease runs out.
