@@ -438,9 +438,17 @@ final class ServerTests: XCTestCase {
     // held was taken by the other, and nothing the first says of it any more is kept — it stops
     // its attempt, and the video is the second attempt's alone.
     let c = try ServerHarness(media: media, state: state, arguments: shared, environment: environment)
-    let held = try XCTUnwrap(
-      try c.call("POST", "/v1/renders", json: ["edit": Self.edit(seconds: 30, size: 1280)]).json["id"] as? String)
-    _ = try c.wait(for: held) { ($0["progress"] as? Double ?? 0) > 0.05 }
+    // Titles drawn every frame, so that the render is still going when the server is stopped
+    // (colours alone render at hundreds of frames a second).
+    var slow = Self.edit(seconds: 6, size: 640)
+    slow["clips"] = (slow["clips"] as? [[String: Any]] ?? []).map { clip in
+      var clip = clip
+      clip["layers"] = (clip["layers"] as? [[String: Any]] ?? []) + [["type": "title", "text": "held"]]
+      return clip
+    }
+    let held = try XCTUnwrap(try c.call("POST", "/v1/renders", json: ["edit": slow]).json["id"] as? String)
+    let running = try c.wait(for: held) { ($0["progress"] as? Double ?? 0) > 0.05 }
+    XCTAssertEqual(running["status"] as? String, "rendering", "stopped mid-render: \(running)")
     kill(c.process.processIdentifier, SIGSTOP)
     _ = try b.wait(for: held, seconds: 30) { ($0["attempts"] as? Int ?? 0) == 2 }
     kill(c.process.processIdentifier, SIGCONT)
